@@ -1,0 +1,3 @@
+import type { Messages } from "../../types.js";
+
+export default {} satisfies Messages;
