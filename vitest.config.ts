@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     // e2e suites each start their own PostgreSQL and bot process; two cores.
     maxWorkers: 2,
-    globalSetup: [],
+    globalSetup: ["test/support/global-postgres.ts"],
   },
 });

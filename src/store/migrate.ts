@@ -1,0 +1,75 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+export const MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../prisma/migrations",
+);
+
+/** An arbitrary constant: the advisory lock that serialises migrations across processes (shards starting together). */
+const MIGRATION_LOCK_KEY = 7_241_905_113;
+
+/**
+ * Applies the SQL migrations in Prisma's layout that the database has not seen yet, each in
+ * its own transaction, and records them in `_prisma_migrations` exactly as `prisma migrate
+ * deploy` would, so a deployment with network access can switch to Prisma's own tooling.
+ * Returns the names of the migrations applied now.
+ */
+export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+      "checksum" VARCHAR(64) NOT NULL,
+      "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+      "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+    )`);
+    const done = await client.query<{ migration_name: string; checksum: string }>(
+      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const applied = new Map(done.rows.map((r) => [r.migration_name, r.checksum]));
+    const names = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    const appliedNow: string[] = [];
+    for (const name of names) {
+      const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
+      const checksum = createHash("sha256").update(sql).digest("hex");
+      const previous = applied.get(name);
+      if (previous !== undefined) {
+        if (previous !== checksum) {
+          throw new Error(`Migration ${name} was changed after it was applied; add a new migration instead.`);
+        }
+        continue;
+      }
+      const id = randomUUID();
+      await client.query("BEGIN");
+      try {
+        await client.query(sql);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
+          [id, checksum, name],
+        );
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw new Error(`Migration ${name} failed: ${(error as Error).message}`);
+      }
+      appliedNow.push(name);
+    }
+    return appliedNow;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+    await client.end();
+  }
+}

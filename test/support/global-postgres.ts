@@ -1,0 +1,23 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../../src/store/embedded-postgres.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** URL of the cluster's `postgres` maintenance database; each test file makes its own database. */
+    pgAdminUrl: string;
+  }
+}
+
+/** One real PostgreSQL cluster for the whole test run; test files isolate themselves by database. */
+export default async function setup(project: TestProject) {
+  const root = await mkdtemp(path.join(tmpdir(), "storybot-test-pg-"));
+  const db = await startEmbeddedPostgres({ dataDir: path.join(root, "db") });
+  project.provide("pgAdminUrl", db.url.replace(/\/[^/]+$/, "/postgres"));
+  return async () => {
+    await db.stop();
+    await rm(root, { recursive: true, force: true });
+  };
+}
