@@ -1,0 +1,33 @@
+import type { Messages } from "../../types.js";
+
+export default {
+  "errors.dice.empty": "The dice expression is empty. Try `2d6+3`, `4dF` or `d20`.",
+  "errors.dice.tooLong":
+    "That expression is {length} characters long; the limit is {max}. Shorten it, e.g. `6x 4d6kh3`.",
+  "errors.dice.unexpected":
+    "I can’t read `{near}` (at character {position}). Dice look like `2d6+3`, `4d6kh3`, `4dF` or `6x 4d6kh3`.",
+  "errors.dice.unfinished":
+    "`{near}` stops too early: finish it with a number or dice, e.g. `2d6+3` or `6x 4d6kh3`.",
+  "errors.dice.missingSides": "`{term}`: how many sides? Put a number after the d, e.g. `d6` or `2d10`.",
+  "errors.dice.zeroSides": "`{term}`: a die needs at least {min} sides, e.g. `2d6`.",
+  "errors.dice.oneSidedDie":
+    "`{term}`: a one-sided die always shows 1. Add a number instead (`d6+1`) or roll dice with at least {min} sides.",
+  "errors.dice.zeroDice": "`{term}`: roll at least one die, e.g. `1d6` or just `d6`.",
+  "errors.dice.tooManyDice":
+    "`{term}`: at most {max, plural, one {# die} other {# dice}} in one term, e.g. `100d6`.",
+  "errors.dice.tooManySides": "`{term}`: a die can have at most {max} sides, e.g. `d100`.",
+  "errors.dice.tooManyDiceTotal":
+    "That’s {total} dice in all; one roll may have at most {max}, repeats included. Roll fewer, e.g. `6x 4d6kh3`.",
+  "errors.dice.keepMoreThanRolled":
+    "`{term}`: you can’t keep {keep} of {count, plural, one {# die} other {# dice}}. Keep at most as many as you roll, e.g. `4d6kh3`.",
+  "errors.dice.dropAllDice":
+    "`{term}`: dropping {drop} of {count, plural, one {# die} other {# dice}} leaves nothing. Drop fewer, e.g. `4d6dl1`.",
+  "errors.dice.keepZero": "`{term}`: keep or drop at least one die, e.g. `2d20kh1` or `4d6dl1`.",
+  "errors.dice.twoKeepRules": "`{term}`: one keep/drop rule per term, e.g. `4d6kh3` or `2d20kl1`.",
+  "errors.dice.zeroRepeats": "Repeat the roll at least once, e.g. `6x 4d6kh3`.",
+  "errors.dice.tooManyRepeats": "{repeats} repeats is too many: at most {max}. Try e.g. `6x 4d6kh3`.",
+  "errors.dice.twoRepeats":
+    "Give the number of repeats once, either before (`6x 4d6kh3`) or after (`4d6kh3 x6`).",
+  "errors.dice.noDice": "`{near}` has no dice in it. Add some, e.g. `d20+5`.",
+  "errors.dice.numberTooBig": "`{near}` is too big a number: at most {max}. Try e.g. `d20+5`.",
+} satisfies Messages;
