@@ -22,7 +22,23 @@ export function t(lang: Lang, key: string, params: MessageParams = {}): string {
     format = new IntlMessageFormat(source, lang, undefined, { ignoreTag: true });
     compiled.set(cacheKey, format);
   }
-  return String(format.format(params as Record<string, string | number>));
+  return String(format.format(resolveKeyParams(lang, params) as Record<string, string | number>));
+}
+
+/** A param like "@system.fate" (or a comma-separated list of them) names a message: show it translated. */
+const KEY_REFERENCE = /^@[a-z][\w.-]*(, @[a-z][\w.-]*)*$/i;
+
+function resolveKeyParams(lang: Lang, params: MessageParams): MessageParams {
+  let resolved: MessageParams | null = null;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== "string" || !KEY_REFERENCE.test(value)) continue;
+    resolved ??= { ...params };
+    resolved[name] = value
+      .split(", ")
+      .map((ref) => (hasMessage(ref.slice(1)) ? t(lang, ref.slice(1)) : ref))
+      .join(", ");
+  }
+  return resolved ?? params;
 }
 
 export function hasMessage(key: string): boolean {

@@ -1,3 +1,204 @@
 import type { Messages } from "../../types.js";
 
-export default {} satisfies Messages;
+export default {
+  "system.mountain-witch": "The Mountain Witch",
+  "system.beast-hunters": "Beast Hunters",
+  "system.fate": "Fate of Panavea (4d3)",
+
+  // Errors shared by every game
+  "errors.staleAction":
+    "This button or action is no longer valid (it may be from an older message). Use the slash command instead.",
+  "errors.noTable": "This channel has no game table yet. A GM can start one with `/table setup system:…`.",
+  "errors.wrongSystem":
+    "This command belongs to {systems}, but this channel's table plays another game. See `/help`.",
+  "errors.invalidInput":
+    "That input doesn't look right ({field}: {problem}). Check the command's options and try again.",
+  "errors.unavailable":
+    "The bot's database is temporarily unavailable. Nothing was changed — please try again in a minute.",
+  "errors.internal":
+    "Something went wrong on our side and nothing was changed. If it happens again, tell the bot's admin (reference {ref}).",
+  "errors.gmOnly": "Only the table's GM can do that.",
+  "errors.gmOrAdminOnly": "Only the table's GM or a server admin (Manage Server) can do that.",
+  "errors.notYourCharacter": "**{name}** isn't your character: you can act only for your own.",
+  "errors.name.empty": "The name is empty. Give it at least one visible character.",
+  "errors.name.tooLong": "That name is too long: at most {max} characters.",
+  "errors.name.mention": "Names can't contain mentions (@everyone, @here, <@…>). Pick a plain name.",
+  "errors.text.tooLong": "That text is too long: at most {max} characters.",
+  "errors.flow.notFound": "That game element (conflict, duel, round…) doesn't exist at this table any more.",
+  "errors.flow.closed": "That is already over. Start a new one if you need to.",
+  "errors.character.notFound":
+    "There's no character called **{name}** at this table. `/character list` shows who is here.",
+  "errors.character.nameNeeded": "Name the character this is for (the `name` or `character` option).",
+  "errors.character.noneOwned":
+    "You have no character at this table yet. Create one with `/character create name:…`.",
+  "errors.character.whichOne": "You have several characters here ({names}): name the one you mean.",
+  "errors.character.npcGmOnly": "Only the GM creates GM characters and obstacles.",
+  "errors.character.npcHasNoPlayer": "A GM character has no player: leave out `player`, or use `kind:pc`.",
+  "errors.character.othersGmOnly": "Only the GM can create a character for another player.",
+  "errors.character.zodiacMountainWitchOnly":
+    "Zodiac signs are a Mountain Witch rule; this table plays another game.",
+  "errors.character.strengthMountainWitchOnly":
+    "Opponent strength is a Mountain Witch rule; this table plays another game.",
+  "errors.character.pcAlwaysStrong":
+    "Player characters are always strong. Strength is for GM characters and obstacles.",
+  "errors.character.nameTaken": "There is already a character called **{name}** at this table.",
+  "errors.character.zodiacTaken":
+    "The sign {sign} is already taken by **{name}**: signs are unique at a table.",
+  "errors.character.alreadyDeleted": "That character has already been deleted.",
+  "errors.table.guildOnly": "Tables live in server channels, not in DMs.",
+  "errors.table.alreadySetUp":
+    "This channel already has a table ({system}). The GM can close it with `/table archive` first.",
+  "errors.table.trustModeMountainWitchOnly":
+    "The trust mode is a Mountain Witch setting; leave it out for other games.",
+  "errors.table.alreadyGm": "That user is already the GM here.",
+
+  // Table
+  "table.setup.title": "🎲 Table set up: {system}",
+  "table.setup.next.mountain-witch":
+    "GM: {gm}. Players: `/character create name:… zodiac:…`. Then `/conflict start`, `/duel challenge`, `/chapter next`. Help: `/help topic:mountain-witch`.",
+  "table.setup.next.beast-hunters":
+    "GM: {gm}. Hunters: `/character create name:…`, then `/reserve set total:… ceiling:…`. The GM opens a challenge with `/challenge start`. Help: `/help topic:beast-hunters`.",
+  "table.setup.next.fate":
+    "GM: {gm}. Players: `/character create name:…`, then `/character skill …` and `/aspect add …`. Roll with `/check skill:…`. Help: `/help topic:fate`.",
+  "table.show.title": "Table: {system}",
+  "table.show.gm": "GM",
+  "table.show.language": "Language",
+  "table.show.chapter": "Chapter",
+  "table.show.trustMode": "Trust",
+  "table.show.players": "{count, plural, one {Player character (#)} other {Player characters (#)}}",
+  "table.show.npcs": "{count, plural, one {GM character (#)} other {GM characters (#)}}",
+  "table.language.auto": "each user's Discord language",
+  "table.language.en": "English",
+  "table.language.ru": "Russian",
+  "table.trust.secret": "secret",
+  "table.trust.open": "open",
+  "table.gm.done": "The GM is now {to} (was {from}).",
+  "table.language.done": "The table now answers in: {lang}.",
+  "table.log.title": "Table log (last {count})",
+  "table.log.empty": "Nothing has happened at this table yet.",
+  "table.archive.confirm":
+    "Close this {system} table? Its data is kept, and the channel can be set up again.",
+  "table.archive.button": "Close the table",
+  "table.archive.done": "Closed.",
+  "table.archive.announce": "{user} closed this table. Its books are kept; `/table setup` starts a new one.",
+
+  // Characters
+  "character.create.done": "Created **{name}**.",
+  "character.gmCharacter": "GM character",
+  "character.kind.pc": "Player character",
+  "character.kind.npc": "GM character",
+  "character.status.active": "active",
+  "character.status.incapacitated": "incapacitated",
+  "character.status.dead": "dead",
+  "character.status.retired": "retired",
+  "character.list.title": "{count, plural, one {# character} other {# characters}}",
+  "character.list.empty": "No characters yet. `/character create name:…`",
+  "character.rename.done": "**{from}** is now **{to}**.",
+  "character.delete.confirm": "Delete **{name}**? The log keeps what happened to them.",
+  "character.delete.button": "Delete",
+  "character.delete.done": "Deleted **{name}**.",
+  "character.delete.announce": "{user} deleted the character **{name}**.",
+
+  // Rolls
+  "roll.title": "{who} rolls {expression}",
+  "roll.titleSecret": "{who} rolls {expression} in secret",
+  "roll.reason": "_for: {reason}_",
+  "roll.secretFooter": "Only you see this roll.",
+  "roll.secretFooterGm": "Only you see this roll; the GM got a copy by DM.",
+  "roll.gmCopyTitle": "Secret roll by {who}: {expression}",
+
+  // Log lines
+  "log.table.setup": "set up the table ({system})",
+  "log.table.gm": "handed the GM role from <@{from}> to <@{to}>",
+  "log.table.language": "set the language to {lang}",
+  "log.table.archive": "closed the table",
+  "log.character.create": "created {name}",
+  "log.character.rename": "renamed {from} to {to}",
+  "log.character.delete": "deleted {name}",
+  "log.roll": "rolled {expression} = {total}",
+  "log.roll.secret": "rolled {expression} in secret = {total}",
+
+  // Help
+  "help.footer": "/help topic: start · mountain-witch · beast-hunters · fate · dice",
+  "help.start.title": "Getting started",
+  "help.start.body":
+    "1. The GM binds this channel to a game: `/table setup system:mountain-witch` (or `beast-hunters`, `fate`).\n2. Everyone makes a character: `/character create name:Akio`.\n3. Play! The bot rolls, does the arithmetic and keeps the books. `/table show` sums up the table, `/table log` shows what happened.\nThe bot answers in your Discord language; the GM can fix one with `/table language`.",
+  "help.dice.title": "Dice",
+  "help.dice.body":
+    "`/roll expression:2d6+3` — dice and modifiers.\n`4d6kh3` keep the highest 3 · `2d20kl1` keep the lowest · `dh`/`dl` drop.\n`4dF` Fate dice; on a Fate table `4d3` is read as Fate dice (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` repeats six times. Russian notation works: `2к6+3`, `4дф`.\n`secret:true` shows the roll only to you; `gm-copy:true` also DMs it to the GM.\nAt most 100 dice and 1000 sides per term.",
+  "help.mountain-witch.title": "The Mountain Witch",
+  "help.mountain-witch.body":
+    "**Conflict:** `/conflict start`, players `/conflict join`, the GM `/conflict add` for opponents; `/conflict assist target` (1 trust), `/conflict betray target points`, `/conflict trade`; the GM `/conflict roll`. Then `/conflict narrate`, `/conflict damage`.\n**Duel:** `/duel challenge opponent` — your dice are shown only to you; roll next or strike.\n**Trust:** `/trust show` (yours, privately), `/trust matrix`. `/chapter next` opens the secret trust round in DMs; `/trust set target value`, `/trust reveal`.\n**Dark fates:** `/darkfate deal`, `redraw`, `reveal`, `show`. **Damage:** `/damage list`, `/damage clear`.",
+  "help.beast-hunters.title": "Beast Hunters",
+  "help.beast-hunters.body":
+    '**Reserve:** hunters set `/reserve set total ceiling`; the GM spends with `/reserve spend amount reason` or concedes with `/reserve concede phase`.\n**Challenge:** the GM buys the obstacle: `/challenge start sphere:physical phase:2 traits:"Hungry:4" resources:"D6 A4"` — the bot prices it and charges the reserve.\nActions: `/challenge activate`, `reassign`, `maneuver`, `offer`/`accept`, `strike dice`, `neutralize`, `restore`, `task`, `achieve`, `resolve`, `giveup`; with several hunters `help`, `switch`, `pass`.\n**Sheet:** `/character trait`, `resource`, `tattoo`, `initiative`, `boxes`, `vp`.',
+  "help.fate.title": "Fate of Panavea",
+  "help.fate.body":
+    "**Check:** `/check skill:fight action:attack vs:2` rolls 4d3 as Fate dice (1 → +, 2 → −, 3 → 0) + skill. Buttons: invoke (+2), reroll.\n`/invoke aspect mode:plus2|reroll|passive` spends a free invoke first, then a fate point.\n**Aspects:** `/aspect add`, `/aspect remove`, `/aspect list`. **Fate points:** `/fp show`, `/fp give`, `/fp refresh`, `/compel target aspect points`.\n**Harm:** `/stress hit character shifts`, `/stress clear`, `/consequence add|clear`. **Conflicts and contests:** `/conflict start|concede|end`, `/contest start`, `/contest roll`.",
+
+  // Command descriptions and Russian names
+  "cmd.help.desc": "How to use the bot, with examples",
+  "cmd.help.topic.desc": "What you need help with",
+  "cmd.help.topic.choice.start": "Getting started",
+  "cmd.help.topic.choice.mountain-witch": "The Mountain Witch",
+  "cmd.help.topic.choice.beast-hunters": "Beast Hunters",
+  "cmd.help.topic.choice.fate": "Fate (4d3)",
+  "cmd.help.topic.choice.dice": "Dice expressions",
+  "cmd.table.desc": "Bind this channel to a game and manage the table",
+  "cmd.table.setup.desc": "Bind this channel to a game; you become the GM",
+  "cmd.table.setup.system.desc": "Which game this table plays",
+  "cmd.table.setup.system.choice.mountain-witch": "The Mountain Witch",
+  "cmd.table.setup.system.choice.beast-hunters": "Beast Hunters",
+  "cmd.table.setup.system.choice.fate": "Fate of Panavea (4d3)",
+  "cmd.table.setup.trust.desc": "Mountain Witch: trust changes secret (default) or open",
+  "cmd.table.setup.trust.choice.secret": "Secret (revealed together)",
+  "cmd.table.setup.trust.choice.open": "Open",
+  "cmd.table.show.desc": "Show this table: game, GM, characters",
+  "cmd.table.gm.desc": "Hand the GM role to someone else",
+  "cmd.table.gm.user.desc": "The new GM",
+  "cmd.table.language.desc": "The language the bot answers in at this table",
+  "cmd.table.language.lang.desc": "auto follows each user's Discord language",
+  "cmd.table.language.lang.choice.auto": "Auto (each user's language)",
+  "cmd.table.language.lang.choice.en": "English",
+  "cmd.table.language.lang.choice.ru": "Russian",
+  "cmd.table.log.desc": "The table's recent log (only you see it)",
+  "cmd.table.log.limit.desc": "How many entries (1–50)",
+  "cmd.table.archive.desc": "Close this table (data is kept)",
+  "cmd.character.desc": "Characters and their sheets",
+  "cmd.character.create.desc": "Create a character",
+  "cmd.character.create.name.desc": "The character's name",
+  "cmd.character.create.player.desc": "GM only: the player it belongs to",
+  "cmd.character.create.kind.desc": "Player character or GM character/obstacle",
+  "cmd.character.create.kind.choice.pc": "Player character",
+  "cmd.character.create.kind.choice.npc": "GM character or obstacle",
+  "cmd.character.create.strength.desc": "Mountain Witch: a GM character's strength",
+  "cmd.character.create.strength.choice.weak": "Weak",
+  "cmd.character.create.strength.choice.medium": "Medium",
+  "cmd.character.create.strength.choice.strong": "Strong",
+  "cmd.character.create.zodiac.desc": "Mountain Witch: the zodiac sign (unique per table)",
+  "cmd.character.create.zodiac.choice.rat": "Rat",
+  "cmd.character.create.zodiac.choice.ox": "Ox",
+  "cmd.character.create.zodiac.choice.tiger": "Tiger",
+  "cmd.character.create.zodiac.choice.rabbit": "Rabbit",
+  "cmd.character.create.zodiac.choice.dragon": "Dragon",
+  "cmd.character.create.zodiac.choice.snake": "Snake",
+  "cmd.character.create.zodiac.choice.horse": "Horse",
+  "cmd.character.create.zodiac.choice.ram": "Ram",
+  "cmd.character.create.zodiac.choice.monkey": "Monkey",
+  "cmd.character.create.zodiac.choice.rooster": "Rooster",
+  "cmd.character.create.zodiac.choice.dog": "Dog",
+  "cmd.character.create.zodiac.choice.boar": "Boar",
+  "cmd.character.show.desc": "Show a character's sheet",
+  "cmd.character.show.name.desc": "Whose sheet (default: yours)",
+  "cmd.character.list.desc": "Everyone at this table",
+  "cmd.character.rename.desc": "Rename a character",
+  "cmd.character.rename.name.desc": "The character",
+  "cmd.character.rename.new-name.desc": "The new name",
+  "cmd.character.delete.desc": "Delete a character (asks first; kept in the log)",
+  "cmd.character.delete.name.desc": "The character",
+  "cmd.roll.desc": "Roll dice: 2d6+3, 4d6kh3, 4dF, 2к6",
+  "cmd.roll.expression.desc": "What to roll, e.g. 2d6+3, 4d6kh3, 4dF, 6x 3d6",
+  "cmd.roll.secret.desc": "Only you see the result",
+  "cmd.roll.reason.desc": "What the roll is for",
+  "cmd.roll.gm-copy.desc": "With secret: also DM the result to the GM",
+} satisfies Messages;

@@ -1,0 +1,60 @@
+import * as beastHunters from "./beast-hunters/index.js";
+import { defineCommand } from "./command.js";
+import * as fate from "./fate/index.js";
+import * as mountainWitch from "./mountain-witch/index.js";
+import type { SubcommandSpec } from "./spec.js";
+
+export const ZODIAC_SIGNS = [
+  "rat",
+  "ox",
+  "tiger",
+  "rabbit",
+  "dragon",
+  "snake",
+  "horse",
+  "ram",
+  "monkey",
+  "rooster",
+  "dog",
+  "boar",
+] as const;
+
+const common: SubcommandSpec[] = [
+  {
+    name: "create",
+    options: [
+      { name: "name", type: "string", required: true, maxLength: 64 },
+      { name: "player", type: "user" },
+      { name: "kind", type: "string", choices: ["pc", "npc"] },
+      { name: "strength", type: "string", choices: ["weak", "medium", "strong"] },
+      // 12 signs: Discord allows up to 25 choices.
+      { name: "zodiac", type: "string", choices: ZODIAC_SIGNS },
+    ],
+  },
+  { name: "show", options: [{ name: "name", type: "string", autocomplete: "character", maxLength: 64 }] },
+  { name: "list" },
+  {
+    name: "rename",
+    options: [
+      { name: "name", type: "string", required: true, autocomplete: "character", maxLength: 64 },
+      { name: "new-name", type: "string", required: true, maxLength: 64 },
+    ],
+  },
+  {
+    name: "delete",
+    options: [{ name: "name", type: "string", required: true, autocomplete: "character", maxLength: 64 }],
+  },
+];
+
+/** `/character`: the common subcommands, then each game's sheet subcommands. */
+export const character = defineCommand({
+  spec: {
+    name: "character",
+    subcommands: [
+      ...common,
+      ...mountainWitch.characterSubcommands,
+      ...beastHunters.characterSubcommands,
+      ...fate.characterSubcommands,
+    ],
+  },
+});

@@ -1,0 +1,29 @@
+import { defineCommand } from "./command.js";
+
+export const table = defineCommand({
+  spec: {
+    name: "table",
+    subcommands: [
+      {
+        name: "setup",
+        options: [
+          {
+            name: "system",
+            type: "string",
+            required: true,
+            choices: ["mountain-witch", "beast-hunters", "fate"],
+          },
+          { name: "trust", type: "string", choices: ["secret", "open"] },
+        ],
+      },
+      { name: "show" },
+      { name: "gm", options: [{ name: "user", type: "user", required: true }] },
+      {
+        name: "language",
+        options: [{ name: "lang", type: "string", required: true, choices: ["auto", "en", "ru"] }],
+      },
+      { name: "log", options: [{ name: "limit", type: "integer", min: 1, max: 50 }] },
+      { name: "archive" },
+    ],
+  },
+});

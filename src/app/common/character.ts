@@ -1,0 +1,292 @@
+import { z } from "zod";
+import type { Character } from "../../generated/prisma/client.js";
+import { t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import { findCharacter, isGm, requireControl, requireTable } from "../access.js";
+import { hooksFor } from "../hooks.js";
+import { appendLog } from "../log.js";
+import { cleanName, nameKey } from "../names.js";
+import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { EmbedView } from "../views.js";
+
+const ZODIAC = [
+  "rat",
+  "ox",
+  "tiger",
+  "rabbit",
+  "dragon",
+  "snake",
+  "horse",
+  "ram",
+  "monkey",
+  "rooster",
+  "dog",
+  "boar",
+] as const;
+const userId = z.string().regex(/^\d{1,20}$/);
+const name = z.string().min(1).max(100);
+
+export const characterCreate = defineUseCase({
+  type: "character.create",
+  schema: z.object({
+    type: z.literal("character.create"),
+    name,
+    player: userId.optional(),
+    kind: z.enum(["pc", "npc"]).optional(),
+    strength: z.enum(["weak", "medium", "strong"]).optional(),
+    zodiac: z.enum(ZODIAC).optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const gm = isGm(table, ctx.actor);
+    const kind = ctx.intent.kind ?? (ctx.intent.player || !gm ? "pc" : "npc");
+    const characterName = cleanName(ctx.intent.name);
+    if (kind === "npc" && !gm) refuse("errors.character.npcGmOnly");
+    if (kind === "npc" && ctx.intent.player) refuse("errors.character.npcHasNoPlayer");
+    const owner = kind === "pc" ? (ctx.intent.player ?? ctx.actor.userId) : null;
+    if (owner && owner !== ctx.actor.userId && !gm) refuse("errors.character.othersGmOnly");
+    if (ctx.intent.zodiac && table.system !== "mountain-witch")
+      refuse("errors.character.zodiacMountainWitchOnly");
+    if (ctx.intent.strength && table.system !== "mountain-witch")
+      refuse("errors.character.strengthMountainWitchOnly");
+    // Player characters are always strong (RULES §1.2).
+    if (kind === "pc" && ctx.intent.strength && ctx.intent.strength !== "strong")
+      refuse("errors.character.pcAlwaysStrong");
+    const key = nameKey(characterName);
+    const clash = await ctx.tx.character.findFirst({
+      where: { tableId: table.id, nameKey: key, deletedAt: null },
+    });
+    if (clash) refuse("errors.character.nameTaken", { name: clash.name });
+    if (ctx.intent.zodiac) {
+      const holder = await ctx.tx.character.findFirst({
+        where: { tableId: table.id, zodiac: ctx.intent.zodiac, deletedAt: null },
+      });
+      if (holder)
+        refuse("errors.character.zodiacTaken", {
+          sign: t(ctx.lang, `mw.zodiac.${ctx.intent.zodiac}`),
+          name: holder.name,
+        });
+    }
+    const character = await ctx.tx.character.create({
+      data: {
+        tableId: table.id,
+        name: characterName,
+        nameKey: key,
+        ownerUserId: owner,
+        kind,
+        strength: kind === "pc" ? "strong" : (ctx.intent.strength ?? "medium"),
+        zodiac: ctx.intent.zodiac ?? null,
+      },
+    });
+    await hooksFor(table.system).onCharacterCreated?.(ctx, character);
+    await appendLog(ctx, table.id, {
+      action: "character.create",
+      characterId: character.id,
+      summary: { key: "log.character.create", params: { name: character.name, kind } },
+      after: { name: character.name, owner, kind, strength: character.strength, zodiac: character.zodiac },
+    });
+    const fresh = await ctx.tx.character.findUniqueOrThrow({ where: { id: character.id } });
+    return {
+      reply: {
+        content: t(ctx.lang, "character.create.done", { name: fresh.name }),
+        embeds: [await sheetEmbed(ctx, fresh)],
+      },
+    };
+  },
+});
+
+export async function sheetEmbed(
+  ctx: Pick<ActionContext, "tx" | "lang" | "table">,
+  character: Character,
+): Promise<EmbedView> {
+  const table = requireTable(ctx);
+  const fields = (await hooksFor(table.system).sheetFields?.(ctx, character)) ?? [];
+  const who = character.ownerUserId ? `<@${character.ownerUserId}>` : t(ctx.lang, "character.gmCharacter");
+  const status =
+    character.status !== "active" ? ` · ${t(ctx.lang, `character.status.${character.status}`)}` : "";
+  return {
+    title: character.name,
+    description: `${t(ctx.lang, `character.kind.${character.kind}`)} · ${who}${status}`,
+    fields,
+    tone: "info",
+  };
+}
+
+export const characterShow = defineUseCase({
+  type: "character.show",
+  schema: z.object({ type: z.literal("character.show"), name: name.optional() }),
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    let character: Character;
+    if (ctx.intent.name) character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
+    else {
+      const own = await ctx.tx.character.findFirst({
+        where: { tableId: table.id, ownerUserId: ctx.actor.userId, deletedAt: null },
+        orderBy: { id: "asc" },
+      });
+      if (!own) refuse("errors.character.noneOwned");
+      character = own;
+    }
+    return { reply: { embeds: [await sheetEmbed(ctx, character)] } };
+  },
+});
+
+export const characterList = defineUseCase({
+  type: "character.list",
+  schema: z.object({ type: z.literal("character.list") }),
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const characters = await ctx.tx.character.findMany({
+      where: { tableId: table.id, deletedAt: null },
+      orderBy: [{ kind: "asc" }, { name: "asc" }],
+    });
+    const lines = characters.map((c) => {
+      const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.lang, "character.gmCharacter");
+      const strength =
+        table.system === "mountain-witch" && c.kind === "npc"
+          ? ` · ${t(ctx.lang, `mw.strength.${c.strength}`)}`
+          : "";
+      const status = c.status !== "active" ? ` · ${t(ctx.lang, `character.status.${c.status}`)}` : "";
+      return `• **${c.name}** — ${who}${strength}${status}`;
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            title: t(ctx.lang, "character.list.title", { count: characters.length }),
+            description: lines.join("\n") || t(ctx.lang, "character.list.empty"),
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const characterRename = defineUseCase({
+  type: "character.rename",
+  schema: z.object({ type: z.literal("character.rename"), name, newName: name }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
+    requireControl(ctx, character, { gmMayActForPlayers: true });
+    const newName = cleanName(ctx.intent.newName);
+    const key = nameKey(newName);
+    const clash = await ctx.tx.character.findFirst({
+      where: { tableId: table.id, nameKey: key, deletedAt: null, NOT: { id: character.id } },
+    });
+    if (clash) refuse("errors.character.nameTaken", { name: clash.name });
+    await ctx.tx.character.update({ where: { id: character.id }, data: { name: newName, nameKey: key } });
+    await appendLog(ctx, table.id, {
+      action: "character.rename",
+      characterId: character.id,
+      summary: { key: "log.character.rename", params: { from: character.name, to: newName } },
+      before: { name: character.name },
+      after: { name: newName },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            description: t(ctx.lang, "character.rename.done", { from: character.name, to: newName }),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const characterDelete = defineUseCase({
+  type: "character.delete",
+  schema: z.object({ type: z.literal("character.delete"), name }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
+    requireControl(ctx, character, { gmMayActForPlayers: true });
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          { description: t(ctx.lang, "character.delete.confirm", { name: character.name }), tone: "warning" },
+        ],
+        rows: [
+          [
+            {
+              kind: "button",
+              style: "danger",
+              label: t(ctx.lang, "character.delete.button"),
+              intent: { type: "character.delete-confirm", characterId: character.id },
+            },
+          ],
+        ],
+      },
+    };
+  },
+});
+
+export const characterDeleteConfirm = defineUseCase({
+  type: "character.delete-confirm",
+  schema: z.object({ type: z.literal("character.delete-confirm"), characterId: z.number().int() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await ctx.tx.character.findFirst({
+      where: { id: ctx.intent.characterId, tableId: table.id, deletedAt: null },
+    });
+    if (!character) refuse("errors.character.alreadyDeleted");
+    requireControl(ctx, character, { gmMayActForPlayers: true });
+    // Soft delete: the log keeps referring to it, and the name becomes free again.
+    await ctx.tx.character.update({
+      where: { id: character.id },
+      data: { deletedAt: ctx.now, nameKey: `${character.nameKey}#deleted#${character.id}`, zodiac: null },
+    });
+    await appendLog(ctx, table.id, {
+      action: "character.delete",
+      characterId: character.id,
+      summary: { key: "log.character.delete", params: { name: character.name } },
+      before: { name: character.name, owner: character.ownerUserId },
+    });
+    return {
+      replyMode: "update",
+      reply: {
+        embeds: [
+          { description: t(ctx.lang, "character.delete.done", { name: character.name }), tone: "info" },
+        ],
+        rows: [],
+      },
+      effects: [
+        {
+          kind: "post",
+          channelId: table.channelId,
+          view: {
+            embeds: [
+              {
+                description: t(ctx.lang, "character.delete.announce", {
+                  name: character.name,
+                  user: `<@${ctx.actor.userId}>`,
+                }),
+              },
+            ],
+          },
+        },
+      ],
+    };
+  },
+});

@@ -1,0 +1,42 @@
+import type { AutocompleteSource, UseCase } from "../use-case.js";
+import { characterNames } from "./autocomplete.js";
+import {
+  characterCreate,
+  characterDelete,
+  characterDeleteConfirm,
+  characterList,
+  characterRename,
+  characterShow,
+} from "./character.js";
+import { help } from "./help.js";
+import { roll } from "./roll.js";
+import {
+  tableArchive,
+  tableArchiveConfirm,
+  tableGm,
+  tableLanguage,
+  tableLog,
+  tableSetup,
+  tableShow,
+} from "./table.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: each use case has its own intent type
+export const useCases: UseCase<any>[] = [
+  help,
+  roll,
+  tableSetup,
+  tableShow,
+  tableGm,
+  tableLanguage,
+  tableLog,
+  tableArchive,
+  tableArchiveConfirm,
+  characterCreate,
+  characterShow,
+  characterList,
+  characterRename,
+  characterDelete,
+  characterDeleteConfirm,
+];
+
+export const autocompleteSources: AutocompleteSource[] = [characterNames];

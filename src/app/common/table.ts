@@ -1,0 +1,292 @@
+import { z } from "zod";
+import { type Lang, t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import { requireGmOrAdmin, requireTable } from "../access.js";
+import { hooksFor } from "../hooks.js";
+import { appendLog } from "../log.js";
+import { type ActionContext, defineUseCase, SYSTEMS } from "../use-case.js";
+import type { EmbedView } from "../views.js";
+
+export const systemName = (lang: Lang, system: string) => t(lang, `system.${system}`);
+
+export const tableSetup = defineUseCase({
+  type: "table.setup",
+  schema: z.object({
+    type: z.literal("table.setup"),
+    system: z.enum(SYSTEMS),
+    trust: z.enum(["secret", "open"]).optional(),
+  }),
+  table: "optional",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const { system, trust } = ctx.intent;
+    if (!ctx.invocation.guildId) refuse("errors.table.guildOnly");
+    if (ctx.table) refuse("errors.table.alreadySetUp", { system: systemName(ctx.lang, ctx.table.system) });
+    if (trust && system !== "mountain-witch") refuse("errors.table.trustModeMountainWitchOnly");
+    const existing = await ctx.tx.gameTable.findUnique({
+      where: { activeChannelId: ctx.invocation.channelId },
+    });
+    if (existing) refuse("errors.table.alreadySetUp", { system: systemName(ctx.lang, existing.system) });
+    const table = await ctx.tx.gameTable.create({
+      data: {
+        guildId: ctx.invocation.guildId,
+        channelId: ctx.invocation.channelId,
+        activeChannelId: ctx.invocation.channelId,
+        system,
+        gmUserId: ctx.actor.userId,
+        trustMode: trust ?? "secret",
+      },
+    });
+    await appendLog(ctx, table.id, {
+      action: "table.setup",
+      summary: { key: "log.table.setup", params: { system } },
+      after: { system, gm: ctx.actor.userId, trustMode: table.trustMode },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            title: t(ctx.lang, "table.setup.title", { system: systemName(ctx.lang, system) }),
+            description: t(ctx.lang, `table.setup.next.${system}`, { gm: `<@${ctx.actor.userId}>` }),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export async function tableSummary(ctx: Pick<ActionContext, "tx" | "lang" | "table">): Promise<EmbedView> {
+  const table = requireTable(ctx);
+  const characters = await ctx.tx.character.findMany({
+    where: { tableId: table.id, deletedAt: null },
+    orderBy: [{ kind: "asc" }, { name: "asc" }],
+  });
+  const pcs = characters.filter((c) => c.kind === "pc");
+  const npcs = characters.filter((c) => c.kind !== "pc");
+  const extra = (await hooksFor(table.system).tableFields?.(ctx)) ?? [];
+  return {
+    title: t(ctx.lang, "table.show.title", { system: systemName(ctx.lang, table.system) }),
+    fields: [
+      { name: t(ctx.lang, "table.show.gm"), value: `<@${table.gmUserId}>`, inline: true },
+      {
+        name: t(ctx.lang, "table.show.language"),
+        value: t(ctx.lang, `table.language.${table.language}`),
+        inline: true,
+      },
+      ...(table.system === "mountain-witch"
+        ? [
+            { name: t(ctx.lang, "table.show.chapter"), value: String(table.chapter), inline: true },
+            {
+              name: t(ctx.lang, "table.show.trustMode"),
+              value: t(ctx.lang, `table.trust.${table.trustMode}`),
+              inline: true,
+            },
+          ]
+        : []),
+      {
+        name: t(ctx.lang, "table.show.players", { count: pcs.length }),
+        value:
+          pcs.map((c) => `• **${c.name}** — ${c.ownerUserId ? `<@${c.ownerUserId}>` : "GM"}`).join("\n") ||
+          "—",
+      },
+      ...(npcs.length > 0
+        ? [
+            {
+              name: t(ctx.lang, "table.show.npcs", { count: npcs.length }),
+              value: npcs.map((c) => `• ${c.name}`).join("\n"),
+            },
+          ]
+        : []),
+      ...extra,
+    ],
+  };
+}
+
+export const tableShow = defineUseCase({
+  type: "table.show",
+  schema: z.object({ type: z.literal("table.show") }),
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    return { reply: { embeds: [await tableSummary(ctx)] } };
+  },
+});
+
+export const tableGm = defineUseCase({
+  type: "table.gm",
+  schema: z.object({ type: z.literal("table.gm"), user: z.string().regex(/^\d{1,20}$/) }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGmOrAdmin(ctx);
+    if (ctx.intent.user === table.gmUserId) refuse("errors.table.alreadyGm");
+    await ctx.tx.gameTable.update({ where: { id: table.id }, data: { gmUserId: ctx.intent.user } });
+    await appendLog(ctx, table.id, {
+      action: "table.gm",
+      summary: { key: "log.table.gm", params: { from: table.gmUserId, to: ctx.intent.user } },
+      before: { gm: table.gmUserId },
+      after: { gm: ctx.intent.user },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            description: t(ctx.lang, "table.gm.done", {
+              from: `<@${table.gmUserId}>`,
+              to: `<@${ctx.intent.user}>`,
+            }),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const tableLanguage = defineUseCase({
+  type: "table.language",
+  schema: z.object({ type: z.literal("table.language"), lang: z.enum(["auto", "en", "ru"]) }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGmOrAdmin(ctx);
+    await ctx.tx.gameTable.update({ where: { id: table.id }, data: { language: ctx.intent.lang } });
+    await appendLog(ctx, table.id, {
+      action: "table.language",
+      summary: { key: "log.table.language", params: { lang: ctx.intent.lang } },
+      before: { language: table.language },
+      after: { language: ctx.intent.lang },
+    });
+    // Answer in the language just chosen (or the user's own, for auto).
+    const lang: Lang =
+      ctx.intent.lang === "auto" ? (ctx.actor.locale.startsWith("ru") ? "ru" : "en") : ctx.intent.lang;
+    return {
+      reply: {
+        embeds: [
+          {
+            description: t(lang, "table.language.done", {
+              lang: t(lang, `table.language.${ctx.intent.lang}`),
+            }),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const tableLog = defineUseCase({
+  type: "table.log",
+  schema: z.object({ type: z.literal("table.log"), limit: z.number().int().min(1).max(50).optional() }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const entries = await ctx.tx.logEntry.findMany({
+      // Secret entries are readable only by the one user they belong to.
+      where: { tableId: table.id, OR: [{ visibleTo: null }, { visibleTo: ctx.actor.userId }] },
+      orderBy: { id: "desc" },
+      take: ctx.intent.limit ?? 15,
+    });
+    const lines = entries.reverse().map((e) => {
+      const when = `<t:${Math.floor(e.at.getTime() / 1000)}:t>`;
+      const summary = e.summary as { key: string; params?: Record<string, string | number> };
+      const reason = e.reason ? ` — _${e.reason}_` : "";
+      return `${when} <@${e.actorUserId}> ${t(ctx.lang, summary.key, summary.params)}${reason}`;
+    });
+    // Keep within one embed description; the oldest lines go first.
+    let text = lines.join("\n");
+    while (text.length > 4000 && lines.length > 1) {
+      lines.shift();
+      text = lines.join("\n");
+    }
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          {
+            title: t(ctx.lang, "table.log.title", { count: lines.length }),
+            description: text || t(ctx.lang, "table.log.empty"),
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const tableArchive = defineUseCase({
+  type: "table.archive",
+  schema: z.object({ type: z.literal("table.archive") }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireGmOrAdmin(ctx);
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          {
+            description: t(ctx.lang, "table.archive.confirm", { system: systemName(ctx.lang, table.system) }),
+            tone: "warning",
+          },
+        ],
+        rows: [
+          [
+            {
+              kind: "button",
+              label: t(ctx.lang, "table.archive.button"),
+              style: "danger",
+              intent: { type: "table.archive-confirm", tableId: table.id },
+            },
+          ],
+        ],
+      },
+    };
+  },
+});
+
+export const tableArchiveConfirm = defineUseCase({
+  type: "table.archive-confirm",
+  schema: z.object({ type: z.literal("table.archive-confirm"), tableId: z.number().int() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGmOrAdmin(ctx);
+    if (table.id !== ctx.intent.tableId) refuse("errors.staleAction");
+    await ctx.tx.gameTable.update({
+      where: { id: table.id },
+      data: { status: "archived", activeChannelId: null, archivedAt: ctx.now },
+    });
+    await ctx.tx.flow.updateMany({
+      where: { tableId: table.id, status: "open" },
+      data: { status: "closed", closedAt: ctx.now },
+    });
+    await appendLog(ctx, table.id, { action: "table.archive", summary: { key: "log.table.archive" } });
+    return {
+      replyMode: "update",
+      reply: { embeds: [{ description: t(ctx.lang, "table.archive.done"), tone: "info" }], rows: [] },
+      effects: [
+        {
+          kind: "post",
+          channelId: table.channelId,
+          view: {
+            embeds: [
+              {
+                description: t(ctx.lang, "table.archive.announce", { user: `<@${ctx.actor.userId}>` }),
+                tone: "info",
+              },
+            ],
+          },
+        },
+      ],
+    };
+  },
+});

@@ -1,0 +1,135 @@
+import type { GameTable } from "../generated/prisma/client.js";
+import { type Lang, langFromLocale } from "../i18n/index.js";
+import type { DiceSource } from "../rules/dice.js";
+import { DomainError } from "../rules/errors.js";
+import type { Db, Tx } from "../store/db.js";
+import type { Intent } from "./intent.js";
+import type { ActionResult, Invocation, UseCase } from "./use-case.js";
+
+export interface AppDeps {
+  db: Db;
+  dice: DiceSource;
+  clock?: () => Date;
+}
+
+/** The interaction was already applied (a redelivery after a gateway resume, or another process got it). */
+export class AlreadyProcessed extends Error {
+  constructor() {
+    super("interaction already processed");
+  }
+}
+
+export interface Executed {
+  result: ActionResult;
+  lang: Lang;
+  useCase: UseCase;
+  table: GameTable | null;
+}
+
+export class UseCaseRegistry {
+  private readonly byType = new Map<string, UseCase[]>();
+
+  constructor(useCases: readonly UseCase<Intent>[]) {
+    for (const u of useCases) {
+      const list = this.byType.get(u.type) ?? [];
+      if (
+        list.some(
+          (other) => !other.systems || !u.systems || other.systems.some((s) => u.systems!.includes(s)),
+        )
+      ) {
+        throw new Error(`Two use cases claim ${u.type} for the same system`);
+      }
+      list.push(u);
+      this.byType.set(u.type, list);
+    }
+  }
+
+  candidates(type: string): UseCase[] {
+    return this.byType.get(type) ?? [];
+  }
+
+  types(): string[] {
+    return [...this.byType.keys()];
+  }
+}
+
+export function tableLang(table: GameTable | null, locale: string): Lang {
+  if (table && (table.language === "en" || table.language === "ru")) return table.language;
+  return langFromLocale(locale);
+}
+
+export function activeTable(db: Db | Tx, channelId: string): Promise<GameTable | null> {
+  return db.gameTable.findUnique({ where: { activeChannelId: channelId } });
+}
+
+/** Locks the table row for the rest of the transaction: actions on one table happen one at a time. */
+export async function lockTable(tx: Tx, tableId: number): Promise<GameTable> {
+  await tx.$queryRaw`SELECT id FROM game_table WHERE id = ${tableId} FOR UPDATE`;
+  return tx.gameTable.findUniqueOrThrow({ where: { id: tableId } });
+}
+
+/** Picks the use case for the intent and the channel's table, or explains which game the command belongs to. */
+export function chooseUseCase(candidates: UseCase[], table: GameTable | null, type: string): UseCase {
+  if (candidates.length === 0) throw new DomainError("errors.staleAction");
+  const fits = candidates.find((u) => !u.systems || (table && u.systems.includes(table.system as never)));
+  if (fits) return fits;
+  if (!table) throw new DomainError("errors.noTable");
+  const systems = [...new Set(candidates.flatMap((u) => u.systems ?? []))];
+  throw new DomainError("errors.wrongSystem", {
+    command: type.split(".")[0]!,
+    systems: systems.map((s) => `@system.${s}`).join(", "),
+  });
+}
+
+/**
+ * The one path for every action: pick the use case, validate the intent, and run it —
+ * mutating ones in one transaction that records the interaction id (so a redelivered
+ * interaction is applied at most once) and locks the table row.
+ */
+export async function execute(
+  deps: AppDeps,
+  registry: UseCaseRegistry,
+  invocation: Invocation,
+  rawIntent: Intent,
+): Promise<Executed> {
+  const candidates = registry.candidates(rawIntent.type);
+  const needsTable = candidates.some((u) => u.table !== "none");
+  const table = needsTable ? await activeTable(deps.db, invocation.channelId) : null;
+  const useCase = chooseUseCase(candidates, table, rawIntent.type);
+  const lang = tableLang(table, invocation.actor.locale);
+  if (useCase.table === "required" && !table) throw new DomainError("errors.noTable");
+
+  const parsed = useCase.schema.safeParse(rawIntent);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DomainError("errors.invalidInput", {
+      field: issue?.path.join(".") || "?",
+      problem: issue?.message ?? "",
+    });
+  }
+  const intent = parsed.data as Intent;
+  const now = deps.clock?.() ?? new Date();
+  const base = { intent, invocation, actor: invocation.actor, lang, db: deps.db, dice: deps.dice, now };
+
+  if (!useCase.mutates) {
+    const result = await useCase.run({
+      ...base,
+      table: useCase.table === "none" ? null : table,
+      tx: deps.db,
+    });
+    return { result, lang, useCase, table };
+  }
+
+  const result = await deps.db.$transaction(
+    async (tx) => {
+      const fresh =
+        await tx.$executeRaw`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
+      if (fresh === 0) throw new AlreadyProcessed();
+      const locked = table && useCase.table !== "none" ? await lockTable(tx, table.id) : null;
+      if (locked && locked.status !== "active") throw new DomainError("errors.noTable");
+      return useCase.run({ ...base, table: locked, tx });
+    },
+    { maxWait: 2000, timeout: 10_000 },
+  );
+  return { result, lang, useCase, table };
+}

@@ -1,0 +1,135 @@
+import type { z } from "zod";
+import type { GameTable } from "../generated/prisma/client.js";
+import type { Lang } from "../i18n/index.js";
+import type { DiceSource } from "../rules/dice.js";
+import type { Db, Tx } from "../store/db.js";
+import type { Intent } from "./intent.js";
+import type { MessageView, ModalView } from "./views.js";
+
+export const SYSTEMS = ["mountain-witch", "beast-hunters", "fate"] as const;
+export type System = (typeof SYSTEMS)[number];
+
+/** Who is acting, as Discord told us. */
+export interface Actor {
+  userId: string;
+  displayName: string;
+  /** The user's Discord client locale ("ru", "en-US", …). */
+  locale: string;
+  /** Has Manage Server in this guild: may always recover a table. */
+  canManageGuild: boolean;
+}
+
+/** One interaction as the app sees it (no discord.js objects). */
+export interface Invocation {
+  interactionId: string;
+  /** For editing this interaction's ephemeral answer later (valid 15 minutes). */
+  interactionToken: string;
+  applicationId: string;
+  actor: Actor;
+  guildId: string | null;
+  channelId: string;
+  /** Set for button/select presses: the message the component is on. */
+  sourceMessageId?: string;
+}
+
+export interface ActionContext<I extends Intent = Intent> {
+  intent: I;
+  invocation: Invocation;
+  actor: Actor;
+  /** The reply language: the table's setting, or the user's locale when the table says auto. */
+  lang: Lang;
+  /** The channel's active table (locked FOR UPDATE when the use case mutates). */
+  table: GameTable | null;
+  /** The transaction for mutating use cases, the plain client otherwise. */
+  tx: Tx;
+  db: Db;
+  dice: DiceSource;
+  now: Date;
+}
+
+/** Side effects on Discord, run after the transaction has committed (never inside it). */
+export type Effect =
+  /** Edit the panel message of a flow (no-op when it has none or it was deleted). */
+  | { kind: "editPanel"; flowId: number; view: MessageView }
+  /** Post a new panel for a flow in a channel and remember its message id. */
+  | { kind: "postPanel"; flowId: number; channelId: string; view: MessageView }
+  /** Post a message in a channel. */
+  | { kind: "post"; channelId: string; view: MessageView }
+  /**
+   * DM a user. When their DMs are closed, `ifClosed` runs instead: a message to post in
+   * `ifClosed.channelId` and/or the intent to run (as the bot) to record that it happened.
+   */
+  | {
+      kind: "dm";
+      userId: string;
+      view: MessageView;
+      ifClosed?: { channelId?: string; view?: MessageView; intent?: Intent };
+    }
+  /** An extra message to the interacting user (ephemeral when the view says so). */
+  | { kind: "followup"; view: MessageView }
+  /** Edit an earlier interaction answer by its token (e.g. a duellist's secret dice message). */
+  | { kind: "editInteractionReply"; interactionToken: string; messageId?: string; view: MessageView };
+
+export interface ActionResult {
+  /** The answer to this interaction; `modal` opens a form instead. */
+  reply?: MessageView;
+  modal?: ModalView;
+  /** For components: edit the message the component is on instead of answering anew. */
+  replyMode?: "new" | "update";
+  /** The reply becomes this flow's panel: its message id is stored so later actions can edit it. */
+  replyIsPanelOf?: number;
+  effects?: Effect[];
+}
+
+export interface UseCase<I extends Intent = Intent> {
+  type: I["type"];
+  schema: z.ZodType<I>;
+  /** Systems this use case serves; omitted = any table (or none). */
+  systems?: readonly System[];
+  /**
+   * required: the channel must have an active table; optional: use it if there is one;
+   * none: don't look (the use case finds its table itself, e.g. from a DM).
+   */
+  table: "required" | "optional" | "none";
+  /** Mutating use cases run in one transaction with the table row locked and the interaction id recorded. */
+  mutates: boolean;
+  /** Whether the answer is ephemeral: decides how to defer if the work runs long. */
+  ephemeral: boolean | ((intent: I) => boolean);
+  run(ctx: ActionContext<I>): Promise<ActionResult>;
+}
+
+export function defineUseCase<I extends Intent>(useCase: UseCase<I>): UseCase<I> {
+  return useCase;
+}
+
+/** An autocomplete source: choices for a partly typed option. Must never list secrets. */
+export interface AutocompleteSource {
+  name: string;
+  choices(ctx: {
+    db: Db;
+    table: GameTable | null;
+    actor: Actor;
+    lang: Lang;
+    query: string;
+    /** Other options already filled in (e.g. the table option in a DM). */
+    options: Record<string, unknown>;
+  }): Promise<{ name: string; value: string }[]>;
+}
+
+/** Places where a game adds to the common commands, without the common code knowing the game. */
+export interface SystemHooks {
+  /** After a character is created (e.g. Mountain Witch trust links from zodiac, Fate's starting FP). */
+  onCharacterCreated?(
+    ctx: ActionContext,
+    character: import("../generated/prisma/client.js").Character,
+  ): Promise<void>;
+  /** Sheet fields for `/character show` (public: never a secret). */
+  sheetFields?(
+    ctx: Pick<ActionContext, "tx" | "lang" | "table">,
+    character: import("../generated/prisma/client.js").Character,
+  ): Promise<{ name: string; value: string; inline?: boolean }[]>;
+  /** Extra fields for `/table show` (public: never a secret). */
+  tableFields?(
+    ctx: Pick<ActionContext, "tx" | "lang" | "table">,
+  ): Promise<{ name: string; value: string; inline?: boolean }[]>;
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const snowflake = z.string().regex(/^\d{17,20}$/, "must be a Discord id (17–20 digits)");
+
+const ConfigSchema = z.object({
+  DISCORD_TOKEN: z.string().min(1).optional(),
+  DISCORD_API_BASE: z.url({ message: "must be a URL such as http://localhost:8080/api" }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DEV_GUILD_ID: snowflake.optional(),
+  REGISTER_COMMANDS: booleanFromEnv.default(true),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  SHARD_COUNT: z.coerce.number().int().min(1).max(1000).optional(),
+  SHARD_IDS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, "must be a comma-separated list of shard numbers, e.g. 0,1")
+    .transform((s) => s.split(",").map(Number))
+    .optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { DISCORD_TOKEN: string };
+
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "invalid" | "missing-token",
+  ) {
+    super(message);
+  }
+}
+
+export const TOKEN_HELP = `DISCORD_TOKEN is not set, so the bot cannot reach Discord.
+
+To get a token:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. In "Bot", press "Reset Token" and copy the token. No privileged intents are needed.
+  3. In "OAuth2 → URL Generator", tick the scopes "bot" and "applications.commands",
+     and the permissions "Send Messages", "Embed Links", "Read Message History";
+     open the URL to invite the bot to your server.
+  4. Put the token in .env (see .env.example) or the environment:
+       DISCORD_TOKEN=... npm start`;
+
+/** Reads and validates the environment. Every problem is listed at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, "invalid");
+  }
+  if (!parsed.data.DISCORD_TOKEN) throw new ConfigError(TOKEN_HELP, "missing-token");
+  if (parsed.data.SHARD_IDS && parsed.data.SHARD_COUNT) {
+    const bad = parsed.data.SHARD_IDS.filter((id) => id >= parsed.data.SHARD_COUNT!);
+    if (bad.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration:\n  - SHARD_IDS: ${bad.join(",")} not below SHARD_COUNT ${parsed.data.SHARD_COUNT}`,
+        "invalid",
+      );
+    }
+  }
+  return parsed.data as Config;
+}

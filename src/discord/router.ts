@@ -1,0 +1,415 @@
+import {
+  ApplicationCommandOptionType,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Client,
+  type CommandInteractionOption,
+  DiscordAPIError,
+  type Interaction,
+  type ModalSubmitInteraction,
+  PermissionFlagsBits,
+  Routes,
+  type StringSelectMenuInteraction,
+} from "discord.js";
+import { type CommandModule, defaultIntent, type SlashInput } from "../../commands/command.js";
+import { findOptionSpec } from "../../commands/spec.js";
+import {
+  AlreadyProcessed,
+  type AppDeps,
+  activeTable,
+  execute,
+  tableLang,
+  type UseCaseRegistry,
+} from "../app/execute.js";
+import { setFlowPanel } from "../app/flows.js";
+import type { Intent } from "../app/intent.js";
+import type { ActionResult, Actor, AutocompleteSource, Effect, Invocation } from "../app/use-case.js";
+import type { MessageView } from "../app/views.js";
+import { type Lang, langFromLocale, t } from "../i18n/index.js";
+import type { Logger } from "../log.js";
+import { DomainError } from "../rules/errors.js";
+import { decodeIntent } from "./custom-id.js";
+import { renderApiMessage, renderEdit, renderModal, renderReply } from "./render.js";
+
+/** Past this, the answer is deferred so Discord's 3-second limit can never be missed. */
+const DEFER_AFTER_MS = 1200;
+
+export interface RouterDeps {
+  app: AppDeps;
+  registry: UseCaseRegistry;
+  commands: readonly CommandModule[];
+  autocomplete: readonly AutocompleteSource[];
+  log: Logger;
+  observe?: (command: string, outcome: string, ms: number) => void;
+}
+
+type ActionInteraction =
+  | ChatInputCommandInteraction
+  | ButtonInteraction
+  | StringSelectMenuInteraction
+  | ModalSubmitInteraction;
+
+function actorOf(interaction: Interaction): Actor {
+  const member = interaction.member;
+  const memberName = member && "displayName" in member ? member.displayName : undefined;
+  return {
+    userId: interaction.user.id,
+    displayName: memberName ?? interaction.user.globalName ?? interaction.user.username,
+    locale: interaction.locale,
+    canManageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
+  };
+}
+
+function invocationOf(interaction: Interaction): Invocation {
+  return {
+    interactionId: interaction.id,
+    interactionToken: interaction.token,
+    applicationId: interaction.applicationId,
+    actor: actorOf(interaction),
+    guildId: interaction.guildId,
+    channelId: interaction.channelId ?? "",
+    ...("message" in interaction && interaction.message ? { sourceMessageId: interaction.message.id } : {}),
+  };
+}
+
+function slashInput(interaction: ChatInputCommandInteraction): SlashInput {
+  const path: string[] = [];
+  const options: SlashInput["options"] = {};
+  const walk = (list: readonly CommandInteractionOption[]) => {
+    for (const option of list) {
+      if (
+        option.type === ApplicationCommandOptionType.SubcommandGroup ||
+        option.type === ApplicationCommandOptionType.Subcommand
+      ) {
+        path.push(option.name);
+        walk(option.options ?? []);
+      } else if (option.value !== undefined && option.value !== null) {
+        options[option.name] = option.value;
+      }
+    }
+  };
+  walk(interaction.options.data);
+  return { command: interaction.commandName, path, options };
+}
+
+function errorView(lang: Lang, key: string, params: Record<string, string | number> = {}): MessageView {
+  return { ephemeral: true, embeds: [{ description: `⚠️ ${t(lang, key, params)}`, tone: "failure" }] };
+}
+
+/** PostgreSQL unreachable or failing: the user hears "temporarily unavailable, nothing was changed". */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? ""} ${(error as { code?: string })?.code ?? ""}`;
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|timeout exceeded when trying to connect|Connection terminated|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down)|terminating connection|Unable to start a transaction/i.test(
+    text,
+  );
+}
+
+export function createRouter(client: Client, deps: RouterDeps) {
+  const commands = new Map(deps.commands.map((c) => [c.spec.name, c]));
+  const sources = new Map(deps.autocomplete.map((s) => [s.name, s]));
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
+
+  async function runEffects(interaction: ActionInteraction, effects: readonly Effect[], lang: Lang) {
+    for (const effect of effects) {
+      try {
+        await runEffect(interaction, effect, lang);
+      } catch (error) {
+        deps.log.warn({ err: error, effect: effect.kind, interactionId: interaction.id }, "effect failed");
+      }
+    }
+  }
+
+  async function runEffect(interaction: ActionInteraction, effect: Effect, lang: Lang) {
+    switch (effect.kind) {
+      case "editPanel": {
+        const flow = await deps.app.db.flow.findUnique({ where: { id: effect.flowId } });
+        if (!flow?.panelChannelId || !flow.panelMessageId) return;
+        try {
+          await client.rest.patch(Routes.channelMessage(flow.panelChannelId, flow.panelMessageId), {
+            body: renderApiMessage(effect.view),
+          });
+        } catch (error) {
+          // The panel was deleted: post a fresh one so the flow stays playable.
+          if (error instanceof DiscordAPIError && error.code === 10008) {
+            await runEffect(
+              interaction,
+              { kind: "postPanel", flowId: flow.id, channelId: flow.panelChannelId, view: effect.view },
+              lang,
+            );
+          } else throw error;
+        }
+        return;
+      }
+      case "postPanel": {
+        const message = (await client.rest.post(Routes.channelMessages(effect.channelId), {
+          body: renderApiMessage(effect.view),
+        })) as { id: string };
+        await setFlowPanel(deps.app.db, effect.flowId, effect.channelId, message.id);
+        return;
+      }
+      case "post":
+        await client.rest.post(Routes.channelMessages(effect.channelId), {
+          body: renderApiMessage(effect.view),
+        });
+        return;
+      case "followup":
+        await interaction.followUp(renderReply(effect.view));
+        return;
+      case "editInteractionReply":
+        await client.rest.patch(
+          Routes.webhookMessage(
+            interaction.applicationId,
+            effect.interactionToken,
+            effect.messageId ?? "@original",
+          ),
+          { body: renderApiMessage(effect.view), auth: false },
+        );
+        return;
+      case "dm": {
+        try {
+          const channel = (await client.rest.post(Routes.userChannels(), {
+            body: { recipient_id: effect.userId },
+          })) as {
+            id: string;
+          };
+          await client.rest.post(Routes.channelMessages(channel.id), { body: renderApiMessage(effect.view) });
+        } catch (error) {
+          const closed = error instanceof DiscordAPIError && (error.code === 50007 || error.code === 50278);
+          if (!closed || !effect.ifClosed) throw error;
+          if (effect.ifClosed.channelId && effect.ifClosed.view) {
+            await client.rest.post(Routes.channelMessages(effect.ifClosed.channelId), {
+              body: renderApiMessage(effect.ifClosed.view),
+            });
+          }
+          if (effect.ifClosed.intent) {
+            const invocation = invocationOf(interaction);
+            const follow = await execute(
+              deps.app,
+              deps.registry,
+              { ...invocation, interactionId: `${invocation.interactionId}:dm-closed:${effect.userId}` },
+              effect.ifClosed.intent,
+            );
+            await runEffects(interaction, follow.result.effects ?? [], lang);
+          }
+        }
+        return;
+      }
+    }
+  }
+
+  /** Answers a command or component with the use case's result, deferring if it runs long. */
+  async function perform(interaction: ActionInteraction, rawIntent: Intent, label: string) {
+    const started = performance.now();
+    const isComponent = !interaction.isChatInputCommand();
+    const candidates = deps.registry.candidates(rawIntent.type);
+    const ephemeralGuess = candidates.some((u) =>
+      typeof u.ephemeral === "function" ? u.ephemeral(rawIntent as never) : u.ephemeral,
+    );
+    let deferral: Promise<unknown> | null = null;
+    const timer = setTimeout(() => {
+      deferral = (
+        isComponent
+          ? (interaction as ButtonInteraction).deferUpdate()
+          : interaction.deferReply(ephemeralGuess ? { flags: "Ephemeral" } : {})
+      ).catch((error) => deps.log.warn({ err: error }, "defer failed"));
+    }, DEFER_AFTER_MS);
+
+    let lang: Lang = langFromLocale(interaction.locale);
+    let outcome = "ok";
+    try {
+      let result: ActionResult;
+      try {
+        const executed = await execute(deps.app, deps.registry, invocationOf(interaction), rawIntent);
+        result = executed.result;
+        lang = executed.lang;
+      } finally {
+        clearTimeout(timer);
+        if (deferral) await deferral;
+      }
+      await respond(interaction, result, Boolean(deferral));
+      await runEffects(interaction, result.effects ?? [], lang);
+    } catch (error) {
+      if (error instanceof AlreadyProcessed) {
+        outcome = "duplicate";
+        return;
+      }
+      let view: MessageView;
+      if (error instanceof DomainError) {
+        outcome = "refused";
+        // Language for errors: the table's if we can tell cheaply, else the user's.
+        view = errorView(lang, error.code, error.params as Record<string, string | number>);
+      } else if (isDatabaseUnavailable(error)) {
+        outcome = "unavailable";
+        deps.log.error({ err: error, interactionId: interaction.id, command: label }, "database unavailable");
+        view = errorView(lang, "errors.unavailable");
+      } else {
+        outcome = "error";
+        deps.log.error({ err: error, interactionId: interaction.id, command: label }, "interaction failed");
+        view = errorView(lang, "errors.internal", { ref: interaction.id });
+      }
+      await sendError(interaction, view, Boolean(deferral)).catch((e) =>
+        deps.log.warn({ err: e, interactionId: interaction.id }, "could not deliver error"),
+      );
+    } finally {
+      const ms = performance.now() - started;
+      deps.observe?.(label, outcome, ms);
+      deps.log.info(
+        {
+          interactionId: interaction.id,
+          command: label,
+          guildId: interaction.guildId,
+          outcome,
+          ms: Math.round(ms),
+        },
+        "interaction",
+      );
+    }
+  }
+
+  async function respond(interaction: ActionInteraction, result: ActionResult, deferred: boolean) {
+    if (result.modal) {
+      if (interaction.isModalSubmit()) throw new Error("a modal cannot open another modal");
+      await interaction.showModal(renderModal(result.modal) as never);
+      return;
+    }
+    const view = result.reply;
+    const isComponent = !interaction.isChatInputCommand();
+    let messageId: string | undefined;
+    if (!view) {
+      if (!deferred && isComponent) await (interaction as ButtonInteraction).deferUpdate();
+      return;
+    }
+    if (isComponent && result.replyMode === "update") {
+      if (deferred) await interaction.editReply(renderEdit(view));
+      else await (interaction as ButtonInteraction).update(renderEdit(view));
+      messageId = (interaction as ButtonInteraction).message?.id;
+    } else if (deferred) {
+      if (isComponent) {
+        messageId = (await interaction.followUp(renderReply(view))).id;
+      } else if (Boolean(view.ephemeral) === Boolean(interaction.ephemeral)) {
+        messageId = (await interaction.editReply(renderEdit(view))).id;
+      } else {
+        await interaction.deleteReply().catch(() => {});
+        messageId = (await interaction.followUp(renderReply(view))).id;
+      }
+    } else {
+      const response = await interaction.reply({ ...renderReply(view), withResponse: true });
+      messageId = response.resource?.message?.id;
+    }
+    if (result.replyIsPanelOf !== undefined && messageId && interaction.channelId) {
+      await setFlowPanel(deps.app.db, result.replyIsPanelOf, interaction.channelId, messageId);
+    }
+  }
+
+  async function sendError(interaction: ActionInteraction, view: MessageView, deferred: boolean) {
+    if (!deferred && !interaction.replied && !interaction.deferred) {
+      await interaction.reply(renderReply(view));
+      return;
+    }
+    if (interaction.isChatInputCommand() && !interaction.ephemeral) {
+      await interaction.deleteReply().catch(() => {});
+    }
+    await interaction.followUp(renderReply(view));
+  }
+
+  async function autocomplete(interaction: AutocompleteInteraction) {
+    try {
+      const command = commands.get(interaction.commandName);
+      const focused = interaction.options.getFocused(true);
+      const path = [
+        interaction.options.getSubcommandGroup(false),
+        interaction.options.getSubcommand(false),
+      ].filter((p): p is string => Boolean(p));
+      const spec = command && findOptionSpec(command.spec, path, focused.name);
+      const sourceName = spec && "autocomplete" in spec ? spec.autocomplete : undefined;
+      const source = sourceName ? sources.get(sourceName) : undefined;
+      if (!source) return void (await interaction.respond([]));
+      const table = interaction.channelId ? await activeTable(deps.app.db, interaction.channelId) : null;
+      const options = Object.fromEntries(
+        interaction.options.data
+          .flatMap((o) => (o.options ? o.options.flatMap((x) => (x.options ? x.options : [x])) : [o]))
+          .map((o) => [o.name, o.value]),
+      );
+      const choices = await source.choices({
+        db: deps.app.db,
+        table,
+        actor: actorOf(interaction),
+        lang: tableLang(table, interaction.locale),
+        query: String(focused.value ?? ""),
+        options,
+      });
+      await interaction.respond(
+        choices.slice(0, 25).map((c) => ({ name: c.name.slice(0, 100), value: c.value.slice(0, 100) })),
+      );
+    } catch (error) {
+      deps.log.warn({ err: error, interactionId: interaction.id }, "autocomplete failed");
+      await interaction.respond([]).catch(() => {});
+    }
+  }
+
+  function intentFromComponent(
+    interaction: ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction,
+  ) {
+    const intent = decodeIntent(interaction.customId);
+    if (!intent) return null;
+    if (interaction.isStringSelectMenu()) {
+      const field = typeof intent._field === "string" ? intent._field : "value";
+      delete intent._field;
+      intent[field] = interaction.values.length === 1 ? interaction.values[0] : interaction.values;
+    }
+    if (interaction.isModalSubmit()) {
+      for (const row of interaction.components) {
+        for (const component of "components" in row ? row.components : []) {
+          if ("customId" in component && "value" in component) intent[component.customId] = component.value;
+        }
+      }
+    }
+    return intent;
+  }
+
+  async function handle(interaction: Interaction) {
+    inFlight += 1;
+    try {
+      if (interaction.isAutocomplete()) return await autocomplete(interaction);
+      if (interaction.isChatInputCommand()) {
+        const command = commands.get(interaction.commandName);
+        const input = slashInput(interaction);
+        const label = [input.command, ...input.path].join(" ");
+        const intent = command?.parse ? command.parse(input) : defaultIntent(input);
+        return await perform(interaction, intent, label);
+      }
+      if (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) {
+        const intent = intentFromComponent(interaction);
+        if (!intent) {
+          const lang = langFromLocale(interaction.locale);
+          await interaction.reply(renderReply(errorView(lang, "errors.staleAction")));
+          return;
+        }
+        return await perform(interaction, intent, `component ${intent.type}`);
+      }
+    } catch (error) {
+      deps.log.error({ err: error, interactionId: interaction.id }, "interaction handler crashed");
+    } finally {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    }
+  }
+
+  return {
+    handle,
+    inFlight: () => inFlight,
+    /** Resolves when no interaction is being handled (for graceful shutdown). */
+    drain(timeoutMs: number): Promise<void> {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
+}

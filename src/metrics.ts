@@ -1,0 +1,40 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const interactions = new Counter({
+    name: "storybot_interactions_total",
+    help: "Interactions handled, by command and outcome (ok, refused, unavailable, error, duplicate).",
+    labelNames: ["command", "outcome"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "storybot_interaction_seconds",
+    help: "Time from receiving an interaction to finishing it.",
+    labelNames: ["command"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5],
+    registers: [registry],
+  });
+  const dbErrors = new Counter({
+    name: "storybot_database_errors_total",
+    help: "Interactions that failed because PostgreSQL was unreachable.",
+    registers: [registry],
+  });
+  const reconnects = new Counter({
+    name: "storybot_gateway_reconnects_total",
+    help: "Gateway shard reconnections (resume or re-identify).",
+    registers: [registry],
+  });
+  return {
+    registry,
+    reconnects,
+    observe(command: string, outcome: string, ms: number) {
+      const name = command.split(" ")[0] ?? command;
+      interactions.inc({ command: name, outcome });
+      latency.observe({ command: name }, ms / 1000);
+      if (outcome === "unavailable") dbErrors.inc();
+    },
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { allCommandJson } from "../../commands/index.js";
+
+const NAME = /^[-_\p{L}\p{N}]{1,32}$/u;
+type Json = Record<string, unknown> & {
+  name: string;
+  description?: string;
+  name_localizations?: Record<string, string>;
+  description_localizations?: Record<string, string>;
+  options?: Json[];
+  choices?: Json[];
+  required?: boolean;
+  type?: number;
+};
+
+/** Discord's own limits for a command (https://discord.com/developers/docs/interactions/application-commands). */
+function check(node: Json, path: string, problems: string[]) {
+  const where = `${path}${node.name}`;
+  if (!NAME.test(node.name) || node.name !== node.name.toLowerCase()) problems.push(`${where}: bad name`);
+  const ru = node.name_localizations?.ru;
+  if (!ru) problems.push(`${where}: no ru name`);
+  else if (!NAME.test(ru) || ru !== ru.toLocaleLowerCase("ru")) problems.push(`${where}: bad ru name ${ru}`);
+  for (const [lang, d] of [
+    ["en", node.description],
+    ["ru", node.description_localizations?.ru],
+  ] as const) {
+    if (!d || d.length < 1 || d.length > 100)
+      problems.push(`${where}: ${lang} description length ${d?.length}`);
+  }
+  const options = node.options ?? [];
+  if (options.length > 25) problems.push(`${where}: ${options.length} options`);
+  const names = new Set<string>();
+  let seenOptional = false;
+  for (const option of options) {
+    if (names.has(option.name)) problems.push(`${where}: duplicate option ${option.name}`);
+    names.add(option.name);
+    if (option.type !== 1 && option.type !== 2) {
+      if (!option.required) seenOptional = true;
+      else if (seenOptional) problems.push(`${where}: required option ${option.name} after an optional one`);
+    }
+    const choices = (option.choices ?? []) as Json[];
+    if (choices.length > 25) problems.push(`${where}.${option.name}: ${choices.length} choices`);
+    for (const choice of choices) {
+      const label = choice.name;
+      const ruLabel = choice.name_localizations?.ru;
+      if (!label || label.length > 100 || !ruLabel || ruLabel.length > 100)
+        problems.push(`${where}.${option.name}: choice label`);
+    }
+    check(option, `${where} `, problems);
+  }
+  const kinds = new Set(options.map((o) => (o.type === 1 || o.type === 2 ? "sub" : "value")));
+  if (kinds.size > 1) problems.push(`${where}: subcommands mixed with options`);
+}
+
+function longest(map: Record<string, string> | undefined, base: string | undefined) {
+  return Math.max(base?.length ?? 0, ...Object.values(map ?? {}).map((v) => v.length));
+}
+
+function characterCount(node: Json): number {
+  let total =
+    longest(node.name_localizations, node.name) + longest(node.description_localizations, node.description);
+  for (const choice of (node.choices ?? []) as Json[]) {
+    total += longest(choice.name_localizations, choice.name) + String(choice.value).length;
+  }
+  for (const option of node.options ?? []) total += characterCount(option);
+  return total;
+}
+
+describe("registered commands", () => {
+  const commands = allCommandJson() as unknown as Json[];
+
+  it("include the fixed command surface", () => {
+    const names = commands.map((c) => c.name);
+    for (const name of ["help", "table", "character", "roll"]) expect(names).toContain(name);
+  });
+
+  it("pass Discord's validation: names, localizations, lengths, option counts and order", () => {
+    const problems: string[] = [];
+    for (const command of commands) check(command, "/", problems);
+    expect(problems).toEqual([]);
+    expect(new Set(commands.map((c) => c.name)).size).toBe(commands.length);
+    expect(commands.length).toBeLessThanOrEqual(100);
+  });
+
+  it("stay within 8000 characters each, counting the longest localization", () => {
+    for (const command of commands) expect(characterCount(command), command.name).toBeLessThanOrEqual(8000);
+  });
+});
