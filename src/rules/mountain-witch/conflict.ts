@@ -1,0 +1,822 @@
+/**
+ * A Mountain Witch conflict (RULES §1.1–1.3) as a pure state machine over a JSON object.
+ *
+ * Model (see README.md in this folder):
+ * - One conflict state is one two-sided conflict, sides `a` and `b`. A group conflict
+ *   that splits into several simultaneous two-sided conflicts is several states (use
+ *   `groupIntoConflicts` to form them from declared opponents).
+ * - `opposed` mode: every participant rolls 1d6 (so the GM rolls once per opposing
+ *   character or obstacle); a side's result is its best entry. One pairing, id 0.
+ * - `common-danger` mode: side `b` is one danger that rolls once; every entry on side
+ *   `a` (a character plus its helpers) is compared with it on its own. One pairing per
+ *   entry, whose id is the entry's lead character id.
+ * - An *entry* is a character who rolls for itself plus any helpers: the helpers' dice
+ *   are added to its die and the pair counts as one roll.
+ *
+ * Phases: `open` (join, assist, betray, declare kill intent, trade) → `rolled` (trade on
+ * a tie, buy narration, spend damage) → `closed`.
+ */
+import type { DiceSource } from "../dice.js";
+import { refuse } from "../errors.js";
+import type { CharacterStatus, DamageDuration, DamageEntry, Strength } from "./damage.js";
+import { damageDuration, expiresOnRoll, penaltyEntries } from "./damage.js";
+import type { DamageQuality, DegreeKey, SideKey, SuccessPiece, TradeLevel } from "./degree.js";
+import { compareResults, spendSuccesses, TRADE_LEVELS, tradeSuccesses } from "./degree.js";
+import type { TrustLink, TrustSpend } from "./trust.js";
+import { BUY_NARRATION_COST, HELP_COST, spendTrust } from "./trust.js";
+
+export type ConflictMode = "opposed" | "common-danger";
+export type ConflictPhase = "open" | "rolled" | "closed";
+export type ParticipantKind = "pc" | "npc";
+
+/** What the rules need to know about a character that enters a conflict. */
+export interface CharacterRef {
+  id: number;
+  name: string;
+  kind: ParticipantKind;
+  /** The player's Discord user id; null for the GM's characters and obstacles. */
+  playerId: string | null;
+  strength: Strength;
+  status: CharacterStatus;
+}
+
+export interface Participant {
+  /** The character id; obstacles added only for this conflict get negative ids. */
+  id: number;
+  name: string;
+  /** A message key naming the participant instead of `name` (the "incapacity" obstacle). */
+  nameKey: string | null;
+  kind: ParticipantKind;
+  playerId: string | null;
+  strength: Strength;
+  side: SideKey;
+  /** A dead character's player may still help with trust (RULES §1.2). */
+  dead: boolean;
+  /** The character whose die this one's die is added to, or null when rolling for itself. */
+  helps: number | null;
+}
+
+export interface Betrayal {
+  betrayerId: number;
+  betrayedId: number;
+  points: number;
+}
+
+export interface KillIntent {
+  byId: number;
+  targetId: number;
+}
+
+export interface Trade {
+  declarerId: number;
+  level: TradeLevel;
+  beforeRoll: boolean;
+}
+
+/** A spending of trust recorded in the conflict (the before/after points go to the holder only). */
+export interface TrustUseRecord {
+  use: TrustSpend["use"];
+  giverId: number;
+  holderId: number;
+  amount: number;
+}
+
+export interface DieRoll {
+  characterId: number;
+  die: number;
+  /** −1 per active damage entry (RULES §1.1). */
+  penalty: number;
+  /** The damage entries behind the penalty. */
+  penaltyDamageIds: number[];
+  /** die − penalty; may be negative. */
+  value: number;
+}
+
+export interface EntryResult {
+  leadId: number;
+  lead: DieRoll;
+  /** Each helper's roll and what it adds (a negative value adds 0). */
+  helpers: { roll: DieRoll; added: number }[];
+  /** Betrayal points spent by members of this entry. */
+  betrayalBonus: number;
+  total: number;
+}
+
+export interface SideResult {
+  side: SideKey;
+  entries: EntryResult[];
+  /** Betrayal points spent by dead characters outside the conflict against the other side. */
+  betrayalBonus: number;
+  result: number;
+}
+
+export interface RollOffDie {
+  characterId: number;
+  die: number;
+}
+
+export type NarrationReason = "highest" | "roll-off" | "trade" | "bought";
+
+export interface Narration {
+  /** Who narrates, and the side they narrate for (null for a bought narration). */
+  characterId: number;
+  playerId: string | null;
+  side: SideKey | null;
+  reason: NarrationReason;
+  /** Top entries of the winning side that tied (including the narrator). */
+  tiedIds: number[];
+  /** Roll-off rounds between players whose characters tied. */
+  rollOff: RollOffDie[][];
+}
+
+export interface InflictedDamage {
+  pairingId: number;
+  attackerSide: SideKey;
+  targetId: number;
+  quality: DamageQuality;
+  duration: DamageDuration;
+  ability: string | null;
+  condition: string | null;
+  /** Set when the damage takes the target out. */
+  takenOut: "incapacitated" | "dead" | null;
+}
+
+export interface Pairing {
+  /** 0 in opposed mode; in common-danger mode the id of the entry's lead character. */
+  id: number;
+  /** Null when a trade was declared before the roll (no dice). */
+  a: SideResult | null;
+  b: SideResult | null;
+  winner: SideKey | null;
+  degree: DegreeKey;
+  margin: number;
+  successes: Record<SideKey, SuccessPiece[]>;
+  remaining: Record<SideKey, SuccessPiece[]>;
+  trade: Trade | null;
+  narration: Narration | null;
+  damage: InflictedDamage[];
+}
+
+export interface ConflictState {
+  mode: ConflictMode;
+  title: string | null;
+  phase: ConflictPhase;
+  /** Set for a recovery attempt: the incapacitated character (RULES §1.2). */
+  recoveryOf: number | null;
+  participants: Participant[];
+  betrayals: Betrayal[];
+  killIntents: KillIntent[];
+  trades: Trade[];
+  trustUses: TrustUseRecord[];
+  nextObstacleId: number;
+  /** Every die rolled for the conflict, in rolling order (roll-offs are in the narrations). */
+  dice: DieRoll[];
+  pairings: Pairing[];
+  /** Damage entries that ended because their character rolled (wounds). */
+  expiredDamageIds: number[];
+}
+
+export interface ConflictRollResult {
+  dice: DieRoll[];
+  pairings: Pairing[];
+  expiredDamageIds: number[];
+}
+
+export const INCAPACITY_OBSTACLE_KEY = "mw.obstacle.incapacity";
+
+export function openConflict(input: { mode?: ConflictMode; title?: string | null } = {}): ConflictState {
+  return {
+    mode: input.mode ?? "opposed",
+    title: input.title ?? null,
+    phase: "open",
+    recoveryOf: null,
+    participants: [],
+    betrayals: [],
+    killIntents: [],
+    trades: [],
+    trustUses: [],
+    nextObstacleId: -1,
+    dice: [],
+    pairings: [],
+    expiredDamageIds: [],
+  };
+}
+
+/**
+ * A recovery attempt (RULES §1.2): the incapacitated character against "incapacity", a
+ * weak opponent that must be taken out. Others may join and help as usual.
+ */
+export function openRecoveryConflict(character: CharacterRef): ConflictState {
+  if (character.status !== "incapacitated") refuse("errors.mw.notIncapacitated");
+  const state = openConflict({ mode: "opposed", title: null });
+  return {
+    ...state,
+    recoveryOf: character.id,
+    nextObstacleId: -2,
+    participants: [
+      participantFrom({ ...character, status: "active" }, "a"),
+      {
+        id: -1,
+        name: "",
+        nameKey: INCAPACITY_OBSTACLE_KEY,
+        kind: "npc",
+        playerId: null,
+        strength: "weak",
+        side: "b",
+        dead: false,
+        helps: null,
+      },
+    ],
+  };
+}
+
+/** A recovery attempt succeeds when incapacity was taken out. */
+export function recoveryOutcome(state: ConflictState): "recovered" | "failed" {
+  if (state.recoveryOf === null) refuse("errors.mw.notRecoveryConflict");
+  const obstacle = state.participants.find((p) => p.nameKey === INCAPACITY_OBSTACLE_KEY);
+  const takenOut = state.pairings.some((pr) =>
+    pr.damage.some((d) => d.targetId === obstacle?.id && d.takenOut !== null),
+  );
+  return takenOut ? "recovered" : "failed";
+}
+
+function participantFrom(ref: CharacterRef, side: SideKey, helps: number | null = null): Participant {
+  return {
+    id: ref.id,
+    name: ref.name,
+    nameKey: null,
+    kind: ref.kind,
+    playerId: ref.kind === "pc" ? ref.playerId : null,
+    // Player characters are always strong.
+    strength: ref.kind === "pc" ? "strong" : ref.strength,
+    side,
+    dead: ref.status === "dead",
+    helps,
+  };
+}
+
+function requirePhase(state: ConflictState, phase: ConflictPhase): void {
+  if (state.phase === phase) return;
+  if (state.phase === "closed") refuse("errors.mw.conflictClosed");
+  if (phase === "open") refuse("errors.mw.conflictAlreadyRolled");
+  refuse("errors.mw.conflictNotRolled");
+}
+
+export function findParticipant(state: ConflictState, id: number): Participant | null {
+  return state.participants.find((p) => p.id === id) ?? null;
+}
+
+function requireParticipant(state: ConflictState, id: number): Participant {
+  const p = findParticipant(state, id);
+  if (!p) refuse("errors.mw.notInConflict");
+  return p;
+}
+
+function isBetrayed(state: ConflictState, characterId: number): boolean {
+  return state.betrayals.some((b) => b.betrayedId === characterId);
+}
+
+function assertMayEnter(ref: CharacterRef): void {
+  if (ref.status === "incapacitated") refuse("errors.mw.characterIncapacitated", { name: ref.name });
+}
+
+/** A character joins side `side` and rolls for itself. */
+export function addParticipant(state: ConflictState, ref: CharacterRef, side: SideKey): ConflictState {
+  requirePhase(state, "open");
+  if (findParticipant(state, ref.id)) refuse("errors.mw.alreadyInConflict", { name: ref.name });
+  assertMayEnter(ref);
+  if (ref.status === "dead") refuse("errors.mw.characterDead", { name: ref.name });
+  if (state.mode === "common-danger") {
+    if (side === "b" && state.participants.some((p) => p.side === "b")) refuse("errors.mw.dangerAlreadySet");
+    if (side === "b" && ref.kind === "pc") refuse("errors.mw.dangerMustBeGm");
+  }
+  return { ...state, participants: [...state.participants, participantFrom(ref, side)] };
+}
+
+/** The GM adds an opponent or obstacle that exists only in this conflict. */
+export function addObstacle(
+  state: ConflictState,
+  input: { name: string; strength: Strength; side?: SideKey },
+): { state: ConflictState; id: number } {
+  const id = state.nextObstacleId;
+  const ref: CharacterRef = {
+    id,
+    name: input.name,
+    kind: "npc",
+    playerId: null,
+    strength: input.strength,
+    status: "active",
+  };
+  const next = addParticipant({ ...state, nextObstacleId: id - 1 }, ref, input.side ?? "b");
+  return { state: next, id };
+}
+
+/** Leaves the conflict before the roll; not once trust has been spent by, on or against the character. */
+export function removeParticipant(state: ConflictState, id: number): ConflictState {
+  requirePhase(state, "open");
+  const p = requireParticipant(state, id);
+  const involved =
+    p.helps !== null ||
+    state.participants.some((q) => q.helps === id) ||
+    state.betrayals.some((b) => b.betrayerId === id || b.betrayedId === id);
+  if (involved) refuse("errors.mw.cannotLeaveAfterTrust", { name: p.name });
+  return {
+    ...state,
+    participants: state.participants.filter((q) => q.id !== id),
+    killIntents: state.killIntents.filter((k) => k.byId !== id && k.targetId !== id),
+    trades: state.trades.filter((t) => t.declarerId !== id),
+  };
+}
+
+/**
+ * Help (RULES §1.3): the helper spends 1 point given to the helper by the helped
+ * character; the helper's die will be added to the helped character's die. A dead
+ * character's player may help too.
+ */
+export function assist(
+  state: ConflictState,
+  input: { helper: CharacterRef; targetId: number },
+  trust: readonly TrustLink[],
+): { state: ConflictState; spent: TrustSpend } {
+  requirePhase(state, "open");
+  const { helper, targetId } = input;
+  if (helper.id === targetId) refuse("errors.mw.cannotHelpSelf");
+  const target = requireParticipant(state, targetId);
+  if (helper.kind !== "pc" || target.kind !== "pc") refuse("errors.mw.helpOnlyPlayerCharacters");
+  assertMayEnter(helper);
+  if (isBetrayed(state, helper.id)) refuse("errors.mw.betrayedCannotSpend");
+  if (target.helps !== null) refuse("errors.mw.helpChain", { name: target.name });
+  const existing = findParticipant(state, helper.id);
+  if (existing) {
+    if (existing.helps !== null) refuse("errors.mw.alreadyHelping", { name: existing.name });
+    if (existing.side !== target.side) refuse("errors.mw.helperOnOtherSide", { name: existing.name });
+    if (state.participants.some((p) => p.helps === helper.id))
+      refuse("errors.mw.helpChain", { name: helper.name });
+  }
+  if (state.trades.some((t) => tradeLead(state, t) === targetId)) refuse("errors.mw.alreadyTraded");
+  const spent = spendTrust(trust, targetId, helper.id, HELP_COST, "help");
+  const asHelper = participantFrom(helper, target.side, targetId);
+  const participants = existing
+    ? state.participants.map((p) => (p.id === helper.id ? { ...p, helps: targetId } : p))
+    : [...state.participants, asHelper];
+  return { state: { ...state, participants, trustUses: [...state.trustUses, useRecord(spent)] }, spent };
+}
+
+function useRecord(spent: TrustSpend): TrustUseRecord {
+  return { use: spent.use, giverId: spent.giverId, holderId: spent.holderId, amount: spent.amount };
+}
+
+/**
+ * Betrayal (RULES §1.3): the betrayer spends N points the betrayed gave them for +N
+ * against the betrayed in this conflict. From then on the betrayed may not spend trust
+ * in this conflict. A living betrayer must be in the conflict on the other side; a dead
+ * character's player may betray from outside it (the bonus goes to the other side).
+ */
+export function betray(
+  state: ConflictState,
+  input: { betrayer: CharacterRef; betrayedId: number; points: number },
+  trust: readonly TrustLink[],
+): { state: ConflictState; spent: TrustSpend } {
+  requirePhase(state, "open");
+  const { betrayer, betrayedId, points } = input;
+  if (!Number.isInteger(points) || points < 1) refuse("errors.mw.trustAmountInvalid");
+  if (betrayer.id === betrayedId) refuse("errors.mw.trustSelf");
+  const betrayed = requireParticipant(state, betrayedId);
+  if (betrayed.kind !== "pc" || betrayer.kind !== "pc") refuse("errors.mw.betrayOnlyPlayerCharacters");
+  if (isBetrayed(state, betrayer.id)) refuse("errors.mw.betrayedCannotSpend");
+  const inConflict = findParticipant(state, betrayer.id);
+  if (inConflict) {
+    if (!opposes(state, inConflict, betrayed))
+      refuse("errors.mw.betrayTargetNotOpposing", { name: betrayed.name });
+  } else if (betrayer.status !== "dead") {
+    refuse("errors.mw.betrayerNotInConflict");
+  }
+  const spent = spendTrust(trust, betrayedId, betrayer.id, points, "betray");
+  const already = state.betrayals.find((b) => b.betrayerId === betrayer.id && b.betrayedId === betrayedId);
+  const betrayals = already
+    ? state.betrayals.map((b) => (b === already ? { ...b, points: b.points + points } : b))
+    : [...state.betrayals, { betrayerId: betrayer.id, betrayedId, points }];
+  return { state: { ...state, betrayals, trustUses: [...state.trustUses, useRecord(spent)] }, spent };
+}
+
+/** Two participants oppose each other when they are on different sides of the same pairing. */
+function opposes(state: ConflictState, x: Participant, y: Participant): boolean {
+  if (x.side === y.side) return false;
+  if (state.mode === "opposed") return true;
+  // Common danger: every character on side a faces only the danger.
+  return x.side === "b" || y.side === "b";
+}
+
+/** Intent to kill, declared before the roll (taken out then means dead, not incapacitated). */
+export function declareKillIntent(
+  state: ConflictState,
+  input: { byId: number; targetId: number },
+): ConflictState {
+  if (state.phase !== "open") {
+    if (state.phase === "closed") refuse("errors.mw.conflictClosed");
+    refuse("errors.mw.killIntentAfterRoll");
+  }
+  const by = requireParticipant(state, input.byId);
+  const target = requireParticipant(state, input.targetId);
+  if (!opposes(state, by, target)) refuse("errors.mw.targetNotOpponent", { name: target.name });
+  if (state.killIntents.some((k) => k.byId === by.id && k.targetId === target.id)) return state;
+  return { ...state, killIntents: [...state.killIntents, { byId: by.id, targetId: target.id }] };
+}
+
+/**
+ * Trade (RULES §1.1), declared by a player: before the roll (no roll happens, it counts
+ * as a tie) or on a tie. Both sides get the chosen success. The GM can never trade.
+ */
+export function declareTrade(
+  state: ConflictState,
+  input: { declarerId: number; level: TradeLevel },
+): { state: ConflictState } {
+  if (!TRADE_LEVELS.includes(input.level)) refuse("errors.mw.tradeLevelInvalid");
+  if (state.phase === "closed") refuse("errors.mw.conflictClosed");
+  const declarer = requireParticipant(state, input.declarerId);
+  if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");
+  if (state.phase === "open") {
+    if (state.trades.some((t) => tradeLead(state, t) === entryLead(declarer)))
+      refuse("errors.mw.alreadyTraded");
+    const trade: Trade = { declarerId: declarer.id, level: input.level, beforeRoll: true };
+    const next = { ...state, trades: [...state.trades, trade] };
+    // In an opposed conflict a trade before the roll settles the whole conflict: no dice.
+    if (state.mode === "opposed") {
+      assertRollable(next);
+      return { state: { ...next, phase: "rolled", pairings: [tradedPairing(next, 0, trade)] } };
+    }
+    return { state: next };
+  }
+  const pairing = pairingOf(state, declarer);
+  if (pairing.trade) refuse("errors.mw.alreadyTraded");
+  if (pairing.winner !== null) refuse("errors.mw.tradeNeedsTie");
+  const trade: Trade = { declarerId: declarer.id, level: input.level, beforeRoll: false };
+  const successes = tradeSuccesses(input.level);
+  const traded: Pairing = {
+    ...pairing,
+    trade,
+    successes: { a: successes, b: successes },
+    remaining: { a: successes, b: successes },
+    narration: tradeNarration(declarer),
+  };
+  return { state: { ...state, pairings: state.pairings.map((p) => (p.id === pairing.id ? traded : p)) } };
+}
+
+function tradeNarration(declarer: Participant): Narration {
+  return {
+    characterId: declarer.id,
+    playerId: declarer.playerId,
+    side: declarer.side,
+    reason: "trade",
+    tiedIds: [],
+    rollOff: [],
+  };
+}
+
+function tradedPairing(state: ConflictState, id: number, trade: Trade): Pairing {
+  const declarer = requireParticipant(state, trade.declarerId);
+  const successes = tradeSuccesses(trade.level);
+  return {
+    id,
+    a: null,
+    b: null,
+    winner: null,
+    degree: "tie",
+    margin: 0,
+    successes: { a: successes, b: successes },
+    remaining: { a: successes, b: successes },
+    trade,
+    narration: tradeNarration(declarer),
+    damage: [],
+  };
+}
+
+/** The character whose roll an entry is: itself, or the character it helps. */
+function entryLead(p: Participant): number {
+  return p.helps ?? p.id;
+}
+
+function tradeLead(state: ConflictState, trade: Trade): number {
+  return entryLead(requireParticipant(state, trade.declarerId));
+}
+
+function entryMembers(state: ConflictState, leadId: number): Participant[] {
+  return state.participants.filter((p) => p.id === leadId || p.helps === leadId);
+}
+
+function leads(state: ConflictState, side: SideKey): Participant[] {
+  return state.participants.filter((p) => p.side === side && p.helps === null);
+}
+
+function assertRollable(state: ConflictState): void {
+  const a = leads(state, "a");
+  const b = leads(state, "b");
+  if (state.mode === "common-danger") {
+    if (b.length !== 1) refuse("errors.mw.dangerMissing");
+    if (a.length === 0) refuse("errors.mw.conflictNeedsTwoSides");
+    return;
+  }
+  if (a.length === 0 || b.length === 0) refuse("errors.mw.conflictNeedsTwoSides");
+}
+
+function pairingOf(state: ConflictState, p: Participant): Pairing {
+  if (state.mode === "opposed") return state.pairings[0]!;
+  if (p.side === "b") {
+    if (state.pairings.length !== 1) refuse("errors.mw.pairingNeeded");
+    return state.pairings[0]!;
+  }
+  return state.pairings.find((pr) => pr.id === entryLead(p))!;
+}
+
+/**
+ * Rolls every die of the conflict at once (RULES §1.1): 1d6 per participant (the danger
+ * once in common-danger mode), damage penalties, helpers' dice added, betrayal bonuses,
+ * degrees, successes and narration rights with roll-offs. The roll is final.
+ *
+ * `damage` holds each character's active damage entries (missing: none).
+ */
+export function rollConflict(
+  state: ConflictState,
+  dice: DiceSource,
+  damage: Readonly<Record<number, readonly DamageEntry[]>> = {},
+): { state: ConflictState; result: ConflictRollResult } {
+  requirePhase(state, "open");
+  assertRollable(state);
+  const tradedLeads = new Set(state.trades.map((t) => tradeLead(state, t)));
+  const allRolls: DieRoll[] = [];
+  const rolls = new Map<number, DieRoll>();
+  const expired: number[] = [];
+  const danger = state.mode === "common-danger" ? leads(state, "b")[0]! : null;
+  const rollsThisTime = (p: Participant): boolean => {
+    if (state.mode === "opposed") return true;
+    if (p.side === "b") return leads(state, "a").some((l) => !tradedLeads.has(l.id));
+    return !tradedLeads.has(p.helps ?? p.id);
+  };
+  for (const p of state.participants) {
+    if (!rollsThisTime(p)) continue;
+    const entries = damage[p.id] ?? [];
+    const penaltySources = penaltyEntries(entries);
+    const die = dice.roll(6);
+    const roll: DieRoll = {
+      characterId: p.id,
+      die,
+      penalty: penaltySources.length,
+      penaltyDamageIds: penaltySources.map((e) => e.id),
+      value: die - penaltySources.length,
+    };
+    allRolls.push(roll);
+    rolls.set(p.id, roll);
+    expired.push(...entries.filter(expiresOnRoll).map((e) => e.id));
+  }
+
+  const entryResult = (lead: Participant): EntryResult => {
+    const members = entryMembers(state, lead.id);
+    const helpers = members
+      .filter((m) => m.id !== lead.id)
+      .map((m) => {
+        const roll = rolls.get(m.id)!;
+        return { roll, added: Math.max(0, roll.value) };
+      });
+    const betrayalBonus = state.betrayals
+      .filter((b) => members.some((m) => m.id === b.betrayerId))
+      .reduce((sum, b) => sum + b.points, 0);
+    const leadRoll = rolls.get(lead.id)!;
+    return {
+      leadId: lead.id,
+      lead: leadRoll,
+      helpers,
+      betrayalBonus,
+      total: leadRoll.value + helpers.reduce((s, h) => s + h.added, 0) + betrayalBonus,
+    };
+  };
+  const sideResult = (side: SideKey, sideLeads: Participant[], against: Participant[]): SideResult => {
+    const entries = sideLeads.map(entryResult);
+    // Dead betrayers outside the conflict: their bonus counts for the side against the betrayed.
+    const againstIds = new Set(against.flatMap((l) => entryMembers(state, l.id).map((m) => m.id)));
+    const betrayalBonus = state.betrayals
+      .filter((b) => !findParticipant(state, b.betrayerId) && againstIds.has(b.betrayedId))
+      .reduce((sum, b) => sum + b.points, 0);
+    return { side, entries, betrayalBonus, result: Math.max(...entries.map((e) => e.total)) + betrayalBonus };
+  };
+
+  const pairings: Pairing[] = [];
+  if (state.mode === "opposed") {
+    const a = leads(state, "a");
+    const b = leads(state, "b");
+    pairings.push(resolvePairing(state, 0, sideResult("a", a, b), sideResult("b", b, a), dice));
+  } else {
+    for (const lead of leads(state, "a")) {
+      const trade = state.trades.find((t) => tradeLead(state, t) === lead.id);
+      if (trade) {
+        pairings.push(tradedPairing(state, lead.id, trade));
+        continue;
+      }
+      pairings.push(
+        resolvePairing(
+          state,
+          lead.id,
+          sideResult("a", [lead], [danger!]),
+          sideResult("b", [danger!], [lead]),
+          dice,
+        ),
+      );
+    }
+  }
+  const result: ConflictRollResult = { dice: allRolls, pairings, expiredDamageIds: expired };
+  return {
+    state: { ...state, phase: "rolled", dice: allRolls, pairings, expiredDamageIds: expired },
+    result,
+  };
+}
+
+function resolvePairing(
+  state: ConflictState,
+  id: number,
+  a: SideResult,
+  b: SideResult,
+  dice: DiceSource,
+): Pairing {
+  const outcome = compareResults(a.result, b.result);
+  const winnerSide = outcome.winner === "a" ? a : outcome.winner === "b" ? b : null;
+  return {
+    id,
+    a,
+    b,
+    winner: outcome.winner,
+    degree: outcome.degree.key,
+    margin: outcome.degree.margin,
+    successes: outcome.successes,
+    remaining: outcome.successes,
+    trade: null,
+    narration: winnerSide ? narrationFor(state, winnerSide, dice) : null,
+    damage: [],
+  };
+}
+
+/**
+ * Narration goes to the owner of the winning side's best entry (the helped character
+ * when Help was used). Players whose characters tie for it roll off, 1d6 each, again
+ * on ties. Entries of one owner (the GM's) need no roll-off.
+ */
+function narrationFor(state: ConflictState, side: SideResult, dice: DiceSource): Narration {
+  const best = Math.max(...side.entries.map((e) => e.total));
+  const tied = side.entries.filter((e) => e.total === best).map((e) => requireParticipant(state, e.leadId));
+  const owners = new Map<string, Participant>();
+  for (const p of tied) {
+    const owner = p.playerId ?? "gm";
+    if (!owners.has(owner)) owners.set(owner, p);
+  }
+  const base = { side: side.side, tiedIds: tied.map((p) => p.id) };
+  if (owners.size === 1) {
+    const p = tied[0]!;
+    return { ...base, characterId: p.id, playerId: p.playerId, reason: "highest", rollOff: [] };
+  }
+  const rounds: RollOffDie[][] = [];
+  let contenders = [...owners.values()];
+  while (contenders.length > 1) {
+    const round = contenders.map((p) => ({ characterId: p.id, die: dice.roll(6) }));
+    rounds.push(round);
+    const top = Math.max(...round.map((r) => r.die));
+    contenders = contenders.filter((_, i) => round[i]!.die === top);
+  }
+  const winner = contenders[0]!;
+  return { ...base, characterId: winner.id, playerId: winner.playerId, reason: "roll-off", rollOff: rounds };
+}
+
+function findPairing(state: ConflictState, pairingId: number): Pairing {
+  const pairing = state.pairings.find((p) => p.id === pairingId);
+  if (!pairing) refuse("errors.mw.pairingNotFound");
+  return pairing;
+}
+
+/** The narrator of a pairing (after any bought narration), or null when nobody narrates (a tie). */
+export function narratorOf(state: ConflictState, pairingId = 0): Narration | null {
+  requirePhase(state, "rolled");
+  return findPairing(state, pairingId).narration;
+}
+
+/**
+ * Buy narration (RULES §1.3): after the roll and before narration, the buyer spends 1
+ * point given by a character of that conflict and narrates its outcome instead. The
+ * buyer need not be in the scene.
+ */
+export function buyNarration(
+  state: ConflictState,
+  input: { buyer: CharacterRef; ofId: number; pairingId?: number },
+  trust: readonly TrustLink[],
+): { state: ConflictState; spent: TrustSpend } {
+  requirePhase(state, "rolled");
+  const { buyer, ofId } = input;
+  const of = requireParticipant(state, ofId);
+  if (of.kind !== "pc" || buyer.kind !== "pc") refuse("errors.mw.narrationOnlyPlayerCharacters");
+  if (isBetrayed(state, buyer.id)) refuse("errors.mw.betrayedCannotSpend");
+  const pairing = input.pairingId === undefined ? pairingOf(state, of) : findPairing(state, input.pairingId);
+  if (pairing.damage.length > 0) refuse("errors.mw.narrationStarted");
+  if (pairing.narration?.reason === "bought") refuse("errors.mw.narrationAlreadyBought");
+  if (pairing.narration?.characterId === buyer.id) refuse("errors.mw.alreadyNarrator");
+  const spent = spendTrust(trust, ofId, buyer.id, BUY_NARRATION_COST, "narration");
+  const narration: Narration = {
+    characterId: buyer.id,
+    playerId: buyer.playerId,
+    side: null,
+    reason: "bought",
+    tiedIds: [],
+    rollOff: pairing.narration?.rollOff ?? [],
+  };
+  return {
+    state: {
+      ...state,
+      pairings: state.pairings.map((p) => (p.id === pairing.id ? { ...p, narration } : p)),
+      trustUses: [...state.trustUses, useRecord(spent)],
+    },
+    spent,
+  };
+}
+
+function isGroupPairing(state: ConflictState, pairing: Pairing): boolean {
+  const members =
+    state.mode === "opposed" ? state.participants.length : entryMembers(state, pairing.id).length + 1;
+  return members > 2;
+}
+
+/**
+ * Spends successes of the attacking side as damage on a character of the other side
+ * (RULES §1.2). Returns the damage, with its duration by the target's strength; the
+ * store records it (a `taken-out` result changes the character's status instead).
+ */
+export function spendDamage(
+  state: ConflictState,
+  input: {
+    attackerSide: SideKey;
+    targetId: number;
+    quality: DamageQuality;
+    pairingId?: number;
+    ability?: string | null;
+    condition?: string | null;
+    /** Death instead of incapacity when taken out; defaults to whether intent to kill was declared. */
+    kill?: boolean;
+  },
+): { state: ConflictState; damage: InflictedDamage } {
+  requirePhase(state, "rolled");
+  const target = requireParticipant(state, input.targetId);
+  if (target.side === input.attackerSide) refuse("errors.mw.targetNotOpponent", { name: target.name });
+  const pairing =
+    input.pairingId === undefined ? pairingOf(state, target) : findPairing(state, input.pairingId);
+  if (state.mode === "common-danger" && target.side === "a" && entryLead(target) !== pairing.id)
+    refuse("errors.mw.targetNotOpponent", { name: target.name });
+  if (pairing.damage.some((d) => d.targetId === target.id && d.takenOut !== null))
+    refuse("errors.mw.alreadyTakenOut", { name: target.name });
+  const trade = pairing.trade;
+  if (trade && isGroupPairing(state, pairing)) {
+    const declarer = requireParticipant(state, trade.declarerId);
+    // In a group conflict a trade is success with damage, and the damage falls on its declarer.
+    if (input.attackerSide !== declarer.side && target.id !== declarer.id)
+      refuse("errors.mw.tradeDamageOnDeclarer", { name: declarer.name });
+  }
+  const rest = spendSuccesses(pairing.remaining[input.attackerSide], input.quality);
+  if (rest === null) refuse("errors.mw.notEnoughSuccesses");
+  const duration = damageDuration(target.strength, input.quality);
+  const ability = nonEmpty(input.ability);
+  const condition = nonEmpty(input.condition);
+  if (duration === "taken-out" && (ability !== null || condition !== null))
+    refuse("errors.mw.takenOutNoAbilityOrCondition", { name: target.name });
+  const declared = state.killIntents.some(
+    (k) => k.targetId === target.id && findParticipant(state, k.byId)?.side === input.attackerSide,
+  );
+  if (input.kill === true && !declared) refuse("errors.mw.killNotDeclared", { name: target.name });
+  const kill = input.kill ?? declared;
+  const damage: InflictedDamage = {
+    pairingId: pairing.id,
+    attackerSide: input.attackerSide,
+    targetId: target.id,
+    quality: input.quality,
+    duration: condition !== null ? "condition" : duration,
+    ability,
+    condition,
+    takenOut: duration === "taken-out" ? (kill ? "dead" : "incapacitated") : null,
+  };
+  const updated: Pairing = {
+    ...pairing,
+    remaining: { ...pairing.remaining, [input.attackerSide]: rest },
+    damage: [...pairing.damage, damage],
+  };
+  return {
+    state: { ...state, pairings: state.pairings.map((p) => (p.id === pairing.id ? updated : p)) },
+    damage,
+  };
+}
+
+function nonEmpty(text: string | null | undefined): string | null {
+  const trimmed = text?.trim();
+  return trimmed ? trimmed : null;
+}
+
+export function closeConflict(state: ConflictState): ConflictState {
+  if (state.phase === "closed") refuse("errors.mw.conflictClosed");
+  return { ...state, phase: "closed" };
+}
+
+/** Each side's participants by id (for panels). */
+export function sideMembers(state: ConflictState, side: SideKey): Participant[] {
+  return state.participants.filter((p) => p.side === side);
+}
