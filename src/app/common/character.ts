@@ -66,7 +66,7 @@ export const characterCreate = defineUseCase({
       });
       if (holder)
         refuse("errors.character.zodiacTaken", {
-          sign: t(ctx.lang, `mw.zodiac.${ctx.intent.zodiac}`),
+          sign: t(ctx.lang, `mw.sign.${ctx.intent.zodiac}`),
           name: holder.name,
         });
     }
