@@ -48,6 +48,9 @@ async function main() {
   const applied = await migrate(databaseUrl);
   if (applied.length > 0) log.info({ applied }, "migrations applied");
   const db = createDb(databaseUrl);
+  // Warm the pool and Prisma's query compiler so the first player after a restart is not the slow one.
+  await db.gameTable.findFirst({ where: { activeChannelId: "" } });
+  await db.$transaction(async (tx) => tx.$executeRaw`SELECT 1`);
   const deps: AppDeps = { db, dice: cryptoDice };
 
   const metrics = createMetrics();

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type E2E, startE2E } from "./harness.js";
+
+describe("e2e: the real bot process against the Discord double and PostgreSQL", () => {
+  let e2e: E2E;
+  let gm: string;
+  let player: string;
+  let other: string;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    gm = e2e.double.addUser({ username: "gail", locale: "en-US" });
+    player = e2e.double.addUser({ username: "pavel", locale: "ru" });
+    other = e2e.double.addUser({ username: "olga", locale: "en-GB" });
+  });
+  afterAll(async () => e2e?.stop());
+
+  it("registers valid, localized commands and answers /help well within 3 s", async () => {
+    const names = e2e.double.registeredCommands().map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(["help", "table", "character", "roll"]));
+    const help = await e2e.double.slash(player, e2e.channelId, "help").response();
+    expect(help.ephemeral).toBe(true);
+    expect(help.ms).toBeLessThan(3000);
+    expect(help.message?.text).toContain("С чего начать");
+  });
+
+  it("sets up a table and creates characters as a player and as the GM", async () => {
+    const setup = await e2e.double
+      .slash(gm, e2e.channelId, "table", ["setup"], { system: "mountain-witch" })
+      .settled();
+    expect(setup.original?.ephemeral).toBe(false);
+    expect(setup.original?.text).toContain("The Mountain Witch");
+
+    const mine = await e2e.double
+      .slash(player, e2e.channelId, "character", ["create"], { name: "Акио", zodiac: "rat" })
+      .settled();
+    expect(mine.original?.text).toContain("Персонаж **Акио** создан");
+
+    const npc = await e2e.double
+      .slash(gm, e2e.channelId, "character", ["create"], { name: "Oni", kind: "npc", strength: "weak" })
+      .settled();
+    expect(npc.original?.text).toContain("Oni");
+    const forOther = await e2e.double
+      .slash(gm, e2e.channelId, "character", ["create"], { name: "Bo", player: other, zodiac: "horse" })
+      .settled();
+    expect(forOther.original?.text).toContain("Bo");
+    const rows = await e2e.database.query<{ name: string; owner_user_id: string | null }>(
+      "SELECT name, owner_user_id FROM character ORDER BY id",
+    );
+    expect(rows).toEqual([
+      { name: "Акио", owner_user_id: player },
+      { name: "Oni", owner_user_id: null },
+      { name: "Bo", owner_user_id: other },
+    ]);
+  });
+
+  it("refuses a player's GM action with a localized ephemeral error and changes nothing", async () => {
+    const before = await e2e.database.query("SELECT gm_user_id, status FROM game_table");
+    const refused = await e2e.double
+      .slash(player, e2e.channelId, "table", ["gm"], { user: player })
+      .response();
+    expect(refused.ephemeral).toBe(true);
+    expect(refused.message?.text).toContain("только ведущий стола или администратор");
+    const npc = await e2e.double
+      .slash(player, e2e.channelId, "character", ["create"], { name: "X", kind: "npc" })
+      .response();
+    expect(npc.ephemeral).toBe(true);
+    expect(npc.message?.text).toContain("только ведущий");
+    expect(await e2e.database.query("SELECT gm_user_id, status FROM game_table")).toEqual(before);
+    expect(await e2e.database.query("SELECT count(*)::int AS n FROM character")).toEqual([{ n: 3 }]);
+  });
+
+  it("rolls valid expressions publicly, refuses invalid ones specifically, and keeps secret rolls private", async () => {
+    const ok = await e2e.double
+      .slash(other, e2e.channelId, "roll", [], { expression: "2d6+3", reason: "climb" })
+      .response();
+    expect(ok.ephemeral).toBe(false);
+    expect(ok.message?.text).toMatch(/2d6 \[\d, \d\] \+ 3 = \*\*\d+\*\*/);
+
+    const cases: Array<[string, RegExp]> = [
+      ["2d0", /2 sides|граней/],
+      ["1001d6", /100/],
+      ["d", /side|грани/i],
+      ["abc", /abc/],
+      ["5d6kh9", /9/],
+    ];
+    for (const [expression, expected] of cases) {
+      const bad = await e2e.double.slash(other, e2e.channelId, "roll", [], { expression }).response();
+      expect(bad.ephemeral, expression).toBe(true);
+      expect(bad.message?.text, expression).toMatch(expected);
+    }
+
+    const secret = await e2e.double
+      .slash(other, e2e.channelId, "roll", [], { expression: "1d20", secret: true })
+      .response();
+    expect(secret.ephemeral).toBe(true);
+    expect(secret.message?.text).toContain("1d20 [");
+    expect(secret.message?.visibleTo).toBe(other);
+    const publicMessages = e2e.double.channelMessages(e2e.channelId).filter((m) => m.visibleTo === null);
+    expect(publicMessages.some((m) => m.text.includes("2d6"))).toBe(true);
+    expect(publicMessages.some((m) => m.text.includes("1d20"))).toBe(false);
+    expect(e2e.double.ephemeralsFor(gm).some((m) => m.text.includes("1d20"))).toBe(false);
+  });
+
+  it("answers in each user's language, until the table fixes one", async () => {
+    const ru = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).response();
+    expect(ru.message?.text).toContain("Ведущий");
+    const en = await e2e.double.slash(other, e2e.channelId, "table", ["show"]).response();
+    expect(en.message?.text).toContain("GM");
+    await e2e.double.slash(gm, e2e.channelId, "table", ["language"], { lang: "en" }).response();
+    const fixed = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).response();
+    expect(fixed.message?.text).toContain("Player characters");
+  });
+
+  it("autocompletes character names", async () => {
+    const choices = await e2e.double.autocomplete(
+      player,
+      e2e.channelId,
+      "character",
+      ["show"],
+      { name: "ак" },
+      "name",
+    );
+    expect(choices.map((c) => c.name)).toEqual(["Акио"]);
+  });
+
+  it("keeps tables and characters across a crash and restart of the bot", async () => {
+    await e2e.restart("kill");
+    const list = await e2e.double.slash(other, e2e.channelId, "character", ["list"]).settled();
+    expect(list.original?.text).toContain("Акио");
+    expect(list.original?.text).toContain("Oni");
+    expect(list.original?.text).toContain("Bo");
+    const show = await e2e.double.slash(other, e2e.channelId, "table", ["show"]).settled();
+    expect(show.original?.text).toContain("The Mountain Witch");
+  });
+
+  it("never pinged anyone and never answered late", () => {
+    expect(e2e.double.pingedMessages()).toEqual([]);
+    expect(e2e.double.lateInteractions()).toEqual([]);
+  });
+});

@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { DiscordDouble, type MessageView } from "./double/index.js";
+
+/**
+ * The real bot process (src/main.ts, what `npm start` runs) against the Discord double and a
+ * real PostgreSQL database. Its stdout (pino JSON lines) is kept for assertions and debugging.
+ */
+export class BotProcess {
+  private child: ChildProcess | null = null;
+  readonly output: string[] = [];
+
+  constructor(private readonly env: Record<string, string>) {}
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: { ...process.env, ...this.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    const collect = (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) this.output.push(line);
+    };
+    child.stdout?.on("data", collect);
+    child.stderr?.on("data", collect);
+    await this.waitForLog((l) => l.msg === "ready", 30_000);
+  }
+
+  /** Parsed log lines (pino JSON); non-JSON lines come back as `{ msg: line }`. */
+  logs(): Array<Record<string, unknown>> {
+    return this.output.map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return { msg: line };
+      }
+    });
+  }
+
+  async waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.logs().some(match)) return;
+      if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
+        throw new Error(`bot exited with ${this.child.exitCode}:\n${this.output.slice(-30).join("\n")}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`bot log line not seen in ${timeoutMs} ms:\n${this.output.slice(-30).join("\n")}`);
+  }
+
+  /** Graceful stop (SIGTERM), as a deployment would. */
+  async stop(): Promise<number | null> {
+    return this.signal("SIGTERM");
+  }
+
+  /** A crash: SIGKILL, no cleanup at all. */
+  async kill(): Promise<number | null> {
+    return this.signal("SIGKILL");
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<number | null> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill(signal);
+    return exited;
+  }
+}
+
+export interface E2E {
+  double: DiscordDouble;
+  database: TestDatabase;
+  bot: BotProcess;
+  guildId: string;
+  channelId: string;
+  /** Starts a new bot process (after `bot.stop()` or `bot.kill()`). */
+  restart(mode?: "graceful" | "kill"): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startE2E(options: { shardCount?: number } = {}): Promise<E2E> {
+  const double = new DiscordDouble({ shardCount: options.shardCount ?? 1 });
+  const { apiBase, token } = await double.start();
+  const database = await createTestDatabase({ migrated: false });
+  const env = {
+    DISCORD_TOKEN: token,
+    DISCORD_API_BASE: apiBase,
+    DATABASE_URL: database.url,
+    HTTP_PORT: "0",
+    LOG_LEVEL: "info",
+    REGISTER_COMMANDS: "true",
+  };
+  const guildId = double.addGuild({ name: "Story night" });
+  const channelId = double.addChannel({ guildId, name: "table" });
+  const e2e: E2E = {
+    double,
+    database,
+    bot: new BotProcess(env),
+    guildId,
+    channelId,
+    async restart(mode = "graceful") {
+      if (mode === "kill") await e2e.bot.kill();
+      else await e2e.bot.stop();
+      e2e.bot = new BotProcess(env);
+      await e2e.bot.start();
+      await double.waitForBot();
+    },
+    async stop() {
+      await e2e.bot.stop();
+      await double.stop();
+      await database.drop();
+    },
+  };
+  await e2e.bot.start();
+  await double.waitForBot();
+  return e2e;
+}
+
+/** The text of the last embed-bearing message a user saw in answer to an interaction. */
+export function shown(view: MessageView | null | undefined): string {
+  return view?.text ?? "";
+}
+
+/** Every custom_id of every button on a message. */
+export function buttonIds(view: MessageView | null | undefined): string[] {
+  const ids: string[] = [];
+  for (const row of (view?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>) {
+    for (const c of row.components ?? []) if (c.custom_id) ids.push(c.custom_id);
+  }
+  return ids;
+}
