@@ -1,0 +1,16 @@
+# The bot, for `docker compose up` (PostgreSQL runs in its own container: see docker-compose.yml).
+FROM node:20.20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+COPY scripts ./scripts
+COPY prisma ./prisma
+COPY prisma.config.ts ./
+RUN npm ci --no-audit --no-fund && npm cache clean --force
+COPY tsconfig.json ./
+COPY src ./src
+COPY commands ./commands
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["npm", "start"]

@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+/** No Docker engine runs here, so check what can be checked: structure and consistency. */
+describe("deployment files", () => {
+  const compose = parse(readFileSync("docker-compose.yml", "utf8")) as {
+    services: Record<string, Record<string, unknown>>;
+    volumes: Record<string, unknown>;
+  };
+
+  it("run PostgreSQL with a volume and a health check, and the bot after it is healthy", () => {
+    const pg = compose.services.postgres!;
+    expect(String(pg.image)).toMatch(/^postgres:\d+/);
+    expect((pg.healthcheck as { test: string[] }).test.join(" ")).toContain("pg_isready");
+    const volume = (pg.volumes as string[])[0]!.split(":")[0]!;
+    expect(compose.volumes).toHaveProperty(volume);
+    const bot = compose.services.bot!;
+    expect(bot.build).toBe(".");
+    expect(bot.env_file).toBe(".env");
+    expect(bot.depends_on).toEqual({ postgres: { condition: "service_healthy" } });
+    const env = bot.environment as Record<string, string>;
+    const pgEnv = pg.environment as Record<string, string>;
+    expect(env.DATABASE_URL).toBe(
+      `postgresql://${pgEnv.POSTGRES_USER}:${pgEnv.POSTGRES_PASSWORD}@postgres:5432/${pgEnv.POSTGRES_DB}`,
+    );
+  });
+
+  it("document every setting the config reads in .env.example", () => {
+    const example = readFileSync(".env.example", "utf8");
+    const config = readFileSync("src/config.ts", "utf8");
+    const keys = [...config.matchAll(/^\s{2}([A-Z][A-Z_]+):/gm)].map((m) => m[1]!);
+    expect(keys.length).toBeGreaterThan(8);
+    for (const key of keys) expect(example, key).toMatch(new RegExp(`^#? ?${key}=`, "m"));
+  });
+
+  it("build the image from what the bot needs and start it with npm start", () => {
+    const dockerfile = readFileSync("Dockerfile", "utf8");
+    for (const path of ["package-lock.json", "prisma", "src", "commands", "scripts"]) expect(dockerfile).toContain(path);
+    expect(dockerfile).toMatch(/npm ci/);
+    expect(dockerfile).toMatch(/CMD \["npm", "start"\]/);
+    expect(dockerfile).toContain("/healthz");
+  });
+});
