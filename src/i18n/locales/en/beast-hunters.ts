@@ -99,7 +99,7 @@ export default {
   "bh.warn.resourceValues": "New hunters' resources are valued {expected}; these are {values}.",
   "bh.warn.initiativeTotal":
     "Initiative adds up to {total}; a new hunter has {expected} (1 per sphere + 1 per creation step).",
-  "bh.warn.initiativeBelowOne": `${sphere} initiative is below 1.`,
+  "bh.warn.initiativeBelowOne": `The ${sphere} initiative is below 1.`,
   "bh.warn.boxTotal": `There are {total} ${stage} boxes in all; a new hunter has {expected}.`,
   "bh.warn.boxRule": `The ${sphere} boxes break the rule: at least one per stage, never more than the stage before.`,
   "bh.warn.tattoos": "A new hunter starts without tattoos (this sheet has {count}).",
