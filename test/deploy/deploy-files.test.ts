@@ -36,7 +36,8 @@ describe("deployment files", () => {
 
   it("build the image from what the bot needs and start it with npm start", () => {
     const dockerfile = readFileSync("Dockerfile", "utf8");
-    for (const path of ["package-lock.json", "prisma", "src", "commands", "scripts"]) expect(dockerfile).toContain(path);
+    for (const path of ["package-lock.json", "prisma", "src", "commands", "scripts"])
+      expect(dockerfile).toContain(path);
     expect(dockerfile).toMatch(/npm ci/);
     expect(dockerfile).toMatch(/CMD \["npm", "start"\]/);
     expect(dockerfile).toContain("/healthz");
