@@ -1,0 +1,67 @@
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DiscordDouble } from "./double/index.js";
+import { BotProcess } from "./harness.js";
+
+/**
+ * `npm start` with no DATABASE_URL: the bot runs its own embedded PostgreSQL with data under
+ * DATA_DIR, and what was created survives a graceful restart and a kill -9.
+ */
+describe("e2e: the embedded database by default", () => {
+  let double: DiscordDouble;
+  let dataDir: string;
+  let env: Record<string, string>;
+  let bot: BotProcess;
+
+  beforeAll(async () => {
+    double = new DiscordDouble();
+    const { apiBase, token } = await double.start();
+    dataDir = await mkdtemp(path.join(tmpdir(), "storybot-embedded-"));
+    await chmod(dataDir, 0o755);
+    env = {
+      DISCORD_TOKEN: token,
+      DISCORD_API_BASE: apiBase,
+      DATA_DIR: dataDir,
+      HTTP_PORT: "0",
+      LOG_LEVEL: "info",
+    };
+    // The bot must not inherit a DATABASE_URL from the environment running the tests.
+    delete process.env.DATABASE_URL;
+    bot = new BotProcess(env);
+    await bot.start();
+    await double.waitForBot();
+  });
+
+  afterAll(async () => {
+    await bot?.stop();
+    await double?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("starts PostgreSQL under DATA_DIR and keeps tables and characters across restarts and a crash", async () => {
+    expect(bot.logs().some((l) => l.msg === "embedded PostgreSQL started")).toBe(true);
+    const guildId = double.addGuild();
+    const channelId = double.addChannel({ guildId });
+    const gm = double.addUser({ locale: "en-US" });
+    await double.slash(gm, channelId, "table", ["setup"], { system: "fate" }).settled();
+    await double.slash(gm, channelId, "character", ["create"], { name: "Lira" }).settled();
+
+    await bot.stop();
+    bot = new BotProcess(env);
+    await bot.start();
+    await double.waitForBot();
+    const afterRestart = await double.slash(gm, channelId, "character", ["list"]).settled();
+    expect(afterRestart.original?.text).toContain("Lira");
+
+    // A crash leaves the embedded server running; the next start must take the data directory over.
+    await bot.kill();
+    bot = new BotProcess(env);
+    await bot.start();
+    await double.waitForBot();
+    const afterCrash = await double.slash(gm, channelId, "table", ["show"]).settled();
+    expect(afterCrash.original?.text).toContain("Fate");
+    expect(afterCrash.original?.text).toContain("Lira");
+  });
+});
