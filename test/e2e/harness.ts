@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import pg from "pg";
+import { createDb } from "../../src/store/db.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { DiscordDouble, type MessageView } from "./double/index.js";
 
@@ -49,6 +51,18 @@ export class BotProcess {
     throw new Error(`bot log line not seen in ${timeoutMs} ms:\n${this.output.slice(-30).join("\n")}`);
   }
 
+  /** The port of the bot's health/metrics HTTP server (from its "health endpoints listening" log line). */
+  httpPort(): number {
+    const line = this.logs().findLast((l) => l.msg === "health endpoints listening");
+    if (typeof line?.port !== "number") throw new Error("the bot has not logged its HTTP port yet");
+    return line.port;
+  }
+
+  /** Is the process still running (not exited, not killed)? */
+  alive(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   /** Graceful stop (SIGTERM), as a deployment would. */
   async stop(): Promise<number | null> {
     return this.signal("SIGTERM");
@@ -79,10 +93,40 @@ export interface E2E {
   stop(): Promise<void>;
 }
 
-export async function startE2E(options: { shardCount?: number } = {}): Promise<E2E> {
+/**
+ * A database the test started itself (e.g. a separate PostgreSQL it will stop and start again):
+ * `drop()` only closes this side's connections and leaves the database alone.
+ */
+function externalDatabase(url: string): TestDatabase {
+  const db = createDb(url);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // The test may stop that server: idle connections then fail, which must not crash the test process.
+  pool.on("error", () => {});
+  return {
+    url,
+    db,
+    query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
+    async drop() {
+      await db.$disconnect().catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+export interface StartE2EOptions {
+  shardCount?: number;
+  /** Use this PostgreSQL database (e.g. a separate cluster the test stops) instead of a fresh one in the shared cluster. */
+  databaseUrl?: string;
+  /** Extra environment for the bot process (e.g. LOG_LEVEL). */
+  env?: Record<string, string>;
+}
+
+export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
   const double = new DiscordDouble({ shardCount: options.shardCount ?? 1 });
   const { apiBase, token } = await double.start();
-  const database = await createTestDatabase({ migrated: false });
+  const database = options.databaseUrl
+    ? externalDatabase(options.databaseUrl)
+    : await createTestDatabase({ migrated: false });
   const env = {
     DISCORD_TOKEN: token,
     DISCORD_API_BASE: apiBase,
@@ -90,6 +134,7 @@ export async function startE2E(options: { shardCount?: number } = {}): Promise<E
     HTTP_PORT: "0",
     LOG_LEVEL: "info",
     REGISTER_COMMANDS: "true",
+    ...options.env,
   };
   const guildId = double.addGuild({ name: "Story night" });
   const channelId = double.addChannel({ guildId, name: "table" });

@@ -1,0 +1,100 @@
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../../src/store/embedded-postgres.js";
+import { type E2E, startE2E } from "../harness.js";
+import { getText, metricValue, waitUntil } from "./ops.js";
+
+/**
+ * PostgreSQL goes away under a running bot and comes back. This file runs its own PostgreSQL
+ * cluster (the shared test cluster must stay up for everyone else).
+ */
+describe("e2e reliability: database outage", () => {
+  let root: string;
+  let postgres: EmbeddedDatabase;
+  let e2e: E2E;
+  let gm: string;
+  let player: string;
+  let base: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), "storybot-outage-"));
+    // The embedded server runs as the `postgres` user when we are root: it must reach its data dir.
+    await chmod(root, 0o755);
+    postgres = await startEmbeddedPostgres({ dataDir: path.join(root, "db") });
+    e2e = await startE2E({ databaseUrl: postgres.url });
+    base = `http://127.0.0.1:${e2e.bot.httpPort()}`;
+    gm = e2e.double.addUser({ username: "gail", locale: "en-US" });
+    player = e2e.double.addUser({ username: "pavel", locale: "ru" });
+    await e2e.double.slash(gm, e2e.channelId, "table", ["setup"], { system: "fate" }).settled();
+  });
+
+  afterAll(async () => {
+    await e2e?.stop();
+    await postgres?.stop().catch(() => {});
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it("is ready while the database is up", async () => {
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ gateway: true, database: true, ready: true });
+  });
+
+  it("answers 'temporarily unavailable, nothing was changed' within 3 s while PostgreSQL is down, and keeps running", async () => {
+    await postgres.stop();
+
+    // A mutating command (transaction) in English and a read in Russian.
+    const create = await e2e.double
+      .slash(gm, e2e.channelId, "character", ["create"], { name: "Ghost", kind: "npc" })
+      .settled();
+    const answer = create.followups[0] ?? create.original;
+    expect(answer?.ephemeral).toBe(true);
+    expect(answer?.text).toContain("temporarily unavailable");
+    expect(answer?.text).toContain("Nothing was changed");
+    const created = create.ack;
+    expect(created?.ms).toBeLessThan(3000);
+    const answeredAt = (answer?.createdAt ?? Number.POSITIVE_INFINITY) - create.dispatchedAt;
+    expect(answeredAt).toBeLessThan(3000);
+
+    const show = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).settled();
+    const shown = show.followups[0] ?? show.original;
+    expect(shown?.ephemeral).toBe(true);
+    expect(shown?.text).toContain("временно недоступна");
+    expect((shown?.createdAt ?? Number.POSITIVE_INFINITY) - show.dispatchedAt).toBeLessThan(3000);
+
+    // Buttons too (a component goes through the same path).
+    expect(e2e.double.lateInteractions()).toEqual([]);
+    expect(e2e.double.failedInteractions()).toEqual([]);
+    expect(e2e.bot.alive()).toBe(true);
+    expect(e2e.bot.logs().some((l) => l.msg === "database unavailable")).toBe(true);
+  });
+
+  it("reports the outage on /readyz (503, database:false) while /healthz stays up", async () => {
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ database: false, ready: false });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const metrics = await getText(`${base}/metrics`);
+    expect(metricValue(metrics, "storybot_database_errors_total")).toBeGreaterThanOrEqual(2);
+    expect(
+      metricValue(metrics, "storybot_interactions_total", { command: "character", outcome: "unavailable" }),
+    ).toBe(1);
+  });
+
+  it("recovers by itself when PostgreSQL is back: ready again and the next command works", async () => {
+    postgres = await startEmbeddedPostgres({ dataDir: postgres.dataDir, port: postgres.port });
+    await waitUntil(async () => (await fetch(`${base}/readyz`)).status === 200, 15_000, "/readyz to be 200");
+
+    const create = await e2e.double
+      .slash(gm, e2e.channelId, "character", ["create"], { name: "Ghost", kind: "npc" })
+      .settled();
+    expect(create.original?.text).toContain("Ghost");
+    expect(create.original?.ephemeral).toBe(false);
+    // The command refused during the outage left nothing behind: exactly one Ghost.
+    expect(await e2e.database.query("SELECT name FROM character")).toEqual([{ name: "Ghost" }]);
+    expect(e2e.bot.alive()).toBe(true);
+    expect(e2e.double.lateInteractions()).toEqual([]);
+  });
+});

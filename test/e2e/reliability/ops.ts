@@ -1,0 +1,44 @@
+/** Small helpers for the reliability suites: HTTP probes, Prometheus text, bounded polling. */
+
+export async function getText(url: string): Promise<string> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return response.text();
+}
+
+/**
+ * The value of one sample in Prometheus text format, summed over the samples whose labels
+ * include `labels` (0 when there is none).
+ */
+export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("#")) continue;
+    const match = /^([a-zA-Z_:][\w:]*)(\{([^}]*)\})?\s+(\S+)/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = Object.fromEntries(
+      [...(match[3] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(match[4]);
+  }
+  return total;
+}
+
+/** Polls `probe` until it is true, failing after `timeoutMs` with `what` in the message. */
+export async function waitUntil(
+  probe: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  everyMs = 100,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await probe()) return;
+    } catch {
+      // not yet (e.g. connection refused)
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
