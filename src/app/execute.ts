@@ -4,6 +4,7 @@ import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
 import type { Db, Tx } from "../store/db.js";
 import type { Intent } from "./intent.js";
+import { cleanName } from "./names.js";
 import type { ActionResult, Invocation, UseCase } from "./use-case.js";
 
 export interface AppDeps {
@@ -120,16 +121,77 @@ export async function execute(
     return { result, lang, useCase, table };
   }
 
-  const result = await deps.db.$transaction(
-    async (tx) => {
-      const fresh =
-        await tx.$executeRaw`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
-      if (fresh === 0) throw new AlreadyProcessed();
-      const locked = table && useCase.table !== "none" ? await lockTable(tx, table.id) : null;
-      if (locked && locked.status !== "active") throw new DomainError("errors.noTable");
-      return useCase.run({ ...base, table: locked, tx });
-    },
-    { maxWait: 2000, timeout: 10_000 },
-  );
+  const result = await deps.db
+    .$transaction(
+      async (tx) => {
+        const fresh =
+          await tx.$executeRaw`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
+        if (fresh === 0) throw new AlreadyProcessed();
+        const locked = table && useCase.table !== "none" ? await lockTable(tx, table.id) : null;
+        if (locked && locked.status !== "active") throw new DomainError("errors.noTable");
+        return useCase.run({ ...base, table: locked, tx });
+      },
+      { maxWait: 2000, timeout: 10_000 },
+    )
+    .catch(async (error: unknown) => {
+      const refusal = await refusalForRace(deps.db, invocation, intent, error);
+      throw refusal ?? error;
+    });
   return { result, lang, useCase, table };
+}
+
+/** What PostgreSQL said, from a Prisma error (driver adapter or engine shape). */
+function databaseCause(error: unknown): { sqlState?: string; constraint?: string } {
+  const e = error as {
+    code?: string;
+    message?: string;
+    meta?: {
+      target?: unknown;
+      driverAdapterError?: {
+        cause?: { originalCode?: string; code?: string; constraint?: { index?: string } };
+      };
+    };
+  };
+  if (typeof e !== "object" || e === null) return {};
+  const cause = e.meta?.driverAdapterError?.cause;
+  const sqlState = cause?.originalCode ?? cause?.code ?? (e.code === "P2002" ? "23505" : undefined);
+  const constraint =
+    cause?.constraint?.index ??
+    (typeof e.meta?.target === "string" ? e.meta.target : undefined) ??
+    /constraint:? [`"]?([\w]+)/.exec(e.message ?? "")?.[1];
+  return { sqlState, constraint };
+}
+
+/**
+ * The one place where a race the table lock cannot prevent becomes a refusal the user can act on.
+ * The transaction was rolled back, so nothing changed. Two `/table setup` at once in a new channel
+ * (no table row to lock yet) meet at the one-active-table-per-channel index; a unique index or a
+ * deadlock elsewhere means someone else changed the same thing at the same moment.
+ */
+export async function refusalForRace(
+  db: Db,
+  invocation: Invocation,
+  intent: Intent,
+  error: unknown,
+): Promise<DomainError | null> {
+  if (error instanceof DomainError || error instanceof AlreadyProcessed) return null;
+  const { sqlState, constraint } = databaseCause(error);
+  // 40001 serialization failure, 40P01 deadlock: the loser of a race.
+  if (sqlState === "40001" || sqlState === "40P01") return new DomainError("errors.concurrentChange");
+  if (sqlState !== "23505") return null;
+  if (constraint === "game_table_active_channel_id_key") {
+    const winner = await activeTable(db, invocation.channelId).catch(() => null);
+    if (winner) return new DomainError("errors.table.alreadySetUp", { system: `@system.${winner.system}` });
+  }
+  if (constraint === "character_table_id_name_key_key") {
+    const typed = typeof intent.newName === "string" ? intent.newName : intent.name;
+    if (typeof typed === "string") {
+      try {
+        return new DomainError("errors.character.nameTaken", { name: cleanName(typed) });
+      } catch {
+        // not a clean name after all: fall through to the generic refusal
+      }
+    }
+  }
+  return new DomainError("errors.concurrentChange");
 }

@@ -17,6 +17,8 @@ export default {
     "The bot's database is temporarily unavailable. Nothing was changed — please try again in a minute.",
   "errors.internal":
     "Something went wrong on our side and nothing was changed. If it happens again, tell the bot's admin (reference {ref}).",
+  "errors.concurrentChange":
+    "Someone else changed this at the same moment, so your action was not applied and nothing was changed. Look at the current state and try again.",
   "errors.gmOnly": "Only the table's GM can do that.",
   "errors.gmOrAdminOnly": "Only the table's GM or a server admin (Manage Server) can do that.",
   "errors.notYourCharacter": "**{name}** isn't your character: you can act only for your own.",
