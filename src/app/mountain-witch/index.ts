@@ -1,6 +1,20 @@
 import type { AutocompleteSource, UseCase } from "../use-case.js";
+import { mwAutocompleteSources } from "./autocomplete.js";
+import { conflictUseCases } from "./conflict.js";
+import { damageUseCases } from "./damage.js";
+import { duelUseCases } from "./duel.js";
+import { fateUseCases } from "./fates.js";
+import { hooks as sheetHooks, sheetUseCases } from "./sheet.js";
+import { trustUseCases } from "./trust.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each use case has its own intent type
-export const useCases: UseCase<any>[] = [];
-export const autocompleteSources: AutocompleteSource[] = [];
-export const hooks: import("../use-case.js").SystemHooks = {};
+export const useCases: UseCase<any>[] = [
+  ...conflictUseCases,
+  ...duelUseCases,
+  ...trustUseCases,
+  ...fateUseCases,
+  ...damageUseCases,
+  ...sheetUseCases,
+];
+export const autocompleteSources: AutocompleteSource[] = mwAutocompleteSources;
+export const hooks: import("../use-case.js").SystemHooks = sheetHooks;

@@ -1,0 +1,257 @@
+/** The conflict panel: who is on each side, who helps and betrays, and after the roll every die. */
+import { type Lang, t } from "../../i18n/index.js";
+import type {
+  ConflictState,
+  DieRoll,
+  EntryResult,
+  Pairing,
+  Participant,
+  SideKey,
+  SideResult,
+} from "../../rules/mountain-witch/index.js";
+import type { ComponentView, EmbedView, MessageView } from "../views.js";
+import { durationText, successesText } from "./shared.js";
+
+export function participantName(lang: Lang, p: Participant): string {
+  return p.nameKey ? t(lang, p.nameKey) : p.name;
+}
+
+function nameOf(lang: Lang, state: ConflictState, id: number): string {
+  const p = state.participants.find((q) => q.id === id);
+  return p ? participantName(lang, p) : `#${id}`;
+}
+
+export function dieText(roll: DieRoll): string {
+  return roll.penalty > 0 ? `🎲 ${roll.die} − ${roll.penalty} = ${roll.value}` : `🎲 ${roll.die}`;
+}
+
+function entryLine(lang: Lang, state: ConflictState, e: EntryResult): string {
+  const parts = [`**${nameOf(lang, state, e.leadId)}** ${dieText(e.lead)}`];
+  for (const h of e.helpers) {
+    const zero = h.added === 0 && h.roll.value < 0 ? ` ${t(lang, "mw.conflict.addsZero")}` : "";
+    parts.push(`+ ${nameOf(lang, state, h.roll.characterId)} ${dieText(h.roll)}${zero}`);
+  }
+  if (e.betrayalBonus > 0) parts.push(`+ ${t(lang, "mw.conflict.betrayalBonus", { n: e.betrayalBonus })}`);
+  const sum = e.helpers.length > 0 || e.betrayalBonus > 0 ? ` → **${e.total}**` : "";
+  return `• ${parts.join(" ")}${sum}`;
+}
+
+function sideLabel(lang: Lang, state: ConflictState, side: SideKey): string {
+  const leads = state.participants.filter((p) => p.side === side && p.helps === null);
+  if (leads.length > 0 && leads.every((p) => p.kind === "npc")) return t(lang, "mw.conflict.gmSide");
+  return t(lang, side === "a" ? "mw.conflict.sideA" : "mw.conflict.sideB");
+}
+
+function sideBlock(lang: Lang, state: ConflictState, side: SideResult): string {
+  const lines = side.entries.map((e) => entryLine(lang, state, e));
+  if (side.betrayalBonus > 0)
+    lines.push(`• ${t(lang, "mw.conflict.betrayalBonus", { n: side.betrayalBonus })}`);
+  lines.push(t(lang, "mw.conflict.result", { n: side.result }));
+  return lines.join("\n");
+}
+
+function pairingFields(lang: Lang, state: ConflictState, p: Pairing): EmbedView["fields"] {
+  const fields: NonNullable<EmbedView["fields"]> = [];
+  const heading = state.mode === "common-danger" ? ` — ${nameOf(lang, state, p.id)}` : "";
+  if (p.a && p.b) {
+    fields.push({
+      name: `${sideLabel(lang, state, "a")}${heading}`,
+      value: sideBlock(lang, state, p.a),
+      inline: true,
+    });
+    fields.push({ name: sideLabel(lang, state, "b"), value: sideBlock(lang, state, p.b), inline: true });
+  }
+  const degree = t(lang, `mw.degree.${p.degree}`);
+  const lines: string[] = [];
+  if (p.trade) {
+    lines.push(
+      t(lang, "mw.conflict.traded", {
+        name: nameOf(lang, state, p.trade.declarerId),
+        level: t(lang, `mw.degree.${p.trade.level}`),
+      }),
+    );
+  } else if (p.winner) {
+    lines.push(
+      t(lang, "mw.conflict.outcome", { degree, margin: p.margin, side: sideLabel(lang, state, p.winner) }),
+    );
+  } else {
+    lines.push(`**${degree}** — ${t(lang, "mw.narration.none")}`);
+  }
+  if (p.narration) {
+    const name =
+      p.narration.reason === "bought"
+        ? `{buyer:${p.narration.characterId}}`
+        : nameOf(lang, state, p.narration.characterId);
+    lines.push(t(lang, `mw.narration.${p.narration.reason}`, { name }));
+    if (p.narration.rollOff.length > 0) {
+      const rounds = p.narration.rollOff.map((round) =>
+        round.map((r) => `${nameOf(lang, state, r.characterId)} 🎲 ${r.die}`).join(", "),
+      );
+      lines.push(t(lang, "mw.conflict.rollOff", { rounds: rounds.join(" · ") }));
+    }
+  }
+  lines.push(
+    t(lang, "mw.conflict.successesLeft", {
+      a: successesText(p.remaining.a),
+      b: successesText(p.remaining.b),
+      sideA: sideLabel(lang, state, "a"),
+      sideB: sideLabel(lang, state, "b"),
+    }),
+  );
+  for (const d of p.damage) {
+    const target = nameOf(lang, state, d.targetId);
+    lines.push(
+      d.takenOut
+        ? `💀 ${t(lang, `mw.takenOut.${d.takenOut}`, { name: target })}`
+        : `🩸 ${t(lang, "mw.conflict.damageLine", {
+            name: target,
+            quality: t(lang, `mw.quality.${d.quality}`),
+            duration: durationText(lang, d.duration, d.condition),
+          })}${d.ability ? ` — ${t(lang, "mw.conflict.abilityLost", { ability: d.ability })}` : ""}`,
+    );
+  }
+  fields.push({ name: t(lang, "mw.conflict.outcomeTitle"), value: lines.join("\n") });
+  return fields;
+}
+
+/** Names of buyers are not in the conflict; the caller passes them. */
+export function conflictPanel(
+  lang: Lang,
+  flowId: number,
+  state: ConflictState,
+  extraNames: Record<number, string> = {},
+): MessageView {
+  const fixNames = (text: string) =>
+    text.replace(/\{buyer:(\d+)\}/g, (_, id: string) => extraNames[Number(id)] ?? `#${id}`);
+  const title = state.title
+    ? t(lang, "mw.conflict.titleNamed", { title: state.title })
+    : t(lang, state.recoveryOf !== null ? "mw.conflict.titleRecovery" : "mw.conflict.title", { id: flowId });
+  const description: string[] = [];
+  if (state.mode === "common-danger") description.push(t(lang, "mw.conflict.commonDanger"));
+  if (state.phase === "open") {
+    for (const side of ["a", "b"] as const) {
+      const leads = state.participants.filter((p) => p.side === side && p.helps === null);
+      const lines = leads.map((p) => {
+        const helpers = state.participants
+          .filter((h) => h.helps === p.id)
+          .map((h) => participantName(lang, h));
+        const strength = p.kind === "npc" ? ` (${t(lang, `mw.strength.${p.strength}`)})` : "";
+        const help = helpers.length
+          ? ` ${t(lang, "mw.conflict.helpedBy", { names: helpers.join(", ") })}`
+          : "";
+        return `• **${participantName(lang, p)}**${strength}${help}`;
+      });
+      description.push(`__${sideLabel(lang, state, side)}__\n${lines.join("\n") || "—"}`);
+    }
+  }
+  const notes: string[] = [];
+  for (const b of state.betrayals) {
+    const betrayer = state.participants.find((p) => p.id === b.betrayerId);
+    notes.push(
+      `🗡️ ${t(lang, "mw.conflict.betrayal", {
+        betrayer: betrayer
+          ? participantName(lang, betrayer)
+          : (extraNames[b.betrayerId] ?? `#${b.betrayerId}`),
+        betrayed: nameOf(lang, state, b.betrayedId),
+        n: b.points,
+      })}`,
+    );
+  }
+  for (const k of state.killIntents) {
+    notes.push(
+      `☠️ ${t(lang, "mw.conflict.killIntent", { by: nameOf(lang, state, k.byId), target: nameOf(lang, state, k.targetId) })}`,
+    );
+  }
+  for (const tr of state.trades) {
+    if (state.phase === "open")
+      notes.push(
+        `🤝 ${t(lang, "mw.conflict.tradeDeclared", { name: nameOf(lang, state, tr.declarerId), level: t(lang, `mw.degree.${tr.level}`) })}`,
+      );
+  }
+  if (notes.length) description.push(notes.join("\n"));
+  const status =
+    state.phase === "open"
+      ? t(lang, "mw.conflict.waitingRoll")
+      : state.phase === "rolled"
+        ? t(lang, "mw.conflict.rolled")
+        : t(lang, "mw.conflict.closed");
+  const fields =
+    state.phase === "open" ? [] : state.pairings.flatMap((p) => pairingFields(lang, state, p) ?? []);
+  const embed: EmbedView = {
+    title: `⚔️ ${title}`,
+    description: fixNames(description.join("\n\n")),
+    fields: fields.map((f) => ({ ...f, value: fixNames(f.value) })),
+    footer: status,
+    tone: state.phase === "closed" ? "info" : "neutral",
+  };
+  return { embeds: [embed], rows: conflictRows(lang, flowId, state) };
+}
+
+function conflictRows(lang: Lang, flowId: number, state: ConflictState): ComponentView[][] {
+  if (state.phase === "closed") return [];
+  if (state.phase === "rolled") {
+    const rows: ComponentView[][] = [
+      [
+        {
+          kind: "button",
+          label: t(lang, "mw.conflict.button.end"),
+          style: "secondary",
+          intent: { type: "conflict.end", flowId },
+        },
+      ],
+    ];
+    if (state.pairings.some((p) => p.winner === null && p.trade === null))
+      rows.push([tradeSelect(lang, flowId)]);
+    return rows;
+  }
+  const rows: ComponentView[][] = [
+    [
+      {
+        kind: "button",
+        label: t(lang, "mw.conflict.button.join"),
+        style: "primary",
+        intent: { type: "conflict.join", flowId },
+      },
+      {
+        kind: "button",
+        label: t(lang, "mw.conflict.button.roll"),
+        style: "success",
+        emoji: "🎲",
+        intent: { type: "conflict.roll", flowId },
+      },
+      {
+        kind: "button",
+        label: t(lang, "mw.conflict.button.end"),
+        style: "secondary",
+        intent: { type: "conflict.end", flowId },
+      },
+    ],
+  ];
+  const pcs = state.participants.filter((p) => p.kind === "pc" && p.helps === null).slice(0, 25);
+  if (pcs.length > 0) {
+    rows.push([
+      {
+        kind: "select",
+        intent: { type: "conflict.assist", flowId },
+        field: "targetId",
+        placeholder: t(lang, "mw.conflict.select.assist"),
+        options: pcs.map((p) => ({ label: participantName(lang, p), value: String(p.id) })),
+      },
+    ]);
+  }
+  rows.push([tradeSelect(lang, flowId)]);
+  return rows;
+}
+
+function tradeSelect(lang: Lang, flowId: number): ComponentView {
+  return {
+    kind: "select",
+    intent: { type: "conflict.trade", flowId },
+    field: "level",
+    placeholder: t(lang, "mw.conflict.select.trade"),
+    options: (["normal", "critical", "double"] as const).map((level) => ({
+      label: t(lang, `mw.degree.${level}`),
+      value: level,
+    })),
+  };
+}

@@ -1,0 +1,593 @@
+/** `/conflict …` for The Mountain Witch: one flow per conflict, its rules state as JSON, a panel that follows it. */
+import { z } from "zod";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
+import { t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import {
+  addObstacle,
+  addParticipant,
+  assist,
+  betray,
+  buyNarration,
+  type ConflictState,
+  closeConflict,
+  declareKillIntent,
+  declareTrade,
+  findParticipant,
+  INCAPACITY_OBSTACLE_KEY,
+  openConflict,
+  type Participant,
+  recoveryOutcome,
+  rollConflict,
+  spendDamage,
+} from "../../rules/mountain-witch/index.js";
+import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { appendLog } from "../log.js";
+import { cleanName, cleanText, nameKey } from "../names.js";
+import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import { conflictPanel, participantName } from "./conflict-view.js";
+import {
+  activeDamage,
+  clearDamage,
+  lockMatrix,
+  persistDamage,
+  persistTrustSpend,
+  refOf,
+  trustLinks,
+} from "./shared.js";
+
+const SYSTEMS = ["mountain-witch"] as const;
+const name = z.string().min(1).max(100);
+const flowId = z.coerce.number().int().positive().optional();
+const strength = z.enum(["weak", "medium", "strong"]);
+
+type Ctx = ActionContext<{ type: string; flowId?: number }>;
+
+/** The conflict an action is about: the button's, or the one the character is in, or the newest open one. */
+async function loadConflict(
+  ctx: Pick<ActionContext, "tx" | "table">,
+  id: number | undefined,
+  characterId?: number,
+): Promise<TypedFlow<ConflictState>> {
+  const table = requireTable(ctx);
+  if (id !== undefined) return requireFlow<ConflictState>(ctx.tx, table.id, id, "mw.conflict");
+  const open = (await ctx.tx.flow.findMany({
+    where: { tableId: table.id, kind: "mw.conflict", status: "open" },
+    orderBy: { id: "desc" },
+  })) as unknown as TypedFlow<ConflictState>[];
+  if (open.length === 0) refuse("errors.mw.noConflict");
+  const mine =
+    characterId !== undefined ? open.find((f) => findParticipant(f.state, characterId)) : undefined;
+  return mine ?? open[0]!;
+}
+
+/** Names of characters outside the conflict that the panel mentions (buyers, dead betrayers). */
+async function outsideNames(
+  ctx: Pick<ActionContext, "tx">,
+  state: ConflictState,
+): Promise<Record<number, string>> {
+  const ids = new Set<number>();
+  for (const b of state.betrayals) if (!findParticipant(state, b.betrayerId)) ids.add(b.betrayerId);
+  for (const p of state.pairings) if (p.narration?.reason === "bought") ids.add(p.narration.characterId);
+  if (ids.size === 0) return {};
+  const rows = await ctx.tx.character.findMany({
+    where: { id: { in: [...ids] } },
+    select: { id: true, name: true },
+  });
+  return Object.fromEntries(rows.map((r) => [r.id, r.name]));
+}
+
+async function panel(ctx: Pick<ActionContext, "tx" | "lang">, flow: { id: number }, state: ConflictState) {
+  return conflictPanel(ctx.lang, flow.id, state, await outsideNames(ctx, state));
+}
+
+/** Saves the new state and answers with the panel (editing it in place when a panel button was pressed). */
+async function saved(
+  ctx: Ctx,
+  flow: TypedFlow<ConflictState>,
+  state: ConflictState,
+  extra: { note?: string; effects?: Effect[]; close?: boolean } = {},
+): Promise<ActionResult> {
+  await saveFlowState(ctx.tx, flow.id, state, extra.close ?? state.phase === "closed");
+  const view = await panel(ctx, flow, state);
+  const fromPanel =
+    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
+  const effects: Effect[] = [...(extra.effects ?? [])];
+  if (fromPanel) {
+    return {
+      replyMode: "update",
+      reply: view,
+      effects: [
+        ...effects,
+        ...(extra.note ? [{ kind: "followup" as const, view: { content: extra.note } }] : []),
+      ],
+    };
+  }
+  effects.push({ kind: "editPanel", flowId: flow.id, view });
+  return {
+    reply: { embeds: [{ description: extra.note ?? t(ctx.lang, "mw.conflict.updated"), tone: "success" }] },
+    effects,
+  };
+}
+
+/** A participant named by the user: a conflict-only obstacle by its name, or a stored character. */
+async function participantNamed(
+  ctx: Pick<ActionContext, "tx" | "table" | "lang">,
+  state: ConflictState,
+  who: string,
+): Promise<Participant> {
+  const key = nameKey(who);
+  const local = state.participants.find(
+    (p) => nameKey(participantName(ctx.lang, p)) === key || nameKey(p.name) === key,
+  );
+  if (local) return local;
+  const character = await findCharacter(ctx.tx, requireTable(ctx).id, who);
+  const p = findParticipant(state, character.id);
+  if (!p) refuse("errors.mw.notInConflict");
+  return p;
+}
+
+async function characterById(tx: ActionContext["tx"], table: GameTable, id: number): Promise<Character> {
+  const character = await tx.character.findFirst({ where: { id, tableId: table.id, deletedAt: null } });
+  if (!character) refuse("errors.character.notFound", { name: `#${id}` });
+  return character;
+}
+
+/** Each character takes part in one conflict per round: not in another open conflict that has not been rolled. */
+async function assertFree(
+  ctx: Pick<ActionContext, "tx">,
+  table: GameTable,
+  characterId: number,
+  except: number,
+) {
+  const others = (await ctx.tx.flow.findMany({
+    where: { tableId: table.id, kind: "mw.conflict", status: "open", NOT: { id: except } },
+  })) as unknown as TypedFlow<ConflictState>[];
+  if (others.some((f) => f.state.phase === "open" && findParticipant(f.state, characterId)))
+    refuse("errors.mw.inAnotherConflict");
+}
+
+export const conflictStart = defineUseCase({
+  type: "conflict.start",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("conflict.start"),
+    opponent: name.optional(),
+    strength: strength.optional(),
+    title: z.string().max(200).optional(),
+    mode: z.enum(["opposed", "common-danger"]).optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) || null : null;
+    let state = openConflict({ mode: ctx.intent.mode ?? "opposed", title });
+    if (ctx.intent.opponent) {
+      const key = nameKey(ctx.intent.opponent);
+      const existing = await ctx.tx.character.findFirst({
+        where: { tableId: table.id, nameKey: key, deletedAt: null },
+      });
+      if (existing) {
+        state = addParticipant(state, refOf(existing), "b");
+      } else {
+        // A new obstacle exists only in this conflict: the GM's to name.
+        if (!isGm(table, ctx.actor)) await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
+        state = addObstacle(state, {
+          name: cleanName(ctx.intent.opponent),
+          strength: ctx.intent.strength ?? "medium",
+        }).state;
+      }
+    }
+    // A player who starts a conflict is in it.
+    if (!isGm(table, ctx.actor)) {
+      const own = await actingCharacter(ctx, undefined);
+      state = addParticipant(state, refOf(own), "a");
+    }
+    await lockMatrix(ctx.tx, table);
+    const flow = await createFlow(ctx.tx, {
+      tableId: table.id,
+      kind: "mw.conflict",
+      state,
+      createdByUserId: ctx.actor.userId,
+    });
+    await appendLog(ctx, table.id, {
+      action: "conflict.start",
+      summary: { key: "log.mw.conflict.start", params: { id: flow.id } },
+    });
+    return { reply: await panel(ctx, flow, state), replyIsPanelOf: flow.id };
+  },
+});
+
+export const conflictAdd = defineUseCase({
+  type: "conflict.add",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.add"), name, strength: strength.optional(), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    const existing = await ctx.tx.character.findFirst({
+      where: { tableId: table.id, nameKey: nameKey(ctx.intent.name), deletedAt: null },
+    });
+    let state: ConflictState;
+    if (existing) {
+      await assertFree(ctx, table, existing.id, flow.id);
+      // The GM adds opponents: to the GM's side, player characters too (a conflict between players).
+      state = addParticipant(flow.state, refOf(existing), "b");
+    } else {
+      state = addObstacle(flow.state, {
+        name: cleanName(ctx.intent.name),
+        strength: ctx.intent.strength ?? "medium",
+      }).state;
+    }
+    return saved(ctx, flow, state, {
+      note: t(ctx.lang, "mw.conflict.added", { name: existing?.name ?? cleanName(ctx.intent.name) }),
+    });
+  },
+});
+
+export const conflictJoin = defineUseCase({
+  type: "conflict.join",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("conflict.join"),
+    character: name.optional(),
+    against: name.optional(),
+    flowId,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    await assertFree(ctx, table, character.id, flow.id);
+    let side: "a" | "b" = character.kind === "pc" ? "a" : "b";
+    if (ctx.intent.against) {
+      const opponent = await participantNamed(ctx, flow.state, ctx.intent.against);
+      side = opponent.side === "a" ? "b" : "a";
+    }
+    const state = addParticipant(flow.state, refOf(character), side);
+    return saved(ctx, flow, state, { note: t(ctx.lang, "mw.conflict.joined", { name: character.name }) });
+  },
+});
+
+export const conflictAssist = defineUseCase({
+  type: "conflict.assist",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("conflict.assist"),
+    target: name.optional(),
+    targetId: z.coerce.number().int().optional(),
+    character: name.optional(),
+    flowId,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const helper = await actingCharacter(ctx, ctx.intent.character);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    let targetId: number;
+    if (ctx.intent.targetId !== undefined) targetId = ctx.intent.targetId;
+    else if (ctx.intent.target) targetId = (await participantNamed(ctx, flow.state, ctx.intent.target)).id;
+    else refuse("errors.mw.targetNeeded");
+    if (!findParticipant(flow.state, helper.id)) await assertFree(ctx, table, helper.id, flow.id);
+    const links = await trustLinks(ctx.tx, table.id);
+    const { state, spent } = assist(flow.state, { helper: refOf(helper), targetId }, links);
+    const target = findParticipant(state, targetId)!;
+    await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: helper.name });
+    return saved(ctx, flow, state, {
+      note: t(ctx.lang, "mw.conflict.assisted", { helper: helper.name, target: target.name }),
+    });
+  },
+});
+
+export const conflictBetray = defineUseCase({
+  type: "conflict.betray",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("conflict.betray"),
+    target: name,
+    points: z.coerce.number().int().min(1).max(99),
+    character: name.optional(),
+    flowId,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const betrayer = await actingCharacter(ctx, ctx.intent.character);
+    const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
+    const betrayed = await participantNamed(ctx, flow.state, ctx.intent.target);
+    const links = await trustLinks(ctx.tx, table.id);
+    const { state, spent } = betray(
+      flow.state,
+      { betrayer: refOf(betrayer), betrayedId: betrayed.id, points: ctx.intent.points },
+      links,
+    );
+    await persistTrustSpend(ctx, table.id, spent, { giver: betrayed.name, holder: betrayer.name });
+    return saved(ctx, flow, state, {
+      note: t(ctx.lang, "mw.conflict.betrayed", {
+        betrayer: betrayer.name,
+        betrayed: betrayed.name,
+        n: ctx.intent.points,
+      }),
+    });
+  },
+});
+
+export const conflictTrade = defineUseCase({
+  type: "conflict.trade",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("conflict.trade"),
+    level: z.enum(["normal", "critical", "double"]).optional(),
+    character: name.optional(),
+    flowId,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    // The GM never trades: say so rather than "which character?".
+    if (isGm(table, ctx.actor)) {
+      const own = await ctx.tx.character.count({
+        where: { tableId: table.id, ownerUserId: ctx.actor.userId, deletedAt: null },
+      });
+      if (own === 0) refuse("errors.mw.gmCannotTrade");
+    }
+    const declarer = await actingCharacter(ctx, ctx.intent.character);
+    if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");
+    const flow = await loadConflict(ctx, ctx.intent.flowId, declarer.id);
+    const level = ctx.intent.level ?? "normal";
+    const { state } = declareTrade(flow.state, { declarerId: declarer.id, level });
+    await appendLog(ctx, table.id, {
+      action: "conflict.trade",
+      characterId: declarer.id,
+      summary: {
+        key: "log.mw.conflict.trade",
+        params: { name: declarer.name, level: `@mw.degree.${level}` },
+      },
+    });
+    return saved(ctx, flow, state, {
+      note: t(ctx.lang, "mw.conflict.tradeDeclared", {
+        name: declarer.name,
+        level: t(ctx.lang, `mw.degree.${level}`),
+      }),
+    });
+  },
+});
+
+export const conflictKill = defineUseCase({
+  type: "conflict.kill",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.kill"), target: name, character: name.optional(), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    const target = await participantNamed(ctx, flow.state, ctx.intent.target);
+    let byId: number;
+    if (ctx.intent.character) {
+      const by = await participantNamed(ctx, flow.state, ctx.intent.character);
+      const stored = by.id > 0 ? await characterById(ctx.tx, table, by.id) : null;
+      if (stored) {
+        if (
+          stored.ownerUserId !== ctx.actor.userId &&
+          !(stored.ownerUserId === null && isGm(table, ctx.actor))
+        )
+          refuse("errors.notYourCharacter", { name: stored.name });
+      } else if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");
+      byId = by.id;
+    } else if (isGm(table, ctx.actor)) {
+      const gmSide = flow.state.participants.find((p) => p.kind === "npc" && p.side !== target.side);
+      if (!gmSide) refuse("errors.mw.targetNotOpponent", { name: target.name });
+      byId = gmSide.id;
+    } else {
+      byId = (await actingCharacter(ctx, undefined)).id;
+    }
+    const state = declareKillIntent(flow.state, { byId, targetId: target.id });
+    return saved(ctx, flow, state, {
+      note: t(ctx.lang, "mw.conflict.killDeclared", { target: target.name }),
+    });
+  },
+});
+
+export const conflictRoll = defineUseCase({
+  type: "conflict.roll",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.roll"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    const damage = await activeDamage(
+      ctx.tx,
+      flow.state.participants.map((p) => p.id),
+    );
+    const { state, result } = rollConflict(flow.state, ctx.dice, damage);
+    await clearDamage(ctx, result.expiredDamageIds);
+    await lockMatrix(ctx.tx, table);
+    await appendLog(ctx, table.id, {
+      action: "conflict.roll",
+      summary: {
+        key: "log.mw.conflict.roll",
+        params: { id: flow.id, degrees: result.pairings.map((p) => p.degree).join(", ") },
+      },
+      dice: {
+        dice: result.dice,
+        pairings: result.pairings.map((p) => ({
+          id: p.id,
+          a: p.a?.result,
+          b: p.b?.result,
+          narration: p.narration,
+        })),
+      },
+      after: { expiredDamageIds: result.expiredDamageIds },
+    });
+    const view = await panel(ctx, flow, state);
+    await saveFlowState(ctx.tx, flow.id, state);
+    const fromPanel =
+      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
+    // The roll is public: a new message with every die, and the panel follows.
+    return fromPanel
+      ? { replyMode: "update", reply: view }
+      : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+  },
+});
+
+export const conflictNarrate = defineUseCase({
+  type: "conflict.narrate",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.narrate"), character: name, buyer: name.optional(), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const buyer = await actingCharacter(ctx, ctx.intent.buyer);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    const of = await participantNamed(ctx, flow.state, ctx.intent.character);
+    const links = await trustLinks(ctx.tx, table.id);
+    const { state, spent } = buyNarration(flow.state, { buyer: refOf(buyer), ofId: of.id }, links);
+    await persistTrustSpend(ctx, table.id, spent, { giver: of.name, holder: buyer.name });
+    return saved(ctx, flow, state, {
+      note: t(ctx.lang, "mw.conflict.narrationBought", { buyer: buyer.name, name: of.name }),
+    });
+  },
+});
+
+export const conflictDamage = defineUseCase({
+  type: "conflict.damage",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("conflict.damage"),
+    target: name,
+    quality: z.enum(["partial", "normal", "critical", "double"]),
+    ability: z.string().max(200).optional(),
+    condition: z.string().max(200).optional(),
+    kill: z.boolean().optional(),
+    flowId,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    const target = await participantNamed(ctx, flow.state, ctx.intent.target);
+    const attackerSide = target.side === "a" ? "b" : "a";
+    // The narrator spends the successes (the GM may always, for the GM's side and to fix mistakes).
+    if (!isGm(table, ctx.actor)) {
+      const own = await ctx.tx.character.findMany({
+        where: { tableId: table.id, ownerUserId: ctx.actor.userId, deletedAt: null },
+      });
+      const narrates = flow.state.pairings.some(
+        (p) =>
+          p.narration &&
+          (p.narration.playerId === ctx.actor.userId || own.some((c) => c.id === p.narration?.characterId)),
+      );
+      if (!narrates) refuse("errors.mw.notNarrator");
+    }
+    const { state, damage } = spendDamage(flow.state, {
+      attackerSide,
+      targetId: target.id,
+      quality: ctx.intent.quality,
+      ability: ctx.intent.ability ? cleanText(ctx.intent.ability, 100) : null,
+      condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
+      ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
+    });
+    const effects: Effect[] = [];
+    let note = t(ctx.lang, "mw.conflict.damageDone", { name: participantName(ctx.lang, target) });
+    if (target.id > 0) {
+      const stored = await characterById(ctx.tx, table, target.id);
+      await persistDamage(ctx, table, stored, damage, state.title);
+    }
+    // A recovery attempt succeeds once incapacity is taken out: back in play, with one more permanent wound.
+    if (
+      state.recoveryOf !== null &&
+      target.nameKey === INCAPACITY_OBSTACLE_KEY &&
+      recoveryOutcome(state) === "recovered"
+    ) {
+      const patient = await characterById(ctx.tx, table, state.recoveryOf);
+      await ctx.tx.character.update({ where: { id: patient.id }, data: { status: "active" } });
+      await persistDamage(
+        ctx,
+        table,
+        patient,
+        { quality: "critical", duration: "permanent", ability: null, condition: null, takenOut: null },
+        null,
+      );
+      await appendLog(ctx, table.id, {
+        action: "character.status",
+        characterId: patient.id,
+        summary: { key: "log.mw.recovered", params: { name: patient.name } },
+        before: { status: patient.status },
+        after: { status: "active" },
+      });
+      note = t(ctx.lang, "mw.conflict.recovered", { name: patient.name });
+    }
+    return saved(ctx, flow, state, { note, effects });
+  },
+});
+
+export const conflictShow = defineUseCase({
+  type: "conflict.show",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.show"), flowId }),
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    return { reply: await panel(ctx, flow, flow.state) };
+  },
+});
+
+export const conflictEnd = defineUseCase({
+  type: "conflict.end",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.end"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    const state = closeConflict(flow.state);
+    await appendLog(ctx, table.id, {
+      action: "conflict.end",
+      summary: { key: "log.mw.conflict.end", params: { id: flow.id } },
+    });
+    return saved(ctx, flow, state, { note: t(ctx.lang, "mw.conflict.ended"), close: true });
+  },
+});
+
+export const conflictUseCases = [
+  conflictStart,
+  conflictAdd,
+  conflictJoin,
+  conflictAssist,
+  conflictBetray,
+  conflictTrade,
+  conflictKill,
+  conflictRoll,
+  conflictNarrate,
+  conflictDamage,
+  conflictShow,
+  conflictEnd,
+];

@@ -1,0 +1,675 @@
+/**
+ * `/duel …`: a challenge, then secret dice. Each duellist sees their own dice only in
+ * ephemeral messages, which the bot edits (through that interaction's token) as the
+ * duel moves on; the public panel shows how many dice each has rolled, never a face,
+ * until the reveal.
+ */
+import { z } from "zod";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
+import { type Lang, t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import {
+  acceptDuel,
+  challengeDuel,
+  type DuelState,
+  type DuelView,
+  declineDuel,
+  duelTrust,
+  duelVisibleTo,
+  nextDuelRound,
+  rollNext,
+  type SideKey,
+  sideOfPlayer,
+  spendDuelDamage,
+  strike,
+} from "../../rules/mountain-witch/index.js";
+import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
+import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { appendLog } from "../log.js";
+import { cleanText } from "../names.js";
+import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ComponentView, EmbedView, MessageView } from "../views.js";
+import {
+  activeDamage,
+  clearDamage,
+  durationText,
+  lockMatrix,
+  persistDamage,
+  persistTrustSpend,
+  refOf,
+  successesText,
+  trustLinks,
+} from "./shared.js";
+
+const SYSTEMS = ["mountain-witch"] as const;
+const name = z.string().min(1).max(100);
+const flowId = z.coerce.number().int().positive().optional();
+
+/** Where a duellist's secret message is, so the bot can edit it (interaction tokens last 15 minutes). */
+interface SecretMessage {
+  token: string;
+  at: string;
+}
+
+export interface DuelFlowState {
+  duel: DuelState;
+  secret: Record<SideKey, SecretMessage | null>;
+}
+
+const TOKEN_LIFETIME_MS = 14 * 60 * 1000;
+
+async function loadDuel(
+  ctx: Pick<ActionContext, "tx" | "table" | "actor">,
+  id?: number,
+): Promise<TypedFlow<DuelFlowState>> {
+  const table = requireTable(ctx);
+  if (id !== undefined) return requireFlow<DuelFlowState>(ctx.tx, table.id, id, "mw.duel");
+  const open = (await ctx.tx.flow.findMany({
+    where: { tableId: table.id, kind: "mw.duel", status: "open" },
+    orderBy: { id: "desc" },
+  })) as unknown as TypedFlow<DuelFlowState>[];
+  const mine = open.find((f) => sideOfPlayer(f.state.duel, ctx.actor.userId) !== null);
+  const flow = mine ?? open[0];
+  if (!flow) refuse("errors.mw.noDuel");
+  return flow;
+}
+
+function mySide(state: DuelFlowState, userId: string): SideKey {
+  const side = sideOfPlayer(state.duel, userId);
+  if (!side) refuse("errors.mw.notDuellist");
+  return side;
+}
+
+function diceFaces(dice: readonly number[]): string {
+  return dice.map((d) => `🎲 ${d}`).join(" ");
+}
+
+function sideSummary(lang: Lang, v: DuelView, side: SideKey): string {
+  const d = v[side];
+  const r = v.result?.[side];
+  if (!r) {
+    const hidden = "🂠 ".repeat(d.diceCount).trim();
+    const penalty = d.penalty > 0 ? ` · ${t(lang, "mw.duel.penalty", { n: d.penalty })}` : "";
+    return `${hidden} ${t(lang, "mw.duel.secretDice", { n: d.diceCount })}${penalty}`;
+  }
+  const parts = [diceFaces(r.dice)];
+  if (r.penalty > 0) parts.push(`− ${r.penalty}`);
+  for (const h of r.help) parts.push(`+ 🎲 ${h.die} (${t(lang, "mw.trustUse.help")})`);
+  if (r.betrayal > 0) parts.push(`+ ${r.betrayal} (${t(lang, "mw.trustUse.betray")})`);
+  return `${parts.join(" ")} = **${r.total}**`;
+}
+
+/** The public panel: built from the view of nobody in particular, so it can never carry a secret die. */
+function duelPanel(lang: Lang, flowId: number, duel: DuelState): MessageView {
+  const v = duelVisibleTo(duel, "");
+  const title = t(lang, "mw.duel.title", { a: v.a.name, b: v.b.name });
+  const fields: NonNullable<EmbedView["fields"]> = [];
+  if (duel.phase !== "challenged" && duel.phase !== "declined") {
+    fields.push({ name: v.a.name, value: sideSummary(lang, v, "a"), inline: true });
+    fields.push({ name: v.b.name, value: sideSummary(lang, v, "b"), inline: true });
+  }
+  for (const u of v.trustUses) {
+    fields.push({
+      name: t(lang, `mw.trustUse.${u.use}`),
+      value: t(lang, "mw.duel.trustUse", { n: u.amount }),
+      inline: true,
+    });
+  }
+  const lines: string[] = [];
+  let footer = "";
+  const rows: ComponentView[][] = [];
+  switch (duel.phase) {
+    case "challenged":
+      lines.push(
+        t(lang, "mw.duel.challenged", { a: v.a.name, b: v.b.name, player: `<@${duel.b.playerId}>` }),
+      );
+      if (duel.lethal) lines.push(t(lang, "mw.duel.lethal"));
+      rows.push([
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.accept"),
+          style: "success",
+          intent: { type: "duel.accept", flowId },
+        },
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.decline"),
+          style: "secondary",
+          intent: { type: "duel.decline", flowId },
+        },
+      ]);
+      break;
+    case "declined":
+      lines.push(t(lang, "mw.duel.declined", { b: v.b.name }));
+      break;
+    case "rolling":
+      lines.push(t(lang, "mw.duel.rolling", { round: v.round }));
+      footer = t(lang, "mw.duel.secretFooter");
+      rows.push([
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.peek"),
+          style: "primary",
+          emoji: "👁️",
+          intent: { type: "duel.peek", flowId },
+        },
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.next"),
+          style: "secondary",
+          emoji: "🎲",
+          intent: { type: "duel.next", flowId },
+        },
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.strike"),
+          style: "danger",
+          emoji: "⚔️",
+          intent: { type: "duel.strike", flowId },
+        },
+      ]);
+      break;
+    case "revealed": {
+      const r = v.result!;
+      lines.push(
+        t(lang, r.struckBy === "auto" ? "mw.duel.autoStrike" : "mw.duel.struck", {
+          name: r.struckBy === "auto" ? "" : v[r.struckBy].name,
+        }),
+      );
+      const degree = t(lang, `mw.degree.${r.degree}`);
+      lines.push(
+        r.winner
+          ? t(lang, "mw.duel.outcome", { degree, margin: r.margin, name: v[r.winner].name })
+          : `**${degree}** — ${t(lang, "mw.narration.none")}`,
+      );
+      lines.push(
+        t(lang, "mw.conflict.successesLeft", {
+          a: successesText(r.remaining.a),
+          b: successesText(r.remaining.b),
+          sideA: v.a.name,
+          sideB: v.b.name,
+        }),
+      );
+      for (const d of r.damage) {
+        const target = d.targetId === v.a.characterId ? v.a.name : v.b.name;
+        lines.push(
+          d.takenOut
+            ? `💀 ${t(lang, `mw.takenOut.${d.takenOut}`, { name: target })}`
+            : `🩸 ${t(lang, "mw.conflict.damageLine", { name: target, quality: t(lang, `mw.quality.${d.quality}`), duration: durationText(lang, d.duration, d.condition) })}`,
+        );
+      }
+      const over = r.damage.some((d) => d.takenOut !== null);
+      rows.push([
+        ...(over
+          ? []
+          : [
+              {
+                kind: "button" as const,
+                label: t(lang, "mw.duel.button.round"),
+                style: "primary" as const,
+                intent: { type: "duel.round", flowId },
+              },
+            ]),
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.end"),
+          style: "secondary",
+          intent: { type: "duel.end", flowId },
+        },
+      ]);
+      break;
+    }
+  }
+  return {
+    embeds: [
+      {
+        title: `⚔️ ${title}`,
+        description: lines.join("\n"),
+        fields,
+        footer,
+        tone: duel.phase === "revealed" ? "info" : "neutral",
+      },
+    ],
+    rows,
+  };
+}
+
+/** What one duellist sees, ephemerally: their own dice, and whether they wait for the other. */
+function personalView(lang: Lang, flowId: number, duel: DuelState, userId: string): MessageView {
+  const v = duelVisibleTo(duel, userId);
+  const side = v.you!;
+  const me = v[side];
+  const other = v[side === "a" ? "b" : "a"];
+  if (duel.phase === "revealed") {
+    return {
+      ephemeral: true,
+      embeds: [{ description: t(lang, "mw.duel.revealedSeeChannel"), tone: "secret" }],
+      rows: [],
+    };
+  }
+  if (duel.phase !== "rolling") {
+    return {
+      ephemeral: true,
+      embeds: [{ description: t(lang, "mw.duel.notRolling"), tone: "secret" }],
+      rows: [],
+    };
+  }
+  const sum = (me.dice ?? []).reduce((s, d) => s + d, 0);
+  const lines = [
+    t(lang, "mw.duel.yourDice", { dice: diceFaces(me.dice ?? []), sum }),
+    ...(me.penalty > 0 ? [t(lang, "mw.duel.penalty", { n: me.penalty })] : []),
+    t(lang, "mw.duel.opponentDice", { name: other.name, n: other.diceCount }),
+    t(lang, me.waiting ? "mw.duel.waiting" : "mw.duel.choose"),
+  ];
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        title: `🤫 ${t(lang, "mw.duel.secretTitle", { round: v.round })}`,
+        description: lines.join("\n"),
+        tone: "secret",
+      },
+    ],
+    rows: [
+      [
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.next"),
+          style: "secondary",
+          emoji: "🎲",
+          disabled: me.waiting === true,
+          intent: { type: "duel.next", flowId },
+        },
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.strike"),
+          style: "danger",
+          emoji: "⚔️",
+          intent: { type: "duel.strike", flowId },
+        },
+      ],
+    ],
+  };
+}
+
+/** Edits a duellist's secret message, if the bot still may (its token is fresh). */
+function secretEdit(lang: Lang, flowId: number, state: DuelFlowState, side: SideKey, now: Date): Effect[] {
+  const secret = state.secret[side];
+  if (!secret || now.getTime() - Date.parse(secret.at) > TOKEN_LIFETIME_MS) return [];
+  return [
+    {
+      kind: "editInteractionReply",
+      interactionToken: secret.token,
+      view: personalView(lang, flowId, state.duel, state.duel[side].playerId),
+    },
+  ];
+}
+
+/**
+ * The answer to a duellist's own action: the secret message (edited in place when the
+ * button was on it, new otherwise), the public panel, and the other duellist's message.
+ */
+async function duellistAnswer(
+  ctx: ActionContext<{ type: string }>,
+  flow: TypedFlow<DuelFlowState>,
+  before: DuelFlowState,
+  duel: DuelState,
+  side: SideKey,
+): Promise<ActionResult> {
+  const table = requireTable(ctx);
+  const state: DuelFlowState = {
+    duel,
+    secret: {
+      ...before.secret,
+      [side]: { token: ctx.invocation.interactionToken, at: ctx.now.toISOString() },
+    },
+  };
+  const other: SideKey = side === "a" ? "b" : "a";
+  const effects: Effect[] = [
+    { kind: "editPanel", flowId: flow.id, view: duelPanel(ctx.lang, flow.id, duel) },
+  ];
+  const otherChanged =
+    JSON.stringify(before.duel[other].dice) !== JSON.stringify(duel[other].dice) ||
+    duel.phase !== before.duel.phase;
+  if (otherChanged) effects.push(...secretEdit(ctx.lang, flow.id, state, other, ctx.now));
+  if (duel.phase === "revealed" && before.duel.phase !== "revealed") {
+    await clearDamage(ctx, duel.result?.expiredDamageIds ?? []);
+    await appendLog(ctx, table.id, {
+      action: "duel.reveal",
+      summary: {
+        key: "log.mw.duel.reveal",
+        params: { a: duel.a.name, b: duel.b.name, degree: `@mw.degree.${duel.result!.degree}` },
+      },
+      dice: { a: duel.result!.a, b: duel.result!.b },
+    });
+    effects.push({ kind: "post", channelId: table.channelId, view: duelPanel(ctx.lang, flow.id, duel) });
+  }
+  await saveFlowState(ctx.tx, flow.id, state);
+  const view = personalView(ctx.lang, flow.id, duel, ctx.actor.userId);
+  const onMySecret =
+    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+  return onMySecret ? { replyMode: "update", reply: view, effects } : { reply: view, effects };
+}
+
+async function logSecretDice(
+  ctx: ActionContext<{ type: string }>,
+  table: GameTable,
+  duel: DuelState,
+  sides: readonly SideKey[],
+) {
+  // Each duellist's dice are logged for that duellist's eyes only.
+  for (const side of sides) {
+    await appendLog(ctx, table.id, {
+      action: "duel.dice",
+      characterId: duel[side].characterId,
+      summary: {
+        key: "log.mw.duel.dice",
+        params: { name: duel[side].name, dice: duel[side].dice.join(", ") },
+      },
+      dice: duel[side].dice,
+      visibleTo: duel[side].playerId,
+    });
+  }
+}
+
+export const duelChallenge = defineUseCase({
+  type: "duel.challenge",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("duel.challenge"),
+    opponent: name,
+    lethal: z.boolean().optional(),
+    character: name.optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const challenger = await actingCharacter(ctx, ctx.intent.character);
+    const opponent = await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
+    const open = (await ctx.tx.flow.findMany({
+      where: { tableId: table.id, kind: "mw.duel", status: "open" },
+    })) as unknown as TypedFlow<DuelFlowState>[];
+    const busy = open.find((f) =>
+      [f.state.duel.a.characterId, f.state.duel.b.characterId].some(
+        (id) => id === challenger.id || id === opponent.id,
+      ),
+    );
+    if (busy) refuse("errors.mw.alreadyDuelling");
+    const duel = challengeDuel({
+      challenger: refOf(challenger),
+      opponent: refOf(opponent),
+      lethal: ctx.intent.lethal ?? true,
+    });
+    await lockMatrix(ctx.tx, table);
+    const flow = await createFlow<DuelFlowState>(ctx.tx, {
+      tableId: table.id,
+      kind: "mw.duel",
+      state: { duel, secret: { a: null, b: null } },
+      createdByUserId: ctx.actor.userId,
+    });
+    await appendLog(ctx, table.id, {
+      action: "duel.challenge",
+      summary: { key: "log.mw.duel.challenge", params: { a: challenger.name, b: opponent.name } },
+    });
+    const view = duelPanel(ctx.lang, flow.id, duel);
+    return { reply: { ...view, mentionUsers: [duel.b.playerId] }, replyIsPanelOf: flow.id };
+  },
+});
+
+async function requireOpponentPlayer(
+  ctx: ActionContext<{ type: string }>,
+  flow: TypedFlow<DuelFlowState>,
+): Promise<Character> {
+  const table = requireTable(ctx);
+  const opponent = await ctx.tx.character.findFirst({
+    where: { id: flow.state.duel.b.characterId, tableId: table.id },
+  });
+  if (!opponent) refuse("errors.flow.notFound");
+  requireControl(ctx, opponent);
+  return opponent;
+}
+
+export const duelAccept = defineUseCase({
+  type: "duel.accept",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("duel.accept"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    await requireOpponentPlayer(ctx, flow);
+    const damage = await activeDamage(ctx.tx, [flow.state.duel.a.characterId, flow.state.duel.b.characterId]);
+    const duel = acceptDuel(flow.state.duel, ctx.dice, damage);
+    await clearDamage(ctx, duel.expiredDamageIds);
+    await logSecretDice(ctx, table, duel, ["a", "b"]);
+    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
+    const view = duelPanel(ctx.lang, flow.id, duel);
+    const fromPanel =
+      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
+    return fromPanel
+      ? { replyMode: "update", reply: view }
+      : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+  },
+});
+
+export const duelDecline = defineUseCase({
+  type: "duel.decline",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("duel.decline"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    await requireOpponentPlayer(ctx, flow);
+    const duel = declineDuel(flow.state.duel);
+    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel }, true);
+    const view = duelPanel(ctx.lang, flow.id, duel);
+    const fromPanel =
+      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
+    return fromPanel
+      ? { replyMode: "update", reply: view }
+      : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+  },
+});
+
+export const duelPeek = defineUseCase({
+  type: "duel.peek",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("duel.peek"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: true,
+  async run(ctx) {
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    const side = mySide(flow.state, ctx.actor.userId);
+    return duellistAnswer(ctx, flow, flow.state, flow.state.duel, side);
+  },
+});
+
+export const duelNext = defineUseCase({
+  type: "duel.next",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("duel.next"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    const side = mySide(flow.state, ctx.actor.userId);
+    const duel = rollNext(flow.state.duel, side, ctx.dice);
+    if (duel.a.dice.length !== flow.state.duel.a.dice.length)
+      await logSecretDice(ctx, table, duel, ["a", "b"]);
+    return duellistAnswer(ctx, flow, flow.state, duel, side);
+  },
+});
+
+export const duelStrike = defineUseCase({
+  type: "duel.strike",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("duel.strike"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: true,
+  async run(ctx) {
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    const side = mySide(flow.state, ctx.actor.userId);
+    const duel = strike(flow.state.duel, side, ctx.dice);
+    return duellistAnswer(ctx, flow, flow.state, duel, side);
+  },
+});
+
+export const duelDamage = defineUseCase({
+  type: "duel.damage",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("duel.damage"),
+    quality: z.enum(["partial", "normal", "critical", "double"]),
+    condition: z.string().max(200).optional(),
+    kill: z.boolean().optional(),
+    flowId,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    const side = mySide(flow.state, ctx.actor.userId);
+    const { state: duel, damage } = spendDuelDamage(flow.state.duel, {
+      attackerSide: side,
+      quality: ctx.intent.quality,
+      condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
+      ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
+    });
+    const target = await ctx.tx.character.findFirstOrThrow({
+      where: { id: damage.targetId, tableId: table.id },
+    });
+    await persistDamage(ctx, table, target, { ...damage, ability: null }, null);
+    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
+    const view = duelPanel(ctx.lang, flow.id, duel);
+    return { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+  },
+});
+
+export const duelRound = defineUseCase({
+  type: "duel.round",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("duel.round"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    mySide(flow.state, ctx.actor.userId);
+    const ids = [flow.state.duel.a.characterId, flow.state.duel.b.characterId];
+    const fighters = await ctx.tx.character.findMany({ where: { id: { in: ids } } });
+    if (fighters.some((c) => c.status !== "active")) refuse("errors.mw.duelOver");
+    const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
+    await clearDamage(ctx, duel.expiredDamageIds);
+    await logSecretDice(ctx, table, duel, ["a", "b"]);
+    await saveFlowState(ctx.tx, flow.id, { duel, secret: { a: null, b: null } });
+    const view = duelPanel(ctx.lang, flow.id, duel);
+    return { reply: view, replyIsPanelOf: flow.id };
+  },
+});
+
+export const duelEnd = defineUseCase({
+  type: "duel.end",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("duel.end"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    if (!isGm(table, ctx.actor)) mySide(flow.state, ctx.actor.userId);
+    await saveFlowState(ctx.tx, flow.id, flow.state, true);
+    await appendLog(ctx, table.id, {
+      action: "duel.end",
+      summary: { key: "log.mw.duel.end", params: { a: flow.state.duel.a.name, b: flow.state.duel.b.name } },
+    });
+    const view = duelPanel(ctx.lang, flow.id, flow.state.duel);
+    const ended: MessageView = {
+      ...view,
+      rows: [],
+      embeds: [...(view.embeds ?? []), { description: t(ctx.lang, "mw.duel.ended") }],
+    };
+    const fromPanel =
+      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
+    return fromPanel
+      ? { replyMode: "update", reply: ended }
+      : { reply: ended, effects: [{ kind: "editPanel", flowId: flow.id, view: ended }] };
+  },
+});
+
+export const duelTrustUse = defineUseCase({
+  type: "duel.trust",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("duel.trust"),
+    use: z.enum(["help", "betray", "narration"]),
+    target: name,
+    points: z.coerce.number().int().min(1).max(99).optional(),
+    character: name.optional(),
+    flowId,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const spender = await actingCharacter(ctx, ctx.intent.character);
+    const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
+    const flow = await loadDuel(ctx, ctx.intent.flowId);
+    const links = await trustLinks(ctx.tx, table.id);
+    const { state: duel, spent } = duelTrust(
+      flow.state.duel,
+      {
+        spender: refOf(spender),
+        use: ctx.intent.use,
+        targetId: target.id,
+        ...(ctx.intent.points !== undefined ? { points: ctx.intent.points } : {}),
+      },
+      links,
+    );
+    await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: spender.name });
+    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
+    const view = duelPanel(ctx.lang, flow.id, duel);
+    return {
+      reply: {
+        embeds: [
+          {
+            description: t(ctx.lang, `mw.duel.trustDone.${ctx.intent.use}`, {
+              name: spender.name,
+              target: target.name,
+              n: spent.amount,
+            }),
+            tone: "success",
+          },
+        ],
+      },
+      effects: [{ kind: "editPanel", flowId: flow.id, view }],
+    };
+  },
+});
+
+export const duelUseCases = [
+  duelChallenge,
+  duelAccept,
+  duelDecline,
+  duelPeek,
+  duelNext,
+  duelStrike,
+  duelDamage,
+  duelRound,
+  duelEnd,
+  duelTrustUse,
+];

@@ -1,0 +1,405 @@
+/**
+ * `/darkfate …`: fates are dealt from a deck, each shown only to its owner (by DM, or
+ * ephemerally); one redraw from the rest; once every fate is final the undealt ones are
+ * shown to everyone. The GM never sees a fate until its owner reveals it.
+ */
+import { z } from "zod";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
+import { type Lang, t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import {
+  allFatesFinal,
+  chooseFate,
+  DARK_FATES,
+  type DarkFate,
+  dealFates,
+  type FateDeckState,
+  fateVisibleTo,
+  keepFate,
+  openFateDeck,
+  redrawFate,
+  revealFate,
+  undealtFates,
+} from "../../rules/mountain-witch/index.js";
+import { findCharacter, requireGm, requireTable } from "../access.js";
+import { activeTable, lockTable } from "../execute.js";
+import { appendLog } from "../log.js";
+import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { MessageView } from "../views.js";
+import { mwTableState, saveTableState } from "./shared.js";
+
+const SYSTEMS = ["mountain-witch"] as const;
+const name = z.string().min(1).max(100);
+
+function fateName(lang: Lang, fate: DarkFate): string {
+  return t(lang, `mw.fate.${fate}`);
+}
+
+/** The player characters who hold a fate (with a player, not deleted). */
+async function fatePlayers(tx: ActionContext["tx"], table: GameTable): Promise<Character[]> {
+  return tx.character.findMany({
+    where: { tableId: table.id, kind: "pc", deletedAt: null, ownerUserId: { not: null } },
+    orderBy: { id: "asc" },
+  });
+}
+
+function ownFateView(
+  lang: Lang,
+  table: GameTable,
+  deck: FateDeckState,
+  character: Character,
+  dm: boolean,
+): MessageView {
+  const hand = deck.hands.find((h) => h.characterId === character.id);
+  if (!hand)
+    return {
+      ephemeral: !dm,
+      embeds: [{ description: t(lang, "mw.fate.none", { name: character.name }), tone: "secret" }],
+    };
+  const lines = [t(lang, "mw.fate.yours", { name: character.name, fate: fateName(lang, hand.fate) })];
+  if (hand.revealed) lines.push(t(lang, "mw.fate.isRevealed"));
+  else if (hand.final) lines.push(t(lang, "mw.fate.isFinal"));
+  else lines.push(t(lang, "mw.fate.chooseKeep"));
+  const rows: MessageView["rows"] =
+    hand.final || deck.mode !== "deal"
+      ? []
+      : [
+          [
+            {
+              kind: "button",
+              label: t(lang, "mw.fate.button.keep"),
+              style: "success",
+              intent: { type: "darkfate.keep", tableId: table.id, characterId: character.id },
+            },
+            {
+              kind: "button",
+              label: t(lang, "mw.fate.button.redraw"),
+              style: "secondary",
+              intent: { type: "darkfate.redraw", tableId: table.id, characterId: character.id },
+            },
+          ],
+        ];
+  return {
+    ephemeral: !dm,
+    embeds: [{ title: `🂠 ${t(lang, "mw.fate.title")}`, description: lines.join("\n"), tone: "secret" }],
+    rows,
+  };
+}
+
+/** The table a fate action is for: the button's (from a DM), or the channel's. */
+async function fateTable(ctx: ActionContext<{ type: string; tableId?: number }>): Promise<GameTable> {
+  let table: GameTable | null = null;
+  if (ctx.intent.tableId !== undefined)
+    table = await ctx.tx.gameTable.findFirst({ where: { id: ctx.intent.tableId, status: "active" } });
+  else if (ctx.invocation.guildId) table = await activeTable(ctx.tx, ctx.invocation.channelId);
+  if (!table) refuse("errors.noTable");
+  if (table.system !== "mountain-witch")
+    refuse("errors.wrongSystem", { command: "darkfate", systems: "@system.mountain-witch" });
+  return lockTable(ctx.tx, table.id);
+}
+
+async function ownCharacter(
+  ctx: ActionContext<{ type: string }>,
+  table: GameTable,
+  characterName?: string,
+  characterId?: number,
+): Promise<Character> {
+  const own = await ctx.tx.character.findMany({
+    where: { tableId: table.id, ownerUserId: ctx.actor.userId, kind: "pc", deletedAt: null },
+    orderBy: { id: "asc" },
+  });
+  if (characterId !== undefined) {
+    const c = await ctx.tx.character.findFirst({
+      where: { id: characterId, tableId: table.id, deletedAt: null },
+    });
+    if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
+    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
+    return c;
+  }
+  if (characterName) {
+    const c = await findCharacter(ctx.tx, table.id, characterName);
+    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
+    return c;
+  }
+  if (own.length === 0) refuse("errors.character.noneOwned");
+  if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
+  return own[0]!;
+}
+
+/** Once every fate is final, the undealt fates are shown to everyone, once. */
+async function maybeShowUndealt(
+  ctx: Pick<ActionContext, "tx" | "lang" | "actor">,
+  table: GameTable,
+  deck: FateDeckState,
+): Promise<Effect[]> {
+  const mw = mwTableState(table);
+  if (deck.mode !== "deal" || mw.undealtShown) return [];
+  const players = await fatePlayers(ctx.tx, table);
+  const dealt = players.filter((p) => deck.hands.some((h) => h.characterId === p.id)).map((p) => p.id);
+  if (dealt.length === 0 || dealt.length < players.length || !allFatesFinal(deck, dealt)) return [];
+  const undealt = undealtFates(deck, dealt);
+  await saveTableState(ctx.tx, table, { undealtShown: true });
+  await appendLog(ctx, table.id, {
+    action: "darkfate.undealt",
+    summary: { key: "log.mw.fate.undealt", params: { fates: undealt.join(", ") } },
+  });
+  return [
+    {
+      kind: "post",
+      channelId: table.channelId,
+      view: {
+        embeds: [
+          {
+            title: t(ctx.lang, "mw.fate.undealtTitle"),
+            description: undealt.map((f) => `• ${fateName(ctx.lang, f)}`).join("\n") || "—",
+            tone: "info",
+          },
+        ],
+      },
+    },
+  ];
+}
+
+export const fateDeal = defineUseCase({
+  type: "darkfate.deal",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("darkfate.deal"), mode: z.enum(["deal", "choose"]).optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const mw = mwTableState(table);
+    const mode = ctx.intent.mode ?? mw.fates?.mode ?? "deal";
+    let deck = mw.fates ?? openFateDeck(mode);
+    if (deck.mode !== mode) {
+      if (deck.hands.length > 0) refuse("errors.mw.fateModeFixed");
+      deck = openFateDeck(mode);
+    }
+    if (mode === "choose") {
+      await saveTableState(ctx.tx, table, { fates: deck });
+      await appendLog(ctx, table.id, { action: "darkfate.mode", summary: { key: "log.mw.fate.chooseMode" } });
+      return { reply: { embeds: [{ description: t(ctx.lang, "mw.fate.chooseOpen"), tone: "info" }] } };
+    }
+    const players = await fatePlayers(ctx.tx, table);
+    const waiting = players.filter((p) => !deck.hands.some((h) => h.characterId === p.id));
+    if (waiting.length === 0) refuse("errors.mw.fatesAllDealt");
+    deck = dealFates(
+      deck,
+      waiting.map((p) => p.id),
+      ctx.dice,
+    );
+    await saveTableState(ctx.tx, table, { fates: deck, undealtShown: false });
+    const effects: Effect[] = [];
+    for (const p of waiting) {
+      const hand = deck.hands.find((h) => h.characterId === p.id)!;
+      await appendLog(ctx, table.id, {
+        action: "darkfate.deal",
+        characterId: p.id,
+        summary: { key: "log.mw.fate.dealtSecret", params: { name: p.name, fate: `@mw.fate.${hand.fate}` } },
+        visibleTo: p.ownerUserId,
+      });
+      effects.push({
+        kind: "dm",
+        userId: p.ownerUserId!,
+        view: ownFateView(ctx.lang, table, deck, p, true),
+        ifClosed: {
+          channelId: table.channelId,
+          view: {
+            content: t(ctx.lang, "mw.fate.dmClosed", { user: `<@${p.ownerUserId}>` }),
+            mentionUsers: [p.ownerUserId!],
+          },
+        },
+      });
+    }
+    await appendLog(ctx, table.id, {
+      action: "darkfate.deal",
+      summary: { key: "log.mw.fate.dealt", params: { count: waiting.length } },
+    });
+    return {
+      reply: {
+        embeds: [{ description: t(ctx.lang, "mw.fate.dealt", { count: waiting.length }), tone: "info" }],
+      },
+      effects,
+    };
+  },
+});
+
+const handSchema = {
+  tableId: z.coerce.number().int().optional(),
+  characterId: z.coerce.number().int().optional(),
+  character: name.optional(),
+};
+
+async function ownFateChange(
+  ctx: ActionContext<{ type: string; tableId?: number; characterId?: number; character?: string }>,
+  change: (deck: FateDeckState, character: Character) => FateDeckState,
+  logKey: string,
+): Promise<ActionResult> {
+  const table = await fateTable(ctx);
+  const character = await ownCharacter(ctx, table, ctx.intent.character, ctx.intent.characterId);
+  const deck = mwTableState(table).fates;
+  if (!deck) refuse("errors.mw.fateNotDealt");
+  const next = change(deck, character);
+  await saveTableState(ctx.tx, table, { fates: next });
+  const hand = next.hands.find((h) => h.characterId === character.id)!;
+  await appendLog(ctx, table.id, {
+    action: logKey,
+    characterId: character.id,
+    summary: {
+      key: `log.mw.fate.${logKey.split(".")[1]}`,
+      params: { name: character.name, fate: `@mw.fate.${hand.fate}` },
+    },
+    visibleTo: ctx.actor.userId,
+  });
+  const effects = await maybeShowUndealt(ctx, table, next);
+  const view = ownFateView(ctx.lang, table, next, character, !ctx.invocation.guildId);
+  return ctx.invocation.sourceMessageId !== undefined
+    ? { replyMode: "update", reply: view, effects }
+    : { reply: { ...view, ephemeral: true }, effects };
+}
+
+export const fateRedraw = defineUseCase({
+  type: "darkfate.redraw",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z.object({ type: z.literal("darkfate.redraw"), ...handSchema }),
+  table: "none",
+  mutates: true,
+  ephemeral: true,
+  run: (ctx) => ownFateChange(ctx, (deck, c) => redrawFate(deck, c.id, ctx.dice), "darkfate.redraw"),
+});
+
+export const fateKeep = defineUseCase({
+  type: "darkfate.keep",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z.object({ type: z.literal("darkfate.keep"), ...handSchema }),
+  table: "none",
+  mutates: true,
+  ephemeral: true,
+  run: (ctx) => ownFateChange(ctx, (deck, c) => keepFate(deck, c.id), "darkfate.keep"),
+});
+
+export const fateChoose = defineUseCase({
+  type: "darkfate.choose",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z.object({
+    type: z.literal("darkfate.choose"),
+    fate: z.enum(DARK_FATES as [DarkFate, ...DarkFate[]]),
+    ...handSchema,
+  }),
+  table: "none",
+  mutates: true,
+  ephemeral: true,
+  async run(ctx) {
+    const table = await fateTable(ctx);
+    const character = await ownCharacter(ctx, table, ctx.intent.character, ctx.intent.characterId);
+    const deck = chooseFate(mwTableState(table).fates ?? openFateDeck("deal"), character.id, ctx.intent.fate);
+    await saveTableState(ctx.tx, table, { fates: deck });
+    await appendLog(ctx, table.id, {
+      action: "darkfate.choose",
+      characterId: character.id,
+      summary: {
+        key: "log.mw.fate.choose",
+        params: { name: character.name, fate: `@mw.fate.${ctx.intent.fate}` },
+      },
+      visibleTo: ctx.actor.userId,
+    });
+    return { reply: ownFateView(ctx.lang, table, deck, character, false) };
+  },
+});
+
+export const fateReveal = defineUseCase({
+  type: "darkfate.reveal",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("darkfate.reveal"), character: name.optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await ownCharacter(ctx, table, ctx.intent.character);
+    const deck = mwTableState(table).fates;
+    if (!deck) refuse("errors.mw.fateNotDealt");
+    const next = revealFate(deck, character.id);
+    await saveTableState(ctx.tx, table, { fates: next });
+    const fate = next.hands.find((h) => h.characterId === character.id)!.fate;
+    await appendLog(ctx, table.id, {
+      action: "darkfate.reveal",
+      characterId: character.id,
+      summary: { key: "log.mw.fate.reveal", params: { name: character.name, fate: `@mw.fate.${fate}` } },
+    });
+    const effects = await maybeShowUndealt(ctx, table, next);
+    return {
+      reply: {
+        embeds: [
+          {
+            title: t(ctx.lang, "mw.fate.revealTitle", { name: character.name }),
+            description: `**${fateName(ctx.lang, fate)}**`,
+            tone: "warning",
+          },
+        ],
+      },
+      effects,
+    };
+  },
+});
+
+export const fateShow = defineUseCase({
+  type: "darkfate.show",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("darkfate.show") }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const mw = mwTableState(table);
+    const deck = mw.fates;
+    const players = await fatePlayers(ctx.tx, table);
+    const mine = players.filter((p) => p.ownerUserId === ctx.actor.userId);
+    const lines: string[] = [];
+    for (const p of players) {
+      const viewer = p.ownerUserId === ctx.actor.userId ? p.id : null;
+      const fate = deck ? fateVisibleTo(deck, p.id, viewer) : null;
+      const has = deck?.hands.some((h) => h.characterId === p.id) ?? false;
+      const shown = fate
+        ? fateName(ctx.lang, fate)
+        : has
+          ? t(ctx.lang, "mw.fate.hidden")
+          : t(ctx.lang, "mw.fate.notYet");
+      lines.push(
+        `• **${p.name}**: ${shown}${mine.includes(p) && fate && !deck?.hands.find((h) => h.characterId === p.id)?.revealed ? ` ${t(ctx.lang, "mw.fate.onlyYou")}` : ""}`,
+      );
+    }
+    if (deck && mw.undealtShown) {
+      const dealt = deck.hands.map((h) => h.characterId);
+      lines.push(
+        "",
+        t(ctx.lang, "mw.fate.undealtLine", {
+          fates:
+            undealtFates(deck, dealt)
+              .map((f) => fateName(ctx.lang, f))
+              .join(", ") || "—",
+        }),
+      );
+    }
+    const rows = mine.flatMap(
+      (p) => ownFateView(ctx.lang, table, deck ?? openFateDeck(), p, false).rows ?? [],
+    );
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          {
+            title: t(ctx.lang, "mw.fate.showTitle"),
+            description: lines.join("\n") || t(ctx.lang, "mw.fate.noPlayers"),
+            tone: "secret",
+          },
+        ],
+        rows: rows.slice(0, 5),
+      },
+    };
+  },
+});
+
+export const fateUseCases = [fateDeal, fateRedraw, fateKeep, fateChoose, fateReveal, fateShow];

@@ -1,0 +1,243 @@
+/**
+ * What the Mountain Witch use cases share: reading characters, damage and trust from the
+ * store in the shape the rules want, writing trust spends and damage back (logged), and
+ * the table's per-game state (matrix lock, dark-fate deck).
+ */
+import type { Character, GameTable, Prisma } from "../../generated/prisma/client.js";
+import type { Lang } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import type {
+  CharacterRef,
+  CharacterStatus,
+  DamageDuration,
+  DamageEntry,
+  FateDeckState,
+  Strength,
+  TrustLink,
+  TrustSpend,
+} from "../../rules/mountain-witch/index.js";
+import type { Tx } from "../../store/db.js";
+import { appendLog } from "../log.js";
+import type { ActionContext } from "../use-case.js";
+
+/** Mountain Witch fields in `character.sheet`. */
+export interface MwSheet {
+  abilities: string[];
+  background: string | null;
+  /** The chapter in which the character was taken out (for recovery attempts). */
+  incapacitatedInChapter: number | null;
+  recoveryTriedInChapter: number | null;
+}
+
+export function mwSheet(character: Character): MwSheet {
+  const sheet = (character.sheet ?? {}) as Partial<MwSheet>;
+  return {
+    abilities: Array.isArray(sheet.abilities) ? sheet.abilities.filter((a) => typeof a === "string") : [],
+    background: typeof sheet.background === "string" ? sheet.background : null,
+    incapacitatedInChapter:
+      typeof sheet.incapacitatedInChapter === "number" ? sheet.incapacitatedInChapter : null,
+    recoveryTriedInChapter:
+      typeof sheet.recoveryTriedInChapter === "number" ? sheet.recoveryTriedInChapter : null,
+  };
+}
+
+export async function saveSheet(tx: Tx, character: Character, patch: Partial<MwSheet>): Promise<void> {
+  const sheet = { ...((character.sheet ?? {}) as object), ...mwSheet(character), ...patch };
+  await tx.character.update({ where: { id: character.id }, data: { sheet: sheet as Prisma.InputJsonValue } });
+}
+
+/** Mountain Witch state in `game_table.state`. */
+export interface MwTableState {
+  /** Set once play has begun (first conflict, duel or chapter): the starting matrix is then final. */
+  matrixLocked: boolean;
+  fates: FateDeckState | null;
+  undealtShown: boolean;
+}
+
+export function mwTableState(table: GameTable): MwTableState {
+  const mw = ((table.state ?? {}) as { mw?: Partial<MwTableState> }).mw ?? {};
+  return {
+    matrixLocked: mw.matrixLocked === true,
+    fates: mw.fates ?? null,
+    undealtShown: mw.undealtShown === true,
+  };
+}
+
+export async function saveTableState(tx: Tx, table: GameTable, patch: Partial<MwTableState>): Promise<void> {
+  const current = (table.state ?? {}) as Record<string, unknown>;
+  const mw = { ...mwTableState(table), ...patch };
+  await tx.gameTable.update({
+    where: { id: table.id },
+    data: { state: { ...current, mw } as unknown as Prisma.InputJsonValue },
+  });
+  table.state = { ...current, mw } as unknown as Prisma.JsonValue;
+}
+
+export function statusOf(character: Character): CharacterStatus {
+  return character.status === "dead" || character.status === "incapacitated" ? character.status : "active";
+}
+
+export function refOf(character: Character): CharacterRef {
+  return {
+    id: character.id,
+    name: character.name,
+    kind: character.kind === "pc" ? "pc" : "npc",
+    playerId: character.ownerUserId,
+    strength: (["weak", "medium", "strong"].includes(character.strength)
+      ? character.strength
+      : "medium") as Strength,
+    status: statusOf(character),
+  };
+}
+
+/** Active damage entries by character, in the rules' shape. */
+export async function activeDamage(
+  tx: Tx,
+  characterIds: readonly number[],
+): Promise<Record<number, DamageEntry[]>> {
+  const ids = characterIds.filter((id) => id > 0);
+  const rows = ids.length
+    ? await tx.damageEntry.findMany({
+        where: { characterId: { in: ids }, clearedAt: null, duration: { not: "taken-out" } },
+        orderBy: { id: "asc" },
+      })
+    : [];
+  const out: Record<number, DamageEntry[]> = {};
+  for (const r of rows) {
+    const list = out[r.characterId] ?? [];
+    out[r.characterId] = list;
+    list.push({
+      id: r.id,
+      characterId: r.characterId,
+      duration: r.duration as DamageEntry["duration"],
+      ability: r.ability,
+      condition: r.condition,
+    });
+  }
+  return out;
+}
+
+export async function clearDamage(
+  ctx: Pick<ActionContext, "tx" | "now">,
+  ids: readonly number[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await ctx.tx.damageEntry.updateMany({
+    where: { id: { in: [...ids] }, clearedAt: null },
+    data: { clearedAt: ctx.now },
+  });
+}
+
+export async function trustLinks(tx: Tx, tableId: number): Promise<TrustLink[]> {
+  const rows = await tx.trustLink.findMany({
+    where: { tableId },
+    orderBy: [{ giverId: "asc" }, { holderId: "asc" }],
+  });
+  return rows.map((r) => ({ giverId: r.giverId, holderId: r.holderId, value: r.value, points: r.points }));
+}
+
+/**
+ * Writes one trust spend: a conditional update on the points the rules saw, so a spend
+ * can never apply twice or push points below 0 (the DB CHECK backs this up), then logs it.
+ */
+export async function persistTrustSpend(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  tableId: number,
+  spent: TrustSpend,
+  names: { giver: string; holder: string },
+): Promise<void> {
+  const updated = await ctx.tx.trustLink.updateMany({
+    where: { giverId: spent.giverId, holderId: spent.holderId, points: spent.before },
+    data: { points: spent.after },
+  });
+  if (updated.count !== 1) refuse("errors.mw.notEnoughTrust", { have: 0, need: spent.amount });
+  await appendLog(ctx, tableId, {
+    action: `trust.${spent.use}`,
+    characterId: spent.holderId,
+    summary: {
+      key: `log.mw.trust.${spent.use}`,
+      params: { holder: names.holder, giver: names.giver, amount: spent.amount },
+    },
+    before: { giverId: spent.giverId, holderId: spent.holderId, points: spent.before },
+    after: { giverId: spent.giverId, holderId: spent.holderId, points: spent.after },
+  });
+}
+
+/** Writes damage to a stored character: an entry, or a status change when taken out. */
+export async function persistDamage(
+  ctx: Pick<ActionContext, "tx" | "actor" | "now">,
+  table: GameTable,
+  target: Character,
+  damage: {
+    quality: string;
+    duration: DamageDuration;
+    ability: string | null;
+    condition: string | null;
+    takenOut: "incapacitated" | "dead" | null;
+  },
+  note: string | null,
+): Promise<void> {
+  if (damage.takenOut) {
+    await ctx.tx.character.update({ where: { id: target.id }, data: { status: damage.takenOut } });
+    if (damage.takenOut === "incapacitated") {
+      await saveSheet(ctx.tx, target, {
+        incapacitatedInChapter: table.chapter,
+        recoveryTriedInChapter: null,
+      });
+    }
+    await appendLog(ctx, table.id, {
+      action: "character.status",
+      characterId: target.id,
+      summary: { key: `log.mw.takenOut.${damage.takenOut}`, params: { name: target.name } },
+      before: { status: target.status },
+      after: { status: damage.takenOut },
+    });
+    return;
+  }
+  const entry = await ctx.tx.damageEntry.create({
+    data: {
+      tableId: table.id,
+      characterId: target.id,
+      duration: damage.duration,
+      ability: damage.ability,
+      condition: damage.condition,
+      note,
+    },
+  });
+  await appendLog(ctx, table.id, {
+    action: "damage.add",
+    characterId: target.id,
+    summary: {
+      key: "log.mw.damage.add",
+      params: { name: target.name, duration: `@mw.durationShort.${damage.duration}`, id: entry.id },
+    },
+    after: { id: entry.id, duration: damage.duration, ability: damage.ability, condition: damage.condition },
+  });
+}
+
+/** Player characters at the table who take part in trust (dead ones too; not retired or deleted). */
+export async function trustCharacters(tx: Tx, tableId: number): Promise<Character[]> {
+  return tx.character.findMany({
+    where: { tableId, kind: "pc", deletedAt: null, status: { in: ["active", "incapacitated", "dead"] } },
+    orderBy: { id: "asc" },
+  });
+}
+
+/** Marks play as begun: the starting matrix can no longer be edited freely. */
+export async function lockMatrix(tx: Tx, table: GameTable): Promise<void> {
+  if (!mwTableState(table).matrixLocked) await saveTableState(tx, table, { matrixLocked: true });
+}
+
+export function durationText(lang: Lang, duration: DamageDuration, condition: string | null): string {
+  return t(lang, `mw.duration.${duration}`, { condition: condition ?? "" });
+}
+
+/** "½", "1", "1½", … for a list of success pieces. */
+export function successesText(pieces: readonly string[]): string {
+  const halves = pieces.reduce((s, p) => s + (p === "half" ? 1 : 2), 0);
+  const whole = Math.floor(halves / 2);
+  const half = halves % 2 === 1 ? "½" : "";
+  if (halves === 0) return "0";
+  return `${whole > 0 ? whole : ""}${half}`;
+}

@@ -1,0 +1,384 @@
+/**
+ * Mountain Witch sheets: abilities, background, zodiac, status and recovery attempts
+ * (`/character abilities|background|zodiac|status|recover`), the starting trust links
+ * when a player character is created, and the public sheet fields (never the fate,
+ * unless its owner revealed it).
+ */
+import { z } from "zod";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
+import { t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import {
+  assertMayAttemptRecovery,
+  initialTrust,
+  isZodiacSign,
+  openRecoveryConflict,
+  ZODIAC_SIGNS,
+  type ZodiacSign,
+} from "../../rules/mountain-witch/index.js";
+import { actingCharacter, findCharacter, requireControl, requireGm, requireTable } from "../access.js";
+import { createFlow } from "../flows.js";
+import { appendLog } from "../log.js";
+import { cleanText } from "../names.js";
+import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
+import { conflictPanel } from "./conflict-view.js";
+import { damageLine } from "./damage.js";
+import { mwSheet, mwTableState, refOf, saveSheet, trustCharacters } from "./shared.js";
+
+const SYSTEMS = ["mountain-witch"] as const;
+const name = z.string().min(1).max(100);
+const ability = z.string().max(200).optional();
+
+function pairTrust(a: Character, b: Character): number {
+  const sa = a.zodiac && isZodiacSign(a.zodiac) ? a.zodiac : null;
+  const sb = b.zodiac && isZodiacSign(b.zodiac) ? b.zodiac : null;
+  // Without both signs the pair starts neutral.
+  return sa && sb && sa !== sb ? initialTrust(sa, sb) : 2;
+}
+
+/** (Re)sets the starting trust between a character and every other player character, both ways. */
+async function seedTrust(tx: ActionContext["tx"], table: GameTable, character: Character): Promise<void> {
+  if (character.kind !== "pc") return;
+  const others = (await trustCharacters(tx, table.id)).filter((c) => c.id !== character.id);
+  for (const other of others) {
+    const value = pairTrust(character, other);
+    for (const [giverId, holderId] of [
+      [character.id, other.id],
+      [other.id, character.id],
+    ] as const) {
+      await tx.trustLink.upsert({
+        where: { giverId_holderId: { giverId, holderId } },
+        create: { tableId: table.id, giverId, holderId, value, points: value },
+        update: { value, points: value },
+      });
+    }
+  }
+}
+
+export const hooks: SystemHooks = {
+  async onCharacterCreated(ctx, character) {
+    const table = requireTable(ctx);
+    if (table.system !== "mountain-witch") return;
+    await saveSheet(ctx.tx, character, {});
+    await seedTrust(ctx.tx, table, character);
+  },
+  async sheetFields(ctx, character) {
+    const table = requireTable(ctx);
+    const sheet = mwSheet(character);
+    const damage = await ctx.tx.damageEntry.findMany({
+      where: { characterId: character.id, clearedAt: null },
+      orderBy: { id: "asc" },
+    });
+    const lost = new Set(damage.flatMap((d) => (d.ability ? [d.ability.toLowerCase()] : [])));
+    const fields: { name: string; value: string; inline?: boolean }[] = [];
+    if (character.kind === "npc") {
+      fields.push({
+        name: t(ctx.lang, "mw.sheet.strength"),
+        value: t(ctx.lang, `mw.strength.${character.strength}`),
+        inline: true,
+      });
+    } else {
+      fields.push({
+        name: t(ctx.lang, "mw.sheet.zodiac"),
+        value: character.zodiac ? t(ctx.lang, `mw.sign.${character.zodiac}`) : "—",
+        inline: true,
+      });
+      const abilities = sheet.abilities.map((a) =>
+        lost.has(a.toLowerCase()) ? `~~${a}~~ ${t(ctx.lang, "mw.sheet.unusable")}` : a,
+      );
+      fields.push({
+        name: t(ctx.lang, "mw.sheet.abilities"),
+        value: abilities.map((a) => `• ${a}`).join("\n") || "—",
+      });
+      if (sheet.background)
+        fields.push({ name: t(ctx.lang, "mw.sheet.background"), value: sheet.background });
+      const deck = mwTableState(table).fates;
+      const hand = deck?.hands.find((h) => h.characterId === character.id);
+      // The dark fate is public only once its owner revealed it.
+      fields.push({
+        name: t(ctx.lang, "mw.sheet.fate"),
+        value: hand?.revealed
+          ? t(ctx.lang, `mw.fate.${hand.fate}`)
+          : hand
+            ? t(ctx.lang, "mw.fate.hidden")
+            : t(ctx.lang, "mw.fate.notYet"),
+        inline: true,
+      });
+    }
+    fields.push({
+      name: t(ctx.lang, "mw.sheet.damage"),
+      value: damage.map((d) => damageLine(ctx.lang, d)).join("\n") || t(ctx.lang, "mw.damage.none"),
+    });
+    return fields;
+  },
+  async tableFields(ctx) {
+    const table = requireTable(ctx);
+    const mw = mwTableState(table);
+    const fates = mw.fates;
+    return [
+      {
+        name: t(ctx.lang, "mw.table.matrix"),
+        value: t(ctx.lang, mw.matrixLocked ? "mw.table.matrixLocked" : "mw.table.matrixOpen"),
+        inline: true,
+      },
+      {
+        name: t(ctx.lang, "mw.table.fates"),
+        value: fates
+          ? t(ctx.lang, fates.mode === "deal" ? "mw.table.fatesDealt" : "mw.table.fatesChosen", {
+              count: fates.hands.length,
+            })
+          : t(ctx.lang, "mw.table.fatesNone"),
+        inline: true,
+      },
+    ];
+  },
+};
+
+async function sheetTarget(
+  ctx: Pick<ActionContext, "tx" | "table" | "actor">,
+  characterName: string | undefined,
+): Promise<Character> {
+  const character = await actingCharacter(ctx, characterName, { gmMayActForPlayers: true });
+  if (character.kind !== "pc") refuse("errors.mw.sheetPlayerOnly");
+  return character;
+}
+
+export const characterAbilities = defineUseCase({
+  type: "character.abilities",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("character.abilities"),
+    name: name.optional(),
+    first: ability,
+    second: ability,
+    third: ability,
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await sheetTarget(ctx, ctx.intent.name);
+    const before = mwSheet(character).abilities;
+    const next = [...before];
+    const slots = [ctx.intent.first, ctx.intent.second, ctx.intent.third];
+    if (slots.every((s) => s === undefined)) refuse("errors.mw.abilitiesNeeded");
+    slots.forEach((s, i) => {
+      if (s === undefined) return;
+      // "-" clears a slot.
+      next[i] = s.trim() === "-" ? "" : cleanText(s, 100);
+    });
+    const abilities = next.filter((a) => a && a.length > 0).slice(0, 3);
+    await saveSheet(ctx.tx, character, { abilities });
+    await appendLog(ctx, table.id, {
+      action: "character.abilities",
+      characterId: character.id,
+      summary: { key: "log.mw.sheet.abilities", params: { name: character.name } },
+      before: { abilities: before },
+      after: { abilities },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            title: character.name,
+            description: abilities.map((a) => `• ${a}`).join("\n") || "—",
+            footer: t(ctx.lang, "mw.sheet.abilitiesSaved"),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const characterBackground = defineUseCase({
+  type: "character.background",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("character.background"),
+    name: name.optional(),
+    text: z.string().max(2000),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await sheetTarget(ctx, ctx.intent.name);
+    const background = cleanText(ctx.intent.text, 1000) || null;
+    await saveSheet(ctx.tx, character, { background });
+    await appendLog(ctx, table.id, {
+      action: "character.background",
+      characterId: character.id,
+      summary: { key: "log.mw.sheet.background", params: { name: character.name } },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            title: character.name,
+            description: background ?? "—",
+            footer: t(ctx.lang, "mw.sheet.backgroundSaved"),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const characterZodiac = defineUseCase({
+  type: "character.zodiac",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("character.zodiac"),
+    sign: z.enum(ZODIAC_SIGNS as [ZodiacSign, ...ZodiacSign[]]),
+    name: name.optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await sheetTarget(ctx, ctx.intent.name);
+    if (mwTableState(table).matrixLocked) refuse("errors.mw.zodiacLocked");
+    const holder = await ctx.tx.character.findFirst({
+      where: { tableId: table.id, zodiac: ctx.intent.sign, deletedAt: null, NOT: { id: character.id } },
+    });
+    if (holder)
+      refuse("errors.character.zodiacTaken", {
+        sign: t(ctx.lang, `mw.sign.${ctx.intent.sign}`),
+        name: holder.name,
+      });
+    const updated = await ctx.tx.character.update({
+      where: { id: character.id },
+      data: { zodiac: ctx.intent.sign },
+    });
+    // The starting matrix follows the signs until play begins.
+    await seedTrust(ctx.tx, table, updated);
+    await appendLog(ctx, table.id, {
+      action: "character.zodiac",
+      characterId: character.id,
+      summary: {
+        key: "log.mw.sheet.zodiac",
+        params: { name: character.name, sign: `@mw.sign.${ctx.intent.sign}` },
+      },
+      before: { zodiac: character.zodiac },
+      after: { zodiac: ctx.intent.sign },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            description: t(ctx.lang, "mw.sheet.zodiacSaved", {
+              name: character.name,
+              sign: t(ctx.lang, `mw.sign.${ctx.intent.sign}`),
+            }),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const characterStatus = defineUseCase({
+  type: "character.status",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("character.status"),
+    name,
+    status: z.enum(["active", "incapacitated", "dead"]),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
+    await ctx.tx.character.update({ where: { id: character.id }, data: { status: ctx.intent.status } });
+    if (ctx.intent.status === "incapacitated" && character.status !== "incapacitated") {
+      await saveSheet(ctx.tx, character, {
+        incapacitatedInChapter: table.chapter,
+        recoveryTriedInChapter: null,
+      });
+    }
+    await appendLog(ctx, table.id, {
+      action: "character.status",
+      characterId: character.id,
+      summary: {
+        key: "log.mw.sheet.status",
+        params: { name: character.name, status: `@character.status.${ctx.intent.status}` },
+      },
+      before: { status: character.status },
+      after: { status: ctx.intent.status },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            description: t(ctx.lang, "mw.sheet.statusSaved", {
+              name: character.name,
+              status: t(ctx.lang, `character.status.${ctx.intent.status}`),
+            }),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const characterRecover = defineUseCase({
+  type: "character.recover",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("character.recover"), name: name.optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = ctx.intent.name
+      ? await findCharacter(ctx.tx, table.id, ctx.intent.name)
+      : await actingCharacter(ctx, undefined);
+    requireControl(ctx, character, { gmMayActForPlayers: true });
+    const sheet = mwSheet(character);
+    assertMayAttemptRecovery(
+      {
+        characterId: character.id,
+        status:
+          character.status === "incapacitated"
+            ? "incapacitated"
+            : character.status === "dead"
+              ? "dead"
+              : "active",
+        incapacitatedInChapter: sheet.incapacitatedInChapter,
+        recoveryTriedInChapter: sheet.recoveryTriedInChapter,
+      },
+      table.chapter,
+    );
+    const state = openRecoveryConflict(refOf(character));
+    await saveSheet(ctx.tx, character, { recoveryTriedInChapter: table.chapter });
+    const flow = await createFlow(ctx.tx, {
+      tableId: table.id,
+      kind: "mw.conflict",
+      state,
+      createdByUserId: ctx.actor.userId,
+    });
+    await appendLog(ctx, table.id, {
+      action: "character.recover",
+      characterId: character.id,
+      summary: { key: "log.mw.recoveryAttempt", params: { name: character.name } },
+    });
+    return { reply: conflictPanel(ctx.lang, flow.id, state), replyIsPanelOf: flow.id };
+  },
+});
+
+export const sheetUseCases = [
+  characterAbilities,
+  characterBackground,
+  characterZodiac,
+  characterStatus,
+  characterRecover,
+];

@@ -1,0 +1,779 @@
+/**
+ * Trust: `/trust show|matrix|set|submit|reveal` and `/chapter next`. In secret mode the
+ * chapter's trust round is collected in DMs (or ephemerally in the channel when a
+ * player's DMs are closed): the GM sees who has submitted, never what, and all changes
+ * are revealed together in one channel message.
+ */
+import { z } from "zod";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
+import { type Lang, t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import {
+  allTrustSubmitted,
+  applyChapterStart,
+  openTrustRound,
+  proposeTrust,
+  revealTrustRound,
+  submitTrust,
+  type TrustChange,
+  type TrustLink,
+  type TrustRoundState,
+  trustRoundVisibleTo,
+  validateInitialTrust,
+} from "../../rules/mountain-witch/index.js";
+import { findCharacter, requireGm, requireTable } from "../access.js";
+import { activeTable, lockTable } from "../execute.js";
+import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { appendLog } from "../log.js";
+import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { EmbedView, MessageView } from "../views.js";
+import { clearDamage, lockMatrix, mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
+
+const SYSTEMS = ["mountain-witch"] as const;
+const name = z.string().min(1).max(100);
+
+export interface TrustRoundFlow {
+  round: TrustRoundState;
+  /** Givers whose player could not be reached by DM: they submit in the channel. */
+  dmClosed: number[];
+}
+
+function nameMap(characters: readonly Character[]): Map<number, string> {
+  return new Map(characters.map((c) => [c.id, c.name]));
+}
+
+/** The values as a table: one line per giver. */
+export function matrixLines(links: readonly TrustLink[], names: Map<number, string>): string[] {
+  const givers = [...new Set(links.map((l) => l.giverId))].filter((id) => names.has(id));
+  return givers.map((g) => {
+    const row = links
+      .filter((l) => l.giverId === g && names.has(l.holderId))
+      .map((l) => `${names.get(l.holderId)} **${l.value}**`)
+      .join(" · ");
+    return `**${names.get(g)}** → ${row || "—"}`;
+  });
+}
+
+function changeLines(lang: Lang, changes: readonly TrustChange[], names: Map<number, string>): string[] {
+  return changes.map((c) =>
+    t(lang, "mw.trust.changeLine", {
+      giver: names.get(c.giverId) ?? "?",
+      holder: names.get(c.holderId) ?? "?",
+      before: c.before,
+      after: c.after,
+    }),
+  );
+}
+
+/** A giver's own row in the round: what they give each other character now, and what they set. */
+function rowView(
+  lang: Lang,
+  flowId: number,
+  round: TrustRoundState,
+  giver: Character,
+  names: Map<number, string>,
+  inDm: boolean,
+): MessageView {
+  const seen = trustRoundVisibleTo(round, giver.id);
+  const own = seen.own ?? [];
+  const lines = own.map((p) => {
+    const old =
+      round.values.find((v) => v.giverId === p.giverId && v.holderId === p.holderId)?.value ?? p.value;
+    const change = p.value !== old ? ` (${old} → ${p.value})` : "";
+    return `• ${names.get(p.holderId) ?? "?"}: **${p.value}**${change}`;
+  });
+  const submitted = round.submitted.includes(giver.id);
+  return {
+    ephemeral: !inDm,
+    embeds: [
+      {
+        title: t(lang, "mw.trust.rowTitle", { name: giver.name, chapter: round.chapter }),
+        description: [...lines, "", t(lang, submitted ? "mw.trust.submitted" : "mw.trust.rowHelp")].join(
+          "\n",
+        ),
+        tone: "secret",
+      },
+    ],
+    rows:
+      submitted || round.phase !== "collecting"
+        ? []
+        : [
+            [
+              {
+                kind: "button",
+                label: t(lang, "mw.trust.button.edit"),
+                style: "primary",
+                intent: { type: "trust.edit", flowId, characterId: giver.id },
+              },
+              {
+                kind: "button",
+                label: t(lang, "mw.trust.button.submit"),
+                style: "success",
+                intent: { type: "trust.submit", flowId, characterId: giver.id },
+              },
+            ],
+          ],
+  };
+}
+
+/** The round's public panel: who has submitted (never what), and whose DMs were closed. */
+function roundPanel(
+  lang: Lang,
+  flowId: number,
+  flow: TrustRoundFlow,
+  names: Map<number, string>,
+): MessageView {
+  const seen = trustRoundVisibleTo(flow.round, null);
+  const list = (ids: number[]) => ids.map((id) => names.get(id) ?? "?").join(", ") || "—";
+  const fields: NonNullable<EmbedView["fields"]> = [
+    { name: t(lang, "mw.trust.panel.submitted"), value: list(seen.submitted), inline: true },
+    { name: t(lang, "mw.trust.panel.pending"), value: list(seen.pending), inline: true },
+  ];
+  if (flow.dmClosed.length > 0)
+    fields.push({ name: t(lang, "mw.trust.panel.dmClosed"), value: list(flow.dmClosed) });
+  if (flow.round.mode === "open" && seen.proposals) {
+    const lines = seen.proposals.map(
+      (p) => `${names.get(p.giverId)} → ${names.get(p.holderId)}: **${p.value}**`,
+    );
+    if (lines.length) fields.push({ name: t(lang, "mw.trust.panel.proposals"), value: lines.join("\n") });
+  }
+  const closed = flow.round.phase !== "collecting";
+  return {
+    embeds: [
+      {
+        title: t(lang, "mw.trust.panel.title", { chapter: flow.round.chapter }),
+        description: t(
+          lang,
+          closed
+            ? "mw.trust.panel.closed"
+            : flow.round.mode === "secret"
+              ? "mw.trust.panel.secret"
+              : "mw.trust.panel.open",
+        ),
+        fields,
+        tone: "info",
+      },
+    ],
+    rows: closed
+      ? []
+      : [
+          [
+            {
+              kind: "button",
+              label: t(lang, "mw.trust.button.reveal"),
+              style: "secondary",
+              intent: { type: "trust.reveal", flowId },
+            },
+          ],
+        ],
+  };
+}
+
+/**
+ * Reveals the round: applies every change at once (validated again), refills points,
+ * logs each change, closes the flow and returns the one channel message and panel edit.
+ */
+async function reveal(
+  ctx: Pick<ActionContext, "tx" | "actor" | "lang">,
+  table: GameTable,
+  flow: TypedFlow<TrustRoundFlow>,
+  force: boolean,
+): Promise<Effect[]> {
+  const { state: round, changes } = revealTrustRound(flow.state.round, { force });
+  const links = await trustLinks(ctx.tx, table.id);
+  const start = applyChapterStart({ chapter: round.chapter, links, changes, damage: [], characters: [] });
+  for (const l of start.links) {
+    await ctx.tx.trustLink.update({
+      where: { giverId_holderId: { giverId: l.giverId, holderId: l.holderId } },
+      data: { value: l.value, points: l.points },
+    });
+  }
+  const characters = await trustCharacters(ctx.tx, table.id);
+  const names = nameMap(characters);
+  for (const c of changes) {
+    await appendLog(ctx, table.id, {
+      action: "trust.value",
+      characterId: c.giverId,
+      summary: {
+        key: "log.mw.trust.value",
+        params: {
+          giver: names.get(c.giverId) ?? "?",
+          holder: names.get(c.holderId) ?? "?",
+          before: c.before,
+          after: c.after,
+        },
+      },
+      before: { value: c.before },
+      after: { value: c.after },
+    });
+  }
+  await appendLog(ctx, table.id, {
+    action: "trust.refill",
+    summary: { key: "log.mw.trust.refill", params: { chapter: round.chapter } },
+  });
+  const state: TrustRoundFlow = { ...flow.state, round };
+  await saveFlowState(ctx.tx, flow.id, state, true);
+  const lines = changeLines(ctx.lang, changes, names);
+  const message: MessageView = {
+    embeds: [
+      {
+        title: t(ctx.lang, "mw.trust.revealTitle", { chapter: round.chapter }),
+        fields: [
+          {
+            name: t(ctx.lang, "mw.trust.changes"),
+            value: lines.join("\n") || t(ctx.lang, "mw.trust.noChanges"),
+          },
+          { name: t(ctx.lang, "mw.trust.matrix"), value: matrixLines(start.links, names).join("\n") || "—" },
+        ],
+        footer: t(ctx.lang, "mw.trust.refilled"),
+        tone: "success",
+      },
+    ],
+  };
+  return [
+    { kind: "post", channelId: table.channelId, view: message },
+    { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.lang, flow.id, state, names) },
+  ];
+}
+
+/**
+ * The table a trust action is for: the channel's, or in a DM the one named by the
+ * `table` option, or the only table where the player's character adjusts trust.
+ */
+async function trustTable(ctx: ActionContext<{ type: string; table?: string | number }>): Promise<GameTable> {
+  let table: GameTable | null = null;
+  if (ctx.intent.table !== undefined) {
+    const id = Number(ctx.intent.table);
+    table = Number.isInteger(id)
+      ? await ctx.tx.gameTable.findFirst({ where: { id, status: "active", system: "mountain-witch" } })
+      : null;
+    if (!table) refuse("errors.mw.trustTableUnknown");
+  } else if (ctx.invocation.guildId) {
+    table = await activeTable(ctx.tx, ctx.invocation.channelId);
+    if (!table) refuse("errors.noTable");
+    if (table.system !== "mountain-witch")
+      refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });
+  } else {
+    const mine = await ctx.tx.character.findMany({
+      where: {
+        ownerUserId: ctx.actor.userId,
+        kind: "pc",
+        deletedAt: null,
+        table: { status: "active", system: "mountain-witch" },
+      },
+      select: { tableId: true },
+    });
+    const ids = [...new Set(mine.map((c) => c.tableId))];
+    if (ids.length === 0) refuse("errors.character.noneOwned");
+    if (ids.length > 1) refuse("errors.mw.trustWhichTable");
+    table = await ctx.tx.gameTable.findUniqueOrThrow({ where: { id: ids[0]! } });
+  }
+  return lockTable(ctx.tx, table.id);
+}
+
+/** The player's character at that table (the named one, or their only one). */
+async function giverAt(
+  ctx: ActionContext<{ type: string }>,
+  table: GameTable,
+  characterName?: string,
+  characterId?: number,
+): Promise<Character> {
+  if (characterId !== undefined) {
+    const c = await ctx.tx.character.findFirst({
+      where: { id: characterId, tableId: table.id, deletedAt: null },
+    });
+    if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
+    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
+    return c;
+  }
+  if (characterName) {
+    const c = await findCharacter(ctx.tx, table.id, characterName);
+    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
+    return c;
+  }
+  const own = await ctx.tx.character.findMany({
+    where: { tableId: table.id, ownerUserId: ctx.actor.userId, kind: "pc", deletedAt: null },
+    orderBy: { id: "asc" },
+  });
+  if (own.length === 0) refuse("errors.character.noneOwned");
+  if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
+  return own[0]!;
+}
+
+async function openRound(
+  tx: ActionContext["tx"],
+  table: GameTable,
+): Promise<TypedFlow<TrustRoundFlow> | null> {
+  return findOpenFlow<TrustRoundFlow>(tx, table.id, "mw.trust-round");
+}
+
+export const chapterNext = defineUseCase({
+  type: "chapter.next",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("chapter.next") }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    if (await openRound(ctx.tx, table)) refuse("errors.mw.trustRoundOpen");
+    const mw = mwTableState(table);
+    const links = await trustLinks(ctx.tx, table.id);
+    if (!mw.matrixLocked) {
+      // The first chapter begins: the starting matrix is final and points are full.
+      await lockMatrix(ctx.tx, table);
+      for (const l of links)
+        await ctx.tx.trustLink.update({
+          where: { giverId_holderId: { giverId: l.giverId, holderId: l.holderId } },
+          data: { points: l.value },
+        });
+      await appendLog(ctx, table.id, {
+        action: "chapter.start",
+        summary: { key: "log.mw.chapter.start", params: { chapter: table.chapter } },
+      });
+      return {
+        reply: {
+          embeds: [
+            {
+              title: t(ctx.lang, "mw.chapter.firstTitle", { chapter: table.chapter }),
+              description: t(ctx.lang, "mw.chapter.first"),
+              tone: "success",
+            },
+          ],
+        },
+      };
+    }
+    const chapter = table.chapter + 1;
+    await ctx.tx.gameTable.update({ where: { id: table.id }, data: { chapter } });
+    // "Until the end of the chapter" damage ends with it.
+    const damage = await ctx.tx.damageEntry.findMany({
+      where: { tableId: table.id, clearedAt: null, duration: "chapter" },
+    });
+    await clearDamage(
+      ctx,
+      damage.map((d) => d.id),
+    );
+    const characters = await trustCharacters(ctx.tx, table.id);
+    const recoverable = characters.filter((c) => {
+      const s = mwSheet(c);
+      return c.status === "incapacitated" && (s.incapacitatedInChapter ?? 0) < chapter;
+    });
+    await appendLog(ctx, table.id, {
+      action: "chapter.next",
+      summary: { key: "log.mw.chapter.next", params: { chapter } },
+      before: { chapter: table.chapter },
+      after: { chapter, clearedDamage: damage.map((d) => d.id) },
+    });
+    const givers = characters.filter((c) => c.ownerUserId !== null);
+    const round = openTrustRound({
+      chapter,
+      mode: table.trustMode === "open" ? "open" : "secret",
+      giverIds: givers.map((c) => c.id),
+      links,
+    });
+    const state: TrustRoundFlow = { round, dmClosed: [] };
+    const flow = await createFlow(ctx.tx, {
+      tableId: table.id,
+      kind: "mw.trust-round",
+      state,
+      createdByUserId: ctx.actor.userId,
+    });
+    const names = nameMap(characters);
+    const effects: Effect[] = [];
+    if (round.mode === "secret") {
+      for (const giver of givers) {
+        effects.push({
+          kind: "dm",
+          userId: giver.ownerUserId!,
+          view: rowView(ctx.lang, flow.id, round, giver, names, true),
+          ifClosed: {
+            channelId: table.channelId,
+            view: {
+              content: t(ctx.lang, "mw.trust.dmClosed", {
+                user: `<@${giver.ownerUserId}>`,
+                name: giver.name,
+              }),
+              mentionUsers: [giver.ownerUserId!],
+            },
+            intent: { type: "trust.dm-closed", flowId: flow.id, characterId: giver.id },
+          },
+        });
+      }
+    }
+    const panel = roundPanel(ctx.lang, flow.id, state, names);
+    const notes = [
+      t(ctx.lang, "mw.chapter.next", { chapter, cleared: damage.length }),
+      ...(recoverable.length
+        ? [t(ctx.lang, "mw.chapter.mayRecover", { names: recoverable.map((c) => c.name).join(", ") })]
+        : []),
+    ];
+    return {
+      reply: { ...panel, embeds: [{ description: notes.join("\n"), tone: "info" }, ...(panel.embeds ?? [])] },
+      replyIsPanelOf: flow.id,
+      effects,
+    };
+  },
+});
+
+export const trustDmClosed = defineUseCase({
+  type: "trust.dm-closed",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("trust.dm-closed"),
+    flowId: z.number().int(),
+    characterId: z.number().int(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    // Recorded by the bot on the GM's behalf, right after the GM opened the round.
+    const table = requireGm(ctx);
+    const flow = await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round");
+    if (!flow.state.round.giverIds.includes(ctx.intent.characterId)) refuse("errors.mw.notInTrustRound");
+    const state: TrustRoundFlow = {
+      ...flow.state,
+      dmClosed: [...new Set([...flow.state.dmClosed, ctx.intent.characterId])],
+    };
+    await saveFlowState(ctx.tx, flow.id, state);
+    const names = nameMap(await trustCharacters(ctx.tx, table.id));
+    return {
+      effects: [{ kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.lang, flow.id, state, names) }],
+    };
+  },
+});
+
+/** After a change to the round: the giver's own row (ephemeral or in the DM), and the public panel. */
+async function afterRoundChange(
+  ctx: ActionContext<{ type: string }>,
+  table: GameTable,
+  flow: TypedFlow<TrustRoundFlow>,
+  state: TrustRoundFlow,
+  giver: Character,
+): Promise<ActionResult> {
+  const names = nameMap(await trustCharacters(ctx.tx, table.id));
+  const inDm = !ctx.invocation.guildId;
+  const effects: Effect[] = [];
+  if (state.round.phase === "collecting" && allTrustSubmitted(state.round)) {
+    effects.push(...(await reveal(ctx, table, { ...flow, state }, false)));
+  } else {
+    await saveFlowState(ctx.tx, flow.id, state);
+    effects.push({ kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.lang, flow.id, state, names) });
+  }
+  const row = rowView(ctx.lang, flow.id, state.round, giver, names, inDm);
+  // Open mode: everyone sees submissions as they happen.
+  if (state.round.mode === "open" && ctx.invocation.guildId) row.ephemeral = false;
+  const fromButton =
+    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+  return fromButton ? { replyMode: "update", reply: row, effects } : { reply: row, effects };
+}
+
+export const trustSet = defineUseCase({
+  type: "trust.set",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z.object({
+    type: z.literal("trust.set"),
+    target: name,
+    value: z.coerce.number().int().min(-99).max(99),
+    table: z.union([z.string(), z.number()]).optional(),
+    character: name.optional(),
+  }),
+  table: "none",
+  mutates: true,
+  ephemeral: true,
+  async run(ctx) {
+    const table = await trustTable(ctx);
+    const giver = await giverAt(ctx, table, ctx.intent.character);
+    const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
+    if (target.id === giver.id) refuse("errors.mw.trustSelf");
+    if (target.kind !== "pc") refuse("errors.mw.trustOnlyPlayerCharacters");
+    const ctxT = { ...ctx, table };
+    if (!mwTableState(table).matrixLocked) {
+      // Before play begins the starting matrix may be edited freely.
+      const value = validateInitialTrust(ctx.intent.value);
+      const link = await ctx.tx.trustLink.findUnique({
+        where: { giverId_holderId: { giverId: giver.id, holderId: target.id } },
+      });
+      await ctx.tx.trustLink.upsert({
+        where: { giverId_holderId: { giverId: giver.id, holderId: target.id } },
+        create: { tableId: table.id, giverId: giver.id, holderId: target.id, value, points: value },
+        update: { value, points: value },
+      });
+      await appendLog(ctxT, table.id, {
+        action: "trust.value",
+        characterId: giver.id,
+        summary: {
+          key: "log.mw.trust.value",
+          params: { giver: giver.name, holder: target.name, before: link?.value ?? 0, after: value },
+        },
+        before: { value: link?.value ?? null },
+        after: { value },
+      });
+      return {
+        reply: {
+          ephemeral: table.trustMode === "secret",
+          embeds: [
+            {
+              description: t(ctx.lang, "mw.trust.setInitial", {
+                giver: giver.name,
+                holder: target.name,
+                value,
+              }),
+              tone: "success",
+            },
+          ],
+        },
+      };
+    }
+    const flow = await openRound(ctx.tx, table);
+    if (!flow) refuse("errors.mw.noTrustRound");
+    const round = proposeTrust(flow.state.round, {
+      giverId: giver.id,
+      holderId: target.id,
+      value: ctx.intent.value,
+    });
+    // The submission itself is secret in secret mode: logged for the giver only.
+    await appendLog(ctxT, table.id, {
+      action: "trust.propose",
+      characterId: giver.id,
+      summary: {
+        key: "log.mw.trust.propose",
+        params: { giver: giver.name, holder: target.name, value: ctx.intent.value },
+      },
+      visibleTo: round.mode === "secret" ? ctx.actor.userId : null,
+    });
+    return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
+  },
+});
+
+export const trustSubmit = defineUseCase({
+  type: "trust.submit",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z.object({
+    type: z.literal("trust.submit"),
+    table: z.union([z.string(), z.number()]).optional(),
+    character: name.optional(),
+    flowId: z.coerce.number().int().optional(),
+    characterId: z.coerce.number().int().optional(),
+  }),
+  table: "none",
+  mutates: true,
+  ephemeral: true,
+  async run(ctx) {
+    const table =
+      ctx.intent.flowId !== undefined ? await tableOfFlow(ctx, ctx.intent.flowId) : await trustTable(ctx);
+    const giver = await giverAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
+    const flow =
+      ctx.intent.flowId !== undefined
+        ? await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round")
+        : await openRound(ctx.tx, table);
+    if (!flow) refuse("errors.mw.noTrustRound");
+    const round = submitTrust(flow.state.round, giver.id);
+    await appendLog({ ...ctx }, table.id, {
+      action: "trust.submit",
+      characterId: giver.id,
+      summary: { key: "log.mw.trust.submit", params: { name: giver.name } },
+    });
+    return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
+  },
+});
+
+async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number): Promise<GameTable> {
+  const flow = await ctx.tx.flow.findUnique({ where: { id: flowId } });
+  if (flow?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
+  const table = await lockTable(ctx.tx, flow.tableId);
+  if (table.status !== "active") refuse("errors.noTable");
+  return table;
+}
+
+export const trustEdit = defineUseCase({
+  type: "trust.edit",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z.object({
+    type: z.literal("trust.edit"),
+    flowId: z.coerce.number().int(),
+    characterId: z.coerce.number().int(),
+  }),
+  table: "none",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const flow = await ctx.tx.flow.findUnique({ where: { id: ctx.intent.flowId } });
+    if (flow?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
+    if (flow.status !== "open") refuse("errors.flow.closed");
+    const table = await ctx.tx.gameTable.findUniqueOrThrow({ where: { id: flow.tableId } });
+    const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
+    const state = flow.state as unknown as TrustRoundFlow;
+    const names = nameMap(await trustCharacters(ctx.tx, table.id));
+    const own = (trustRoundVisibleTo(state.round, giver.id).own ?? []).slice(0, 5);
+    return {
+      modal: {
+        title: t(ctx.lang, "mw.trust.modalTitle", { chapter: state.round.chapter }),
+        intent: { type: "trust.modal", flowId: flow.id, characterId: giver.id },
+        inputs: own.map((p) => ({
+          field: `v${p.holderId}`,
+          label: names.get(p.holderId) ?? `#${p.holderId}`,
+          style: "short" as const,
+          value: String(p.value),
+          required: true,
+          maxLength: 2,
+        })),
+      },
+    };
+  },
+});
+
+export const trustModal = defineUseCase({
+  type: "trust.modal",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z
+    .object({
+      type: z.literal("trust.modal"),
+      flowId: z.coerce.number().int(),
+      characterId: z.coerce.number().int(),
+    })
+    .catchall(z.unknown()),
+  table: "none",
+  mutates: true,
+  ephemeral: true,
+  async run(ctx) {
+    const table = await tableOfFlow(ctx, ctx.intent.flowId);
+    const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
+    const flow = await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round");
+    let round = flow.state.round;
+    for (const [field, raw] of Object.entries(ctx.intent)) {
+      const m = /^v(\d+)$/.exec(field);
+      if (!m) continue;
+      const value = Number(String(raw).trim());
+      if (!Number.isInteger(value)) refuse("errors.mw.trustNotInteger");
+      round = proposeTrust(round, { giverId: giver.id, holderId: Number(m[1]), value });
+    }
+    await appendLog(ctx, table.id, {
+      action: "trust.propose",
+      characterId: giver.id,
+      summary: { key: "log.mw.trust.proposeMany", params: { giver: giver.name } },
+      after: round.proposals.filter((p) => p.giverId === giver.id),
+      visibleTo: round.mode === "secret" ? ctx.actor.userId : null,
+    });
+    return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
+  },
+});
+
+export const trustReveal = defineUseCase({
+  type: "trust.reveal",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("trust.reveal"), flowId: z.coerce.number().int().optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow =
+      ctx.intent.flowId !== undefined
+        ? await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round")
+        : await openRound(ctx.tx, table);
+    if (!flow) refuse("errors.mw.noTrustRound");
+    const effects = await reveal(ctx, table, flow, true);
+    return {
+      reply: { embeds: [{ description: t(ctx.lang, "mw.trust.revealedByGm"), tone: "info" }] },
+      effects,
+    };
+  },
+});
+
+export const trustShow = defineUseCase({
+  type: "trust.show",
+  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
+  schema: z.object({
+    type: z.literal("trust.show"),
+    table: z.union([z.string(), z.number()]).optional(),
+    character: name.optional(),
+  }),
+  table: "none",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = await (async () => {
+      const id = ctx.intent.table !== undefined ? Number(ctx.intent.table) : null;
+      if (id !== null) {
+        const found = await ctx.tx.gameTable.findFirst({
+          where: { id, status: "active", system: "mountain-witch" },
+        });
+        if (!found) refuse("errors.mw.trustTableUnknown");
+        return found;
+      }
+      if (ctx.invocation.guildId) {
+        const found = await activeTable(ctx.tx, ctx.invocation.channelId);
+        if (!found) refuse("errors.noTable");
+        if (found.system !== "mountain-witch")
+          refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });
+        return found;
+      }
+      refuse("errors.mw.trustWhichTable");
+    })();
+    const me = await giverAt(ctx, table, ctx.intent.character);
+    const links = await trustLinks(ctx.tx, table.id);
+    const names = nameMap(await trustCharacters(ctx.tx, table.id));
+    const give = links
+      .filter((l) => l.giverId === me.id)
+      .map((l) => `• ${names.get(l.holderId) ?? "?"}: **${l.value}**`);
+    const hold = links
+      .filter((l) => l.holderId === me.id)
+      .map(
+        (l) =>
+          `• ${t(ctx.lang, "mw.trust.holdLine", { giver: names.get(l.giverId) ?? "?", points: l.points, value: l.value })}`,
+      );
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          {
+            title: t(ctx.lang, "mw.trust.showTitle", { name: me.name }),
+            fields: [
+              { name: t(ctx.lang, "mw.trust.give"), value: give.join("\n") || "—" },
+              { name: t(ctx.lang, "mw.trust.hold"), value: hold.join("\n") || "—" },
+            ],
+            tone: "secret",
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const trustMatrix = defineUseCase({
+  type: "trust.matrix",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("trust.matrix") }),
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const links = await trustLinks(ctx.tx, table.id);
+    const names = nameMap(await trustCharacters(ctx.tx, table.id));
+    return {
+      reply: {
+        embeds: [
+          {
+            title: t(ctx.lang, "mw.trust.matrixTitle", { chapter: table.chapter }),
+            description: matrixLines(links, names).join("\n") || t(ctx.lang, "mw.trust.empty"),
+            footer: t(ctx.lang, "mw.trust.matrixFooter"),
+          },
+        ],
+      },
+    };
+  },
+});
+
+export const trustUseCases = [
+  chapterNext,
+  trustDmClosed,
+  trustSet,
+  trustSubmit,
+  trustEdit,
+  trustModal,
+  trustReveal,
+  trustShow,
+  trustMatrix,
+];
