@@ -1,9 +1,245 @@
 import type { CommandModule } from "../command.js";
-import type { GroupSpec, SubcommandSpec } from "../spec.js";
+import { defineCommand } from "../command.js";
+import type { GroupSpec, OptionSpec, SubcommandSpec } from "../spec.js";
+
+const character: OptionSpec = { name: "character", type: "string", autocomplete: "character", maxLength: 64 };
+const skill = (required: boolean): OptionSpec => ({
+  name: "skill",
+  type: "string",
+  required,
+  autocomplete: "fate-skill",
+  maxLength: 40,
+});
+const aspect = (name: string, required: boolean): OptionSpec => ({
+  name,
+  type: "string",
+  required,
+  autocomplete: "fate-aspect",
+  maxLength: 100,
+});
+const SLOTS = ["mild", "moderate", "severe", "mildPhysical", "mildMental"] as const;
+
+const check = defineCommand({
+  spec: {
+    name: "check",
+    options: [
+      skill(true),
+      { name: "action", type: "string", choices: ["overcome", "advantage", "attack", "defend"] },
+      { name: "vs", type: "integer", min: -20, max: 20 },
+      { name: "target", type: "string", autocomplete: "character", maxLength: 64 },
+      { name: "bonus", type: "integer", min: -20, max: 20 },
+      character,
+      aspect("aspect", false),
+    ],
+  },
+});
+
+const invoke = defineCommand({
+  spec: {
+    name: "invoke",
+    options: [
+      aspect("aspect", true),
+      { name: "mode", type: "string", choices: ["plus2", "reroll", "passive"] },
+      { name: "pay", type: "string", choices: ["free-invoke", "fate-point"] },
+    ],
+  },
+});
+
+const aspectCommand = defineCommand({
+  spec: {
+    name: "aspect",
+    subcommands: [
+      {
+        name: "add",
+        options: [
+          { name: "name", type: "string", required: true, maxLength: 100 },
+          character,
+          { name: "invokes", type: "integer", min: 0, max: 5 },
+          {
+            name: "kind",
+            type: "string",
+            choices: ["situational", "boost", "ambition", "belief", "connections", "flaw", "talent"],
+          },
+        ],
+      },
+      { name: "remove", options: [aspect("name", true), character] },
+      { name: "list" },
+      { name: "compel", options: [aspect("name", true)] },
+    ],
+  },
+});
+
+const fp = defineCommand({
+  spec: {
+    name: "fp",
+    subcommands: [
+      { name: "show", options: [character] },
+      {
+        name: "give",
+        options: [
+          { ...character, required: true },
+          { name: "amount", type: "integer", required: true, min: -20, max: 20 },
+          { name: "reason", type: "string", maxLength: 200 },
+        ],
+      },
+      { name: "refresh" },
+    ],
+  },
+});
+
+const compel = defineCommand({
+  spec: {
+    name: "compel",
+    options: [
+      { name: "target", type: "string", required: true, autocomplete: "character", maxLength: 64 },
+      aspect("aspect", true),
+      { name: "points", type: "integer", required: true, min: 1, max: 5 },
+      { name: "by", type: "string", autocomplete: "character", maxLength: 64 },
+    ],
+  },
+});
+
+const stress = defineCommand({
+  spec: {
+    name: "stress",
+    subcommands: [
+      {
+        name: "hit",
+        options: [
+          { ...character, required: true },
+          { name: "shifts", type: "integer", required: true, min: 0, max: 30 },
+          { name: "kind", type: "string", choices: ["physical", "mental"] },
+        ],
+      },
+      { name: "clear", options: [character] },
+    ],
+  },
+});
+
+const consequence = defineCommand({
+  spec: {
+    name: "consequence",
+    subcommands: [
+      {
+        name: "add",
+        options: [
+          { ...character, required: true },
+          { name: "severity", type: "string", required: true, choices: SLOTS },
+          { name: "name", type: "string", required: true, maxLength: 100 },
+        ],
+      },
+      {
+        name: "clear",
+        options: [
+          { ...character, required: true },
+          { name: "severity", type: "string", required: true, choices: SLOTS },
+        ],
+      },
+    ],
+  },
+});
+
+const participant = (name: string, required: boolean): OptionSpec => ({
+  name,
+  type: "string",
+  required,
+  autocomplete: "character",
+  maxLength: 64,
+});
+
+const contest = defineCommand({
+  spec: {
+    name: "contest",
+    subcommands: [
+      {
+        name: "start",
+        options: [
+          participant("first", true),
+          participant("second", true),
+          participant("third", false),
+          participant("fourth", false),
+          { name: "title", type: "string", maxLength: 100 },
+          { name: "vs", type: "integer", min: -20, max: 20 },
+        ],
+      },
+      {
+        name: "roll",
+        options: [
+          skill(false),
+          character,
+          { name: "bonus", type: "integer", min: -20, max: 20 },
+          { name: "forfeit", type: "boolean" },
+        ],
+      },
+      { name: "resolve" },
+      { name: "show" },
+    ],
+  },
+});
 
 /** This game's own slash commands. */
-export const commands: CommandModule[] = [];
+export const commands: CommandModule[] = [
+  check,
+  invoke,
+  aspectCommand,
+  fp,
+  compel,
+  stress,
+  consequence,
+  contest,
+];
+
 /** Subcommands this game adds to `/character` (sheet fields). */
-export const characterSubcommands: (SubcommandSpec | GroupSpec)[] = [];
+export const characterSubcommands: (SubcommandSpec | GroupSpec)[] = [
+  {
+    name: "skill",
+    options: [
+      skill(false),
+      { name: "value", type: "integer", min: 0, max: 4 },
+      { name: "ranks", type: "string", maxLength: 500 },
+      character,
+    ],
+  },
+  {
+    name: "stunt",
+    options: [
+      { name: "name", type: "string", required: true, maxLength: 100 },
+      { name: "text", type: "string", maxLength: 1000 },
+      { name: "magic", type: "boolean" },
+      { name: "ultimate", type: "string", maxLength: 100 },
+      { name: "remove", type: "boolean" },
+      character,
+    ],
+  },
+  {
+    name: "race",
+    options: [
+      { name: "name", type: "string", required: true, maxLength: 100 },
+      { name: "bonuses", type: "string", maxLength: 300 },
+      { name: "stunt1", type: "string", maxLength: 1000 },
+      { name: "stunt2", type: "string", maxLength: 1000 },
+      character,
+    ],
+  },
+  {
+    name: "ratings",
+    options: [
+      { name: "refresh", type: "integer", min: 0, max: 10 },
+      { name: "wr", type: "integer", min: 0, max: 10 },
+      { name: "ar", type: "integer", min: 0, max: 10 },
+      character,
+    ],
+  },
+  {
+    name: "ultimate",
+    options: [{ name: "stunt", type: "string", required: true, maxLength: 100 }, character],
+  },
+];
+
 /** Subcommands this game adds to the shared `/conflict` command (Mountain Witch and Fate both have conflicts). */
-export const conflictSubcommands: SubcommandSpec[] = [];
+export const conflictSubcommands: SubcommandSpec[] = [
+  { name: "start", options: [{ name: "title", type: "string", maxLength: 100 }] },
+  { name: "concede", options: [character] },
+  { name: "end" },
+  { name: "show" },
+];

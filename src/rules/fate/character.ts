@@ -170,7 +170,7 @@ export function totalSkill(character: Pick<FateCharacter, "skills" | "race">, ke
 }
 
 /** Resizes stress tracks and consequence slots after Physique or Eloquence changed. */
-function withTracks(character: FateCharacter): FateCharacter {
+export function syncTracks(character: FateCharacter): FateCharacter {
   const physique = totalSkill(character, "physique");
   const eloquence = totalSkill(character, "eloquence");
   return {
@@ -217,7 +217,7 @@ export function newCharacter(input: NewCharacter): FateCharacter {
   const ar = input.ar ?? 0;
   checkRating(wr);
   checkRating(ar);
-  return withTracks({
+  return syncTracks({
     id: input.id,
     name: checkName(input.name),
     ownerId: input.ownerId,
@@ -244,12 +244,12 @@ export function setSkill(character: FateCharacter, key: SkillKey, rank: number):
 export function setSkills(character: FateCharacter, skills: SkillRanks): FateCharacter {
   validatePyramid(skills);
   validateRaceBonuses(character.race?.bonuses ?? {}, { skills });
-  return withTracks({ ...character, skills: { ...skills } });
+  return syncTracks({ ...character, skills: { ...skills } });
 }
 
 export function setRace(character: FateCharacter, race: Race | null): FateCharacter {
   validateRaceBonuses(race?.bonuses ?? {}, { skills: character.skills });
-  return withTracks({ ...character, race });
+  return syncTracks({ ...character, race });
 }
 
 export function setRatings(

@@ -59,7 +59,11 @@ describe("Fate messages", () => {
     expect(ru.sort()).toEqual(en.sort());
     for (const key of en) {
       for (const lang of ["en", "ru"] as const) {
-        const text = t(lang, key, sampleParams);
+        const params = new Proxy(sampleParams, {
+          get: (target, name) => (target as Record<string | symbol, unknown>)[name] ?? "x",
+          has: () => true,
+        });
+        const text = t(lang, key, params);
         expect(text, `${lang} ${key}`).not.toBe(key);
         expect(text).not.toMatch(/[{}]/);
       }

@@ -1,0 +1,217 @@
+import { z } from "zod";
+import type { GameTable } from "../../generated/prisma/client.js";
+import { t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import {
+  ASPECT_KINDS,
+  CHARACTER_ASPECT_KINDS,
+  MAX_FREE_INVOKES,
+  makeAspect,
+} from "../../rules/fate/aspects.js";
+import { sceneCompel } from "../../rules/fate/compel.js";
+import { findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
+import { appendLog } from "../log.js";
+import { cleanName, nameKey } from "../names.js";
+import { type ActionContext, defineUseCase } from "../use-case.js";
+import { openConflict } from "./conflict-state.js";
+import { findTableAspect, liveCharacters, tableAspects } from "./state.js";
+
+const ADDABLE_KINDS = ASPECT_KINDS.filter((k) => k !== "consequence" && k !== "faction");
+
+export const aspectAdd = defineUseCase({
+  type: "aspect.add",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("aspect.add"),
+    name: z.string().min(1).max(100),
+    character: z.string().min(1).max(100).optional(),
+    invokes: z.number().int().min(0).max(MAX_FREE_INVOKES).optional(),
+    kind: z.enum(ADDABLE_KINDS as [string, ...string[]]).optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const gm = isGm(table, ctx.actor);
+    const owner = ctx.intent.character ? await findCharacter(ctx.tx, table.id, ctx.intent.character) : null;
+    if (owner) requireControl(ctx, owner, { gmMayActForPlayers: true });
+    const kind = (ctx.intent.kind ?? "situational") as (typeof ADDABLE_KINDS)[number];
+    if (!owner && (CHARACTER_ASPECT_KINDS as readonly string[]).includes(kind))
+      refuse("errors.fate.characterAspectNeedsCharacter");
+    // Free invokes come from rolls (create an advantage); by hand only the GM hands them out.
+    if ((ctx.intent.invokes ?? 0) > 0 && !gm) refuse("errors.fate.invokesGmOnly");
+    const aspect = makeAspect(cleanName(ctx.intent.name, 100), kind, {
+      freeInvokes: ctx.intent.invokes ?? 0,
+    });
+    const here = await ctx.tx.aspect.findMany({
+      where: { tableId: table.id, characterId: owner?.id ?? null, removedAt: null },
+    });
+    if (here.some((a) => a.nameKey === nameKey(aspect.name)))
+      refuse("errors.fate.aspectExists", { name: aspect.name });
+    // One aspect of each character kind: a new Ambition replaces the old one.
+    const replaced = (CHARACTER_ASPECT_KINDS as readonly string[]).includes(kind)
+      ? here.find((a) => a.kind === kind)
+      : undefined;
+    if (replaced) await ctx.tx.aspect.update({ where: { id: replaced.id }, data: { removedAt: ctx.now } });
+    await ctx.tx.aspect.create({
+      data: {
+        tableId: table.id,
+        characterId: owner?.id ?? null,
+        name: aspect.name,
+        nameKey: nameKey(aspect.name),
+        kind,
+        freeInvokes: aspect.freeInvokes.length,
+      },
+    });
+    await appendLog(ctx, table.id, {
+      action: "fate.aspect.add",
+      characterId: owner?.id ?? null,
+      summary: {
+        key: "log.fate.aspectAdd",
+        params: {
+          aspect: aspect.name,
+          where: owner?.name ?? "@fate.aspect.scene",
+          invokes: aspect.freeInvokes.length,
+        },
+      },
+      before: replaced ? { replaced: replaced.name } : undefined,
+      after: { kind, freeInvokes: aspect.freeInvokes.length },
+    });
+    return {
+      reply: {
+        content: t(ctx.lang, "fate.aspect.added", {
+          aspect: aspect.name,
+          kind: `@fate.aspectKind.${kind}`,
+          where: owner?.name ?? t(ctx.lang, "fate.aspect.scene"),
+          invokes: aspect.freeInvokes.length,
+        }),
+      },
+    };
+  },
+});
+
+export const aspectRemove = defineUseCase({
+  type: "aspect.remove",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("aspect.remove"),
+    name: z.string().min(1).max(100),
+    character: z.string().min(1).max(100).optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const owner = ctx.intent.character ? await findCharacter(ctx.tx, table.id, ctx.intent.character) : null;
+    const found = await findTableAspect(ctx.tx, table.id, ctx.intent.name, owner?.id ?? null);
+    if (!found.ref.startsWith("a")) refuse("errors.fate.consequenceUseCommand");
+    if (found.characterId === null) requireGm(ctx);
+    else {
+      const character = await ctx.tx.character.findUniqueOrThrow({ where: { id: found.characterId } });
+      requireControl(ctx, character, { gmMayActForPlayers: true });
+    }
+    await ctx.tx.aspect.update({ where: { id: Number(found.ref.slice(1)) }, data: { removedAt: ctx.now } });
+    await appendLog(ctx, table.id, {
+      action: "fate.aspect.remove",
+      characterId: found.characterId,
+      summary: { key: "log.fate.aspectRemove", params: { aspect: found.aspect.name } },
+      before: { freeInvokes: found.aspect.freeInvokes.length },
+    });
+    return { reply: { content: t(ctx.lang, "fate.aspect.removed", { aspect: found.aspect.name }) } };
+  },
+});
+
+export async function aspectLines(ctx: Pick<ActionContext, "tx" | "lang">, table: GameTable) {
+  const all = await tableAspects(ctx.tx, table.id);
+  const line = (a: (typeof all)[number]) =>
+    `• ${a.aspect.name} — ${t(ctx.lang, `fate.aspectKind.${a.aspect.kind}`)}${
+      a.aspect.freeInvokes.length > 0
+        ? ` · ${t(ctx.lang, "fate.aspect.free", { count: a.aspect.freeInvokes.length })}`
+        : ""
+    }`;
+  const scene = all.filter((a) => a.characterId === null).map(line);
+  const byCharacter = new Map<string, string[]>();
+  for (const a of all.filter((x) => x.characterId !== null)) {
+    const list = byCharacter.get(a.characterName ?? "?") ?? [];
+    list.push(line(a));
+    byCharacter.set(a.characterName ?? "?", list);
+  }
+  return { scene, byCharacter };
+}
+
+export const aspectList = defineUseCase({
+  type: "aspect.list",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("aspect.list") }),
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const { scene, byCharacter } = await aspectLines(ctx, table);
+    const fields = [...byCharacter.entries()].slice(0, 24).map(([name, lines]) => ({
+      name,
+      value: lines.join("\n").slice(0, 1024),
+    }));
+    return {
+      reply: {
+        embeds: [
+          {
+            title: t(ctx.lang, "fate.aspect.listTitle"),
+            description: `**${t(ctx.lang, "fate.aspect.scene")}**\n${scene.join("\n") || "—"}`.slice(0, 4000),
+            fields,
+            tone: "info",
+          },
+        ],
+      },
+    };
+  },
+});
+
+/**
+ * A compel on a scene aspect that affects everyone (GM): each character in the scene gets
+ * 1 FP — the characters in the open conflict, otherwise every player character at the table.
+ */
+export const aspectCompel = defineUseCase({
+  type: "aspect.compel",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("aspect.compel"), name: z.string().min(1).max(100) }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const found = await findTableAspect(ctx.tx, table.id, ctx.intent.name);
+    if (found.characterId !== null) refuse("errors.fate.notSceneAspect", { aspect: found.aspect.name });
+    const conflict = await openConflict(ctx, table);
+    const inConflict = new Set(
+      conflict?.state.conflict.participants
+        .filter((p) => p.status === "in")
+        .map((p) => Number(p.characterId)) ?? [],
+    );
+    const everyone = (await liveCharacters(ctx.tx, table.id)).filter((c) =>
+      conflict ? inConflict.has(c.id) : c.kind === "pc" && c.status === "active",
+    );
+    const after = sceneCompel(everyone);
+    for (const [i, row] of everyone.entries()) {
+      await ctx.tx.character.update({ where: { id: row.id }, data: { fatePoints: after[i]!.fatePoints } });
+      await appendLog(ctx, table.id, {
+        action: "fate.compel.scene",
+        characterId: row.id,
+        summary: { key: "log.fate.sceneCompel", params: { name: row.name, aspect: found.aspect.name } },
+        before: { fatePoints: row.fatePoints },
+        after: { fatePoints: after[i]!.fatePoints },
+      });
+    }
+    return {
+      reply: {
+        content: t(ctx.lang, "fate.compel.scene", {
+          aspect: found.aspect.name,
+          names: everyone.map((c) => c.name).join(", ") || "—",
+        }),
+      },
+    };
+  },
+});

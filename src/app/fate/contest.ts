@@ -1,0 +1,350 @@
+import { z } from "zod";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
+import { type Lang, t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import { checkResult } from "../../rules/fate/check.js";
+import {
+  type ContestRoll,
+  type FateContest,
+  recordExchange,
+  startContest,
+} from "../../rules/fate/contest.js";
+import { resolveSkill } from "../../rules/fate/skills.js";
+import { actingCharacter, canControl, findCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { appendLog } from "../log.js";
+import { cleanText } from "../names.js";
+import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { MessageView } from "../views.js";
+import { panel, rollCheck } from "./check.js";
+import type { CheckFlowState } from "./state.js";
+import { ladderText, skillOptions } from "./views.js";
+
+/** A contest (flow kind `fate.contest`): the rules' contest plus this exchange's rolls (check flow ids). */
+export interface ContestFlowState {
+  contest: FateContest;
+  names: Record<string, string>;
+  passive: number | null;
+  /** Character id → the check flow of their roll this exchange, or "forfeit". */
+  rolls: Record<string, number | "forfeit">;
+  /** Results of this exchange as last shown (filled when it resolves). */
+  last: {
+    results: Record<string, number | null>;
+    winnerId: string | null;
+    victories: number;
+    twist: boolean;
+  } | null;
+}
+
+function contestView(
+  lang: Lang,
+  flowId: number,
+  state: ContestFlowState,
+  results: Record<string, number | null>,
+): MessageView {
+  const { contest } = state;
+  const lines = contest.participants.map((id) => {
+    const roll = state.rolls[id];
+    const now =
+      roll === undefined
+        ? t(lang, "fate.contest.notRolled")
+        : roll === "forfeit"
+          ? t(lang, "fate.contest.forfeit")
+          : ladderText(lang, results[id] ?? 0);
+    return t(lang, "fate.contest.line", {
+      name: state.names[id] ?? id,
+      victories: contest.victories[id] ?? 0,
+      now,
+    });
+  });
+  if (state.last) {
+    const last = state.last;
+    lines.push(
+      last.twist
+        ? t(lang, "fate.contest.twist")
+        : last.winnerId
+          ? t(lang, "fate.contest.exchangeWon", {
+              name: state.names[last.winnerId] ?? "",
+              victories: last.victories,
+            })
+          : t(lang, "fate.contest.noWinner"),
+    );
+  }
+  if (contest.winnerId)
+    lines.push(t(lang, "fate.contest.won", { name: state.names[contest.winnerId] ?? "" }));
+  const open = contest.status === "open";
+  const allRolled = contest.participants.every((id) => state.rolls[id] !== undefined);
+  return {
+    embeds: [
+      {
+        title: t(lang, "fate.contest.title", {
+          title: contest.title || t(lang, "fate.contest.untitled"),
+          exchange: contest.exchanges.length + 1,
+        }),
+        description: lines.join("\n"),
+        footer:
+          state.passive !== null
+            ? t(lang, "fate.contest.vs", { value: ladderText(lang, state.passive) })
+            : undefined,
+        tone: open ? "info" : "success",
+      },
+    ],
+    rows: open
+      ? [
+          [
+            {
+              kind: "select",
+              intent: { type: "contest.roll", flowId },
+              field: "skill",
+              placeholder: t(lang, "fate.select.contestRoll"),
+              options: skillOptions(lang),
+            },
+          ],
+          ...(allRolled
+            ? [
+                [
+                  {
+                    kind: "button" as const,
+                    label: t(lang, "fate.button.resolveExchange"),
+                    intent: { type: "contest.resolve", flowId },
+                  },
+                ],
+              ]
+            : []),
+        ]
+      : [],
+  };
+}
+
+async function currentResults(ctx: Pick<ActionContext, "tx">, table: GameTable, state: ContestFlowState) {
+  const results: Record<string, number | null> = {};
+  for (const [id, roll] of Object.entries(state.rolls)) {
+    if (roll === "forfeit") {
+      results[id] = null;
+      continue;
+    }
+    const flow = await ctx.tx.flow.findFirst({ where: { id: roll, tableId: table.id } });
+    results[id] = flow ? checkResult((flow.state as unknown as CheckFlowState).check) : null;
+  }
+  return results;
+}
+
+async function theContest(ctx: Pick<ActionContext, "tx" | "table">, id: number | undefined) {
+  const table = requireTable(ctx);
+  if (id !== undefined) return requireFlow<ContestFlowState>(ctx.tx, table.id, id, "fate.contest");
+  const flow = await findOpenFlow<ContestFlowState>(ctx.tx, table.id, "fate.contest");
+  if (!flow) refuse("errors.fate.noContest");
+  return flow as TypedFlow<ContestFlowState>;
+}
+
+const characterName = z.string().min(1).max(100);
+
+export const contestStart = defineUseCase({
+  type: "contest.start",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("contest.start"),
+    first: characterName,
+    second: characterName,
+    third: characterName.optional(),
+    fourth: characterName.optional(),
+    title: z.string().max(200).optional(),
+    vs: z.number().int().min(-20).max(20).optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    if (await findOpenFlow(ctx.tx, table.id, "fate.contest")) refuse("errors.fate.contestOpen");
+    const names = [ctx.intent.first, ctx.intent.second, ctx.intent.third, ctx.intent.fourth].filter(
+      (n): n is string => n !== undefined,
+    );
+    const rows: Character[] = [];
+    for (const name of names) rows.push(await findCharacter(ctx.tx, table.id, name));
+    const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) : "";
+    const contest = startContest(
+      title,
+      rows.map((r) => String(r.id)),
+    );
+    const state: ContestFlowState = {
+      contest,
+      names: Object.fromEntries(rows.map((r) => [String(r.id), r.name])),
+      passive: ctx.intent.vs ?? null,
+      rolls: {},
+      last: null,
+    };
+    const flow = await createFlow(ctx.tx, {
+      tableId: table.id,
+      kind: "fate.contest",
+      state,
+      createdByUserId: ctx.actor.userId,
+    });
+    await appendLog(ctx, table.id, {
+      action: "fate.contest.start",
+      summary: { key: "log.fate.contestStart", params: { names: rows.map((r) => r.name).join(", ") } },
+    });
+    return { reply: contestView(ctx.lang, flow.id, state, {}), replyIsPanelOf: flow.id };
+  },
+});
+
+export const contestRoll = defineUseCase({
+  type: "contest.roll",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("contest.roll"),
+    skill: z.string().min(1).max(100).optional(),
+    character: characterName.optional(),
+    bonus: z.number().int().min(-20).max(20).optional(),
+    forfeit: z.boolean().optional(),
+    flowId: z.number().int().positive().optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await theContest(ctx, ctx.intent.flowId);
+    const state = flow.state;
+    let row: Character;
+    if (ctx.intent.character) row = await actingCharacter(ctx, ctx.intent.character);
+    else {
+      // From the panel: the actor's own character in this contest (the GM's NPC if they have just one).
+      const mine: Character[] = [];
+      for (const id of state.contest.participants) {
+        const c = await ctx.tx.character.findFirst({ where: { id: Number(id), tableId: table.id } });
+        if (c && canControl(table, ctx.actor, c)) mine.push(c);
+      }
+      if (mine.length === 0) refuse("errors.fate.notInContest");
+      if (mine.length > 1) refuse("errors.character.whichOne", { names: mine.map((c) => c.name).join(", ") });
+      row = mine[0]!;
+    }
+    const id = String(row.id);
+    if (!state.contest.participants.includes(id)) refuse("errors.fate.notInContest");
+    if (state.rolls[id] !== undefined) refuse("errors.fate.alreadyRolledExchange", { name: row.name });
+    const effects: Effect[] = [];
+    let reply: MessageView;
+    let replyIsPanelOf: number | undefined;
+    const next: ContestFlowState = { ...state, rolls: { ...state.rolls } };
+    if (ctx.intent.forfeit) {
+      next.rolls[id] = "forfeit";
+      reply = { content: t(ctx.lang, "fate.contest.forfeited", { name: row.name }) };
+      await appendLog(ctx, table.id, {
+        action: "fate.contest.forfeit",
+        characterId: row.id,
+        summary: { key: "log.fate.contestForfeit", params: { name: row.name } },
+      });
+    } else {
+      if (!ctx.intent.skill) refuse("errors.fate.skillNeeded");
+      const skill = resolveSkill(ctx.intent.skill);
+      const rolled = await rollCheck(ctx, table, row, {
+        skill,
+        action: "overcome",
+        bonus: ctx.intent.bonus ?? 0,
+        opposition: state.passive !== null ? { kind: "passive", value: state.passive } : { kind: "none" },
+        target: null,
+        aspect: null,
+        existingAspect: false,
+        awaitingDefence: false,
+        linkFlowId: null,
+        contestFlowId: flow.id,
+      });
+      next.rolls[id] = rolled.flow.id;
+      reply = panel(ctx, rolled.flow, rolled.state);
+      replyIsPanelOf = rolled.flow.id;
+      effects.push(...rolled.effects);
+    }
+    await saveFlowState(ctx.tx, flow.id, next);
+    effects.push({
+      kind: "editPanel",
+      flowId: flow.id,
+      view: contestView(ctx.lang, flow.id, next, await currentResults(ctx, table, next)),
+    });
+    return { reply, replyIsPanelOf, effects };
+  },
+});
+
+/**
+ * Resolves the exchange once everyone has rolled (or forfeited), with the results as they
+ * stand after any invokes: GM or a participant's player.
+ */
+export const contestResolve = defineUseCase({
+  type: "contest.resolve",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("contest.resolve"), flowId: z.number().int().positive().optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await theContest(ctx, ctx.intent.flowId);
+    const state = flow.state;
+    if (!isGm(table, ctx.actor)) {
+      const rows = await ctx.tx.character.findMany({
+        where: { id: { in: state.contest.participants.map(Number) }, tableId: table.id },
+      });
+      if (!rows.some((r) => r.ownerUserId === ctx.actor.userId)) refuse("errors.fate.notInContest");
+    }
+    const results = await currentResults(ctx, table, state);
+    const rolls: ContestRoll[] = state.contest.participants
+      .filter((id) => state.rolls[id] !== undefined)
+      .map((id) => ({ characterId: id, result: results[id] ?? null }));
+    const { contest, exchange } = recordExchange(
+      state.contest,
+      rolls,
+      state.passive !== null ? { passive: state.passive } : {},
+    );
+    // The exchange's checks are settled: no more invokes on them.
+    const effects: Effect[] = [];
+    for (const roll of Object.values(state.rolls)) {
+      if (roll === "forfeit") continue;
+      const check = await ctx.tx.flow.findFirst({ where: { id: roll, tableId: table.id } });
+      if (check?.status !== "open") continue;
+      const checkState = check.state as unknown as CheckFlowState;
+      await saveFlowState(ctx.tx, check.id, checkState, true);
+      effects.push({ kind: "editPanel", flowId: check.id, view: panel(ctx, check, checkState, false) });
+    }
+    const next: ContestFlowState = {
+      ...state,
+      contest,
+      rolls: {},
+      last: { results, winnerId: exchange.winnerId, victories: exchange.victories, twist: exchange.twist },
+    };
+    await saveFlowState(ctx.tx, flow.id, next, contest.status === "ended");
+    await appendLog(ctx, table.id, {
+      action: "fate.contest.exchange",
+      summary: {
+        key: exchange.twist ? "log.fate.contestTwist" : "log.fate.contestExchange",
+        params: {
+          name: exchange.winnerId ? (state.names[exchange.winnerId] ?? "") : "—",
+          victories: exchange.victories,
+        },
+      },
+      before: { victories: state.contest.victories },
+      after: { victories: contest.victories, winner: contest.winnerId },
+    });
+    const view = contestView(ctx.lang, flow.id, next, results);
+    const fromPanel = ctx.invocation.sourceMessageId !== undefined && ctx.intent.flowId !== undefined;
+    if (fromPanel) return { reply: view, replyMode: "update", effects };
+    return {
+      reply: { ...view, rows: [] },
+      effects: [...effects, { kind: "editPanel", flowId: flow.id, view }],
+    };
+  },
+});
+
+export const contestShow = defineUseCase({
+  type: "contest.show",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("contest.show") }),
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await theContest(ctx, undefined);
+    return {
+      reply: contestView(ctx.lang, flow.id, flow.state, await currentResults(ctx, table, flow.state)),
+    };
+  },
+});

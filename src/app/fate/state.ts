@@ -1,0 +1,213 @@
+import type { Aspect as AspectRow, Character, GameTable, Prisma } from "../../generated/prisma/client.js";
+import { refuse } from "../../rules/errors.js";
+import { type Aspect, type AspectKind, sameAspectName } from "../../rules/fate/aspects.js";
+import {
+  type FateCharacter,
+  type Race,
+  type SkillRanks,
+  type Stunt,
+  syncTracks,
+} from "../../rules/fate/character.js";
+import type { ConsequenceSlot, ConsequenceSlotId, StressKind, StressTrack } from "../../rules/fate/stress.js";
+import type { Tx } from "../../store/db.js";
+import { nameKey } from "../names.js";
+
+/** What a Fate character keeps in `character.sheet` (fate points and refresh have their own columns). */
+export interface FateSheet {
+  skills: SkillRanks;
+  race: Race | null;
+  stunts: Stunt[];
+  wr: number;
+  ar: number;
+  stress: Record<StressKind, StressTrack>;
+  consequences: ConsequenceSlot[];
+}
+
+/** Per-table Fate state in `game_table.state`: the game week and the factions. */
+export interface FateTableState {
+  fateWeek: number;
+  factions: import("../../rules/fate/faction.js").Faction[];
+}
+
+export function tableState(table: GameTable): FateTableState {
+  const raw = (table.state ?? {}) as Partial<FateTableState>;
+  return { fateWeek: raw.fateWeek ?? 1, factions: raw.factions ?? [] };
+}
+
+export async function saveTableState(tx: Tx, table: GameTable, state: FateTableState): Promise<void> {
+  const merged = { ...((table.state ?? {}) as object), ...state };
+  await tx.gameTable.update({
+    where: { id: table.id },
+    data: { state: merged as unknown as Prisma.InputJsonValue },
+  });
+}
+
+/** The rules' view of a stored character; a sheet written before Fate set it up gets defaults. */
+export function fateCharacter(row: Character): FateCharacter {
+  const sheet = (row.sheet ?? {}) as Partial<FateSheet>;
+  return syncTracks({
+    id: String(row.id),
+    name: row.name,
+    ownerId: row.ownerUserId,
+    refresh: row.refresh,
+    fatePoints: row.fatePoints,
+    aspects: [],
+    skills: sheet.skills ?? {},
+    race: sheet.race ?? null,
+    stunts: sheet.stunts ?? [],
+    wr: sheet.wr ?? 0,
+    ar: sheet.ar ?? 0,
+    stress: sheet.stress ?? {
+      physical: { kind: "physical", boxes: [] },
+      mental: { kind: "mental", boxes: [] },
+    },
+    consequences: sheet.consequences ?? [],
+  });
+}
+
+export function sheetOf(character: FateCharacter): FateSheet {
+  const { skills, race, stunts, wr, ar, stress, consequences } = character;
+  return { skills, race, stunts, wr, ar, stress, consequences };
+}
+
+/** Writes the sheet, fate points and refresh back; returns the updated row. */
+export async function saveFateCharacter(
+  tx: Tx,
+  row: Character,
+  character: FateCharacter,
+): Promise<Character> {
+  return tx.character.update({
+    where: { id: row.id },
+    data: {
+      sheet: { ...((row.sheet ?? {}) as object), ...sheetOf(character) } as unknown as Prisma.InputJsonValue,
+      fatePoints: character.fatePoints,
+      refresh: character.refresh,
+    },
+  });
+}
+
+export async function liveCharacters(tx: Tx, tableId: number): Promise<Character[]> {
+  return tx.character.findMany({ where: { tableId, deletedAt: null }, orderBy: { id: "asc" } });
+}
+
+export async function characterById(tx: Tx, tableId: number, id: number): Promise<Character> {
+  const row = await tx.character.findFirst({ where: { id, tableId, deletedAt: null } });
+  if (!row) refuse("errors.character.notFound", { name: `#${id}` });
+  return row;
+}
+
+/**
+ * An aspect somewhere at the table — on the scene, on a character, or a named consequence —
+ * with a reference short enough for a select value and a way to write it back.
+ */
+export interface TableAspect {
+  /** `a<id>` for an aspect row, `c<characterId>.<slot>` for a consequence. */
+  ref: string;
+  aspect: Aspect;
+  /** The character it is on, or null for the scene. */
+  characterId: number | null;
+  characterName: string | null;
+}
+
+export function rowAspect(row: AspectRow): Aspect {
+  return {
+    name: row.name,
+    kind: row.kind as AspectKind,
+    // The store keeps a count: every free invoke is usable by anyone at the table.
+    freeInvokes: Array.from({ length: row.freeInvokes }, () => ({ holderId: null })),
+  };
+}
+
+export async function tableAspects(tx: Tx, tableId: number): Promise<TableAspect[]> {
+  const rows = await tx.aspect.findMany({
+    where: { tableId, removedAt: null },
+    include: { character: { select: { name: true, deletedAt: true } } },
+    orderBy: { id: "asc" },
+  });
+  const found: TableAspect[] = rows
+    .filter((r) => !r.character?.deletedAt)
+    .map((r) => ({
+      ref: `a${r.id}`,
+      aspect: rowAspect(r),
+      characterId: r.characterId,
+      characterName: r.character?.name ?? null,
+    }));
+  for (const row of await liveCharacters(tx, tableId)) {
+    for (const slot of fateCharacter(row).consequences) {
+      if (slot.aspect) {
+        found.push({
+          ref: `c${row.id}.${slot.id}`,
+          aspect: slot.aspect,
+          characterId: row.id,
+          characterName: row.name,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The aspect an action names: by reference (from a select), or by name, preferring the
+ * acting character's own, then the scene's, then anyone's.
+ */
+export async function findTableAspect(
+  tx: Tx,
+  tableId: number,
+  nameOrRef: string,
+  preferCharacterId: number | null = null,
+): Promise<TableAspect> {
+  const all = await tableAspects(tx, tableId);
+  const byRef = all.find((a) => a.ref === nameOrRef);
+  if (byRef) return byRef;
+  const named = all.filter(
+    (a) => sameAspectName(a.aspect.name, nameOrRef) || nameKey(a.aspect.name) === nameKey(nameOrRef),
+  );
+  const pick =
+    named.find((a) => preferCharacterId !== null && a.characterId === preferCharacterId) ??
+    named.find((a) => a.characterId === null) ??
+    named[0];
+  if (!pick) refuse("errors.fate.unknownAspect", { name: nameOrRef.slice(0, 40) });
+  return pick;
+}
+
+/** Writes an aspect changed by an invoke back where it lives; null removes it (a spent boost). */
+export async function saveTableAspect(tx: Tx, found: TableAspect, after: Aspect | null): Promise<void> {
+  if (found.ref.startsWith("a")) {
+    const id = Number(found.ref.slice(1));
+    await tx.aspect.update({
+      where: { id },
+      data: after ? { freeInvokes: after.freeInvokes.length } : { removedAt: new Date(), freeInvokes: 0 },
+    });
+    return;
+  }
+  const [characterPart, slotId] = found.ref.slice(1).split(".") as [string, ConsequenceSlotId];
+  const row = await tx.character.findUniqueOrThrow({ where: { id: Number(characterPart) } });
+  const character = fateCharacter(row);
+  const consequences = character.consequences.map((s) =>
+    s.id === slotId ? { ...s, aspect: after ?? s.aspect } : s,
+  );
+  await saveFateCharacter(tx, row, { ...character, consequences });
+}
+
+/** A Fate check in the `flow` table (kind `fate.check`): the rules' check plus who and what it is about. */
+export interface CheckFlowState {
+  check: import("../../rules/fate/check.js").FateCheck;
+  rollerId: number;
+  rollerName: string;
+  /** Attack: the character attacked. */
+  targetId: number | null;
+  targetName: string | null;
+  /** Create an advantage: the aspect's name, and whether it was already in play. */
+  aspect: string | null;
+  existingAspect: boolean;
+  advantageDone: boolean;
+  /** An attack without a difficulty waits for the target's defence roll. */
+  awaitingDefence: boolean;
+  /** Attack ↔ defence: the other check's flow. */
+  linkFlowId: number | null;
+  /** The hit, once applied to the target. */
+  hitApplied: number | null;
+  /** A contest roll belongs to this contest flow. */
+  contestFlowId: number | null;
+}
