@@ -1,6 +1,113 @@
-import type { AutocompleteSource, UseCase } from "../use-case.js";
+import { t } from "../../i18n/index.js";
+import { newHunterSheet } from "../../rules/beast-hunters/index.js";
+import { findOpenFlow } from "../flows.js";
+import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
+import { resourceNames, targetNames, taskNames, traitNames } from "./autocomplete.js";
+import {
+  challengeAccept,
+  challengeAchieve,
+  challengeActivate,
+  challengeEnd,
+  challengeFate,
+  challengeGiveUp,
+  challengeHelp,
+  challengeManeuver,
+  challengeNeutralize,
+  challengeOffer,
+  challengePass,
+  challengeReassign,
+  challengeResolve,
+  challengeResource,
+  challengeRestore,
+  challengeShow,
+  challengeSkip,
+  challengeStart,
+  challengeStrike,
+  challengeSwitch,
+  challengeTask,
+  challengeTrait,
+} from "./challenge.js";
+import type { ChallengeFlowState } from "./challenge-view.js";
+import { reserveConcede, reserveSet, reserveShow, reserveSpend, reserveSummary } from "./reserve.js";
+import {
+  boxesSet,
+  initiativeSet,
+  resourceRemove,
+  resourceReplace,
+  resourceSet,
+  tattooAdd,
+  tattooRemove,
+  traitRemove,
+  traitReplace,
+  traitSet,
+  vpAdd,
+  vpSpend,
+} from "./sheet-commands.js";
+import { hunterSheetFields, saveHunterSheet } from "./sheets.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each use case has its own intent type
-export const useCases: UseCase<any>[] = [];
-export const autocompleteSources: AutocompleteSource[] = [];
-export const hooks: import("../use-case.js").SystemHooks = {};
+export const useCases: UseCase<any>[] = [
+  reserveSet,
+  reserveShow,
+  reserveSpend,
+  reserveConcede,
+  challengeStart,
+  challengeActivate,
+  challengeReassign,
+  challengeTrait,
+  challengeManeuver,
+  challengeOffer,
+  challengeAccept,
+  challengeStrike,
+  challengeNeutralize,
+  challengeRestore,
+  challengeResource,
+  challengeTask,
+  challengeAchieve,
+  challengeResolve,
+  challengeGiveUp,
+  challengeHelp,
+  challengeSwitch,
+  challengePass,
+  challengeFate,
+  challengeSkip,
+  challengeEnd,
+  challengeShow,
+  traitSet,
+  traitRemove,
+  traitReplace,
+  resourceSet,
+  resourceRemove,
+  resourceReplace,
+  tattooAdd,
+  tattooRemove,
+  initiativeSet,
+  boxesSet,
+  vpAdd,
+  vpSpend,
+];
+
+export const autocompleteSources: AutocompleteSource[] = [traitNames, resourceNames, taskNames, targetNames];
+
+export const hooks: SystemHooks = {
+  async onCharacterCreated(ctx, character) {
+    // Creation starts from initiative 1 and one box per stage in every sphere.
+    if (character.kind === "pc") await saveHunterSheet(ctx.tx, character.id, newHunterSheet());
+  },
+  async sheetFields(ctx, character) {
+    if (character.kind !== "pc") return [];
+    return hunterSheetFields(ctx.lang, character);
+  },
+  async tableFields(ctx) {
+    const table = ctx.table;
+    if (!table) return [];
+    const pool = await ctx.tx.reservePool.findUnique({ where: { tableId: table.id } });
+    const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
+    return [
+      { name: t(ctx.lang, "bh.terms.reserve.title"), value: reserveSummary(ctx.lang, pool) },
+      ...(open
+        ? [{ name: t(ctx.lang, "bh.table.challenge"), value: open.state.challenge.name ?? "—", inline: true }]
+        : []),
+    ];
+  },
+};

@@ -15,7 +15,7 @@
  * obstacle is priced, so specs built any other way get the same checks.
  */
 import { refuse } from "../errors.js";
-import { type ResourceKind, STAGES, type StageCounts } from "./types.js";
+import { type ResourceKind, type Sphere, STAGES, type StageCounts } from "./types.js";
 
 export interface NamedValue {
   name: string;
@@ -196,6 +196,48 @@ export function parseResources(text: string): ResourceValue[] {
     for (let n = 2; used.has(name.toLowerCase()); n++) name = `${r.written.toUpperCase()} (${n})`;
     used.add(name.toLowerCase());
     return { name, kind: r.kind, value: r.value };
+  });
+}
+
+export interface SphereValue extends NamedValue {
+  sphere: Sphere;
+}
+
+export interface SphereResource extends ResourceValue {
+  sphere: Sphere;
+}
+
+/** Sphere letters: Latin P/S/M or Cyrillic Ф/С/М (a Latin C is read as the Cyrillic С it looks like). */
+function sphereOf(letter: string): Sphere {
+  const l = letter.toUpperCase();
+  if (l === "P" || l === "Ф") return "physical";
+  if (l === "M" || l === "М") return "mental";
+  return "social";
+}
+
+const HUNTER_TRAIT = /^([PSMCФСМ])\+?(\d{1,3})$/iu;
+const HUNTER_RESOURCE = /^([PSMCФСМ])([ADАЗ])\+?(\d{1,3})$/iu;
+
+/** A hunter's traits with their spheres: `Mother's pride:P4 Insight:S3`, `Мама будет мной гордиться:Ф4`. */
+export function parseHunterTraits(text: string): SphereValue[] {
+  return items(text, () => false, "errors.bh.badHunterTraits").map((item) => {
+    const match = HUNTER_TRAIT.exec(item.value.trim());
+    if (!match) refuse("errors.bh.badHunterTraits", { fragment: item.raw });
+    return { name: item.name!, sphere: sphereOf(match[1]!), value: Number(match[2]) };
+  });
+}
+
+/** A hunter's resources with their categories: `Axe:PA4 Shield:PD2`, `Мамин старый топор:ФА4 Личные связи:СЗ3`. */
+export function parseHunterResources(text: string): SphereResource[] {
+  return items(text, () => false, "errors.bh.badHunterResources").map((item) => {
+    const match = HUNTER_RESOURCE.exec(item.value.trim());
+    if (!match) refuse("errors.bh.badHunterResources", { fragment: item.raw });
+    return {
+      name: item.name!,
+      sphere: sphereOf(match[1]!),
+      kind: resourceKind(match[2]!),
+      value: Number(match[3]),
+    };
   });
 }
 

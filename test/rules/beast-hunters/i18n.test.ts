@@ -19,54 +19,39 @@ function codesUsedInSource(): string[] {
   return [...codes].sort();
 }
 
-/** Every parameter any Beast Hunters message takes, with a plausible value. */
-const PARAMS = {
+/** Plausible values for the parameters that pick a wording; every other parameter gets a number. */
+const CHOICES: Record<string, string | number> = {
   fragment: "Hungry 4",
   name: "Якхара",
-  value: 3,
   stage: "medium",
   previousStage: "light",
-  count: 2,
-  previous: 1,
+  struck: "light",
   sphere: "social",
-  filled: 3,
-  boxes: 2,
-  rating: 9,
-  ceiling: 8,
-  cost: 14,
-  left: 5,
-  phase: 2,
-  amount: -1,
-  have: 3,
-  need: 4,
-  id: "42",
-  resource: "Мамин старый топор",
-  trait: "Проницательность",
   role: "attack",
-  max: 3,
-  points: 1,
-  min: 2,
-  margin: 0,
-  dice: 0,
-  task: "Шрам",
-  difficulty: 9,
-  offered: 4,
-  action: "dance",
-  choice: "maybe",
-  expected: 7,
-  total: 9,
-  values: "+5 +3 +2 +2",
-  price: 2,
   kind: "attack",
+  purpose: "maneuver",
+  winner: "hunters",
+  reason: "beaten",
+  choice: "survive",
+  side: "gm",
+  result: "open",
+  pre: "no",
+  free: "yes",
+  moved: "yes",
+  accepted: "no",
+  values: "+5 +3 +2 +2",
   multiplier: "1.5",
-  before: 20,
-  after: 8,
-  vp: 2,
 };
 
+function paramsFor(message: string): Record<string, string | number> {
+  const names = [...message.matchAll(/\{(\w+)/g)].map((m) => m[1]!);
+  return Object.fromEntries(names.map((n) => [n, CHOICES[n] ?? 3]));
+}
+
 describe("Beast Hunters messages", () => {
-  it("have the same keys in English and Russian", () => {
-    expect(Object.keys(ru).sort()).toEqual(Object.keys(en).sort());
+  it("have the same keys in English and Russian (Russian command names aside)", () => {
+    const russian = Object.keys(ru).filter((k) => !(k.startsWith("cmd.") && k.endsWith(".name")));
+    expect(russian.sort()).toEqual(Object.keys(en).sort());
   });
 
   it("exist for every error and warning the rules core can produce", () => {
@@ -79,7 +64,11 @@ describe("Beast Hunters messages", () => {
   it("all format, in both languages, without leaving a placeholder behind", () => {
     for (const key of Object.keys(en)) {
       for (const lang of ["en", "ru"] as const) {
-        const text = t(lang, key, PARAMS);
+        const text = t(
+          lang,
+          key,
+          paramsFor(en[key as keyof typeof en] + (ru as Record<string, string>)[key]),
+        );
         expect(text, `${lang} ${key}`).not.toBe(key);
         expect(text, `${lang} ${key}`).not.toMatch(/[{}]/);
       }

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   formatBoxes,
   parseBoxes,
+  parseHunterResources,
+  parseHunterTraits,
   parseResources,
   parseTraits,
 } from "../../../src/rules/beast-hunters/index.js";
@@ -89,5 +91,34 @@ describe("parseBoxes", () => {
     expectRefusal(() => parseBoxes("2/1/1/1"), "errors.bh.badBoxes", { fragment: "2/1/1/1" });
     expectRefusal(() => parseBoxes("2/1/x/1/1"), "errors.bh.badBoxes", { fragment: "2/1/x/1/1" });
     expectRefusal(() => parseBoxes("2-1-1-1-1"), "errors.bh.badBoxes", { fragment: "2-1-1-1-1" });
+  });
+});
+
+describe("hunter sheet forms", () => {
+  it("reads Yakhara's traits and resources with their spheres and categories", () => {
+    expect(
+      parseHunterTraits("Мама будет мной гордиться:Ф4 Проницательность:С+3 Майхара_—_мой_враг:Ф2 Знания:М2"),
+    ).toEqual([
+      { name: "Мама будет мной гордиться", sphere: "physical", value: 4 },
+      { name: "Проницательность", sphere: "social", value: 3 },
+      { name: "Майхара — мой враг", sphere: "physical", value: 2 },
+      { name: "Знания", sphere: "mental", value: 2 },
+    ]);
+    expect(parseHunterResources("Мамин старый топор:ФА4 Личные связи:СЗ3 Shield:PD2 Destiny:ma2")).toEqual([
+      { name: "Мамин старый топор", sphere: "physical", kind: "attack", value: 4 },
+      { name: "Личные связи", sphere: "social", kind: "defence", value: 3 },
+      { name: "Shield", sphere: "physical", kind: "defence", value: 2 },
+      { name: "Destiny", sphere: "mental", kind: "attack", value: 2 },
+    ]);
+  });
+
+  it("refuses a missing sphere or category", () => {
+    expectRefusal(() => parseHunterTraits("Insight:3"), "errors.bh.badHunterTraits", {
+      fragment: "Insight:3",
+    });
+    expectRefusal(() => parseHunterResources("Axe:A4"), "errors.bh.badHunterResources", {
+      fragment: "Axe:A4",
+    });
+    expectRefusal(() => parseHunterResources("Axe"), "errors.bh.badHunterResources", { fragment: "Axe" });
   });
 });

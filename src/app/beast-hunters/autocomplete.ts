@@ -1,0 +1,82 @@
+import type { GameTable } from "../../generated/prisma/client.js";
+import type { Db } from "../../store/db.js";
+import { findOpenFlow } from "../flows.js";
+import { nameKey } from "../names.js";
+import type { Actor, AutocompleteSource } from "../use-case.js";
+import type { ChallengeFlowState } from "./challenge-view.js";
+import { hunterSheet } from "./sheets.js";
+
+/** Nothing in Beast Hunters is secret: traits, resources, tasks and names are all on the table. */
+async function openChallenge(db: Db, table: GameTable | null) {
+  if (table?.system !== "beast-hunters") return null;
+  return (await findOpenFlow<ChallengeFlowState>(db, table.id, "bh.challenge"))?.state.challenge ?? null;
+}
+
+function matching(names: string[], query: string) {
+  const key = nameKey(query);
+  return [...new Set(names)]
+    .filter((n) => !key || nameKey(n).includes(key))
+    .slice(0, 25)
+    .map((n) => ({ name: n.slice(0, 100), value: n.slice(0, 100) }));
+}
+
+async function ownSheets(db: Db, table: GameTable, actor: Actor) {
+  const own = await db.character.findMany({
+    where: { tableId: table.id, ownerUserId: actor.userId, deletedAt: null },
+  });
+  return own.map(hunterSheet);
+}
+
+export const traitNames: AutocompleteSource = {
+  name: "bh-trait",
+  async choices({ db, table, actor, query }) {
+    if (!table) return [];
+    const state = await openChallenge(db, table);
+    if (state) {
+      const mine = state.participants.filter((p) =>
+        table.gmUserId === actor.userId ? p.side === "gm" : p.side === "hunters",
+      );
+      return matching(
+        mine.flatMap((p) => p.traits.map((tr) => tr.name)),
+        query,
+      );
+    }
+    return matching(
+      (await ownSheets(db, table, actor)).flatMap((s) => s.traits.map((tr) => tr.name)),
+      query,
+    );
+  },
+};
+
+export const resourceNames: AutocompleteSource = {
+  name: "bh-resource",
+  async choices({ db, table, actor, query }) {
+    if (!table) return [];
+    const state = await openChallenge(db, table);
+    if (state)
+      return matching(
+        state.participants.flatMap((p) => p.resources.map((r) => r.name)),
+        query,
+      );
+    return matching(
+      (await ownSheets(db, table, actor)).flatMap((s) => s.resources.map((r) => r.name)),
+      query,
+    );
+  },
+};
+
+export const taskNames: AutocompleteSource = {
+  name: "bh-task",
+  async choices({ db, table, query }) {
+    const state = await openChallenge(db, table);
+    return matching(state?.tasks.filter((task) => !task.result).map((task) => task.name) ?? [], query);
+  },
+};
+
+export const targetNames: AutocompleteSource = {
+  name: "bh-target",
+  async choices({ db, table, query }) {
+    const state = await openChallenge(db, table);
+    return matching(state?.participants.map((p) => p.name) ?? [], query);
+  },
+};

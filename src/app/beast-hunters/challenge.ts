@@ -1,0 +1,750 @@
+import { z } from "zod";
+import type { GameTable } from "../../generated/prisma/client.js";
+import { t } from "../../i18n/index.js";
+import {
+  applyChallengeAction,
+  type ChallengeAction,
+  type ChallengeEvent,
+  type ChallengeState,
+  markPreActivated,
+  type ObstacleInput,
+  type PreActivation,
+  parseBoxes,
+  parseResources,
+  parseTraits,
+  refundReserve,
+  type Sphere,
+  startChallenge,
+  type TraitRole,
+} from "../../rules/beast-hunters/index.js";
+import { refuse } from "../../rules/errors.js";
+import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import type { Intent } from "../intent.js";
+import { appendLog } from "../log.js";
+import { cleanName, nameKey } from "../names.js";
+import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
+import {
+  type ChallengeFlowState,
+  challengePanel,
+  eventLines,
+  eventLogEntries,
+  priceText,
+} from "./challenge-view.js";
+import { activeHunters, asReserve, recordReserve, requireReserve } from "./reserve.js";
+import { hunterSheet, saveHunterSheet } from "./sheets.js";
+
+const SYSTEMS = ["beast-hunters"] as const;
+type Flow = TypedFlow<ChallengeFlowState>;
+
+const flowId = z.number().int().positive().optional();
+const nameField = z.string().min(1).max(100);
+const optionalName = nameField.optional();
+const role = z
+  .enum(["attack", "defense", "defence"])
+  .transform((r): TraitRole => (r === "attack" ? "attack" : "defence"));
+
+async function loadFlow(ctx: ActionContext, table: GameTable, id: number | undefined): Promise<Flow> {
+  if (id !== undefined) return requireFlow<ChallengeFlowState>(ctx.tx, table.id, id, "bh.challenge");
+  const flow = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
+  if (!flow) refuse("errors.bh.noChallenge");
+  return flow;
+}
+
+/**
+ * The participant an actor acts as: the GM acts for the obstacle (or names it); players for
+ * their own hunter in the challenge.
+ */
+async function actingParticipant(
+  ctx: ActionContext,
+  table: GameTable,
+  state: ChallengeState,
+  name: string | undefined,
+): Promise<string> {
+  const gm = isGm(table, ctx.actor);
+  const obstacles = state.participants.filter((p) => p.side === "gm");
+  if (name) {
+    const obstacle = obstacles.find((p) => nameKey(p.name) === nameKey(name));
+    if (obstacle) {
+      if (!gm) refuse("errors.gmOnly");
+      return obstacle.id;
+    }
+  } else if (gm) {
+    return (
+      obstacles.find((p) => p.id === state.turn) ??
+      obstacles.find((p) => p.status === "in") ??
+      obstacles[0]!
+    ).id;
+  }
+  const character = await actingCharacter(ctx, name);
+  const id = String(character.id);
+  if (!state.participants.some((p) => p.id === id))
+    refuse("errors.bh.notInChallenge", { name: character.name });
+  return id;
+}
+
+function participantId(state: ChallengeState, name: string | undefined): string | null {
+  if (!name) return null;
+  const found = state.participants.find((p) => nameKey(p.name) === nameKey(name));
+  if (!found) refuse("errors.bh.unknownTarget", { name: name.slice(0, 64) });
+  return found.id;
+}
+
+/** Applies the action, saves, logs every event, settles VP/refunds/damage on the sheets, and answers. */
+async function play(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: Flow,
+  action: ChallengeAction,
+  options: { extraLines?: string[] } = {},
+): Promise<ActionResult> {
+  const before = flow.state.challenge;
+  const result = applyChallengeAction(before, action, ctx.dice);
+  const next: ChallengeFlowState = { ...flow.state, challenge: result.state };
+  await saveFlowState(ctx.tx, flow.id, next, result.state.status === "closed");
+  for (const entry of eventLogEntries(result.state, result.events)) await appendLog(ctx, table.id, entry);
+  await settle(ctx, table, result.state, result.events);
+  return answer(
+    ctx,
+    flow.id,
+    next,
+    [...(options.extraLines ?? []), ...eventLines(ctx.lang, result.state, result.events)],
+    flow,
+  );
+}
+
+/** Writes what a challenge changes outside itself: hunters' boxes, VP, the refund, retirements. */
+async function settle(ctx: ActionContext, table: GameTable, state: ChallengeState, events: ChallengeEvent[]) {
+  const hunterIds = new Set(
+    events
+      .flatMap((e) => (e.type === "damageMarked" ? [e.participant] : []))
+      .filter((id) => isHunter(state, id)),
+  );
+  for (const id of hunterIds) {
+    const character = await ctx.tx.character.findUniqueOrThrow({ where: { id: Number(id) } });
+    const sheet = hunterSheet(character);
+    const damage = state.participants.find((p) => p.id === id)!.damage;
+    await saveHunterSheet(ctx.tx, character.id, {
+      ...sheet,
+      damage: { ...sheet.damage, [state.sphere]: { ...damage } },
+    });
+  }
+  for (const event of events) {
+    if (event.type === "taskResolved")
+      await awardVp(ctx, table, state, event.vp, "bh.reason.task", { task: event.task });
+    if (event.type !== "challengeEnded") continue;
+    const outcome = event.outcome;
+    await awardVp(ctx, table, state, outcome.vp, "bh.reason.challenge", { name: state.name ?? "—" });
+    if (outcome.refund > 0) {
+      const pool = await requireReserve(ctx.tx, table.id);
+      const change = refundReserve(asReserve(pool), outcome.refund);
+      await recordReserve(ctx, table, pool, change.reserve, {
+        action: "challenge.refund",
+        key: "bh.log.refund",
+        params: { amount: outcome.refund },
+      });
+    }
+    for (const id of outcome.retired) {
+      await ctx.tx.character.update({ where: { id: Number(id) }, data: { status: "retired" } });
+      await appendLog(ctx, table.id, {
+        action: "character.status",
+        characterId: Number(id),
+        summary: { key: "bh.log.retired", params: { name: nameIn(state, id) } },
+        before: { status: "active" },
+        after: { status: "retired" },
+      });
+    }
+  }
+}
+
+function isHunter(state: ChallengeState, id: string): boolean {
+  return state.participants.some((p) => p.id === id && p.side === "hunters");
+}
+
+function nameIn(state: ChallengeState, id: string): string {
+  return state.participants.find((p) => p.id === id)?.name ?? id;
+}
+
+async function awardVp(
+  ctx: ActionContext,
+  table: GameTable,
+  state: ChallengeState,
+  vp: Record<string, number>,
+  reasonKey: string,
+  reasonParams: Record<string, string | number>,
+) {
+  for (const [id, amount] of Object.entries(vp)) {
+    if (amount <= 0) continue;
+    const character = await ctx.tx.character.update({
+      where: { id: Number(id) },
+      data: { victoryPoints: { increment: amount } },
+    });
+    await appendLog(ctx, table.id, {
+      action: "character.vp",
+      characterId: character.id,
+      summary: { key: "bh.log.vpAwarded", params: { name: nameIn(state, id), amount } },
+      before: { vp: character.victoryPoints - amount },
+      after: { vp: character.victoryPoints },
+      reason: t(ctx.lang, reasonKey, reasonParams),
+    });
+  }
+}
+
+/** From the panel: update it in place and post what happened; from a command: answer with what happened and edit the panel. */
+function answer(
+  ctx: ActionContext,
+  id: number,
+  state: ChallengeFlowState,
+  lines: string[],
+  flow: Flow,
+): ActionResult {
+  const panel = challengePanel(ctx.lang, id, state);
+  const text = lines.filter((l) => l !== "").join("\n");
+  const summary = { embeds: [{ description: text || "—", tone: "info" as const }] };
+  const fromPanel =
+    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
+  if (fromPanel) {
+    return {
+      replyMode: "update",
+      reply: panel,
+      effects: [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }],
+    };
+  }
+  return { reply: summary, effects: [{ kind: "editPanel", flowId: id, view: panel }] };
+}
+
+// ---------------------------------------------------------------------------------------
+// Start
+
+function splitList(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(/[,;\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** `Trait` or `Trait:D` (also `:A`, Cyrillic `:А`/`:З`): the role defaults to attack. */
+function traitWithRole(text: string): { trait: string; as: TraitRole } {
+  const at = text.lastIndexOf(":");
+  if (at > 0) {
+    const suffix = text
+      .slice(at + 1)
+      .trim()
+      .toLowerCase();
+    if (["a", "а", "attack", "атака"].includes(suffix))
+      return { trait: text.slice(0, at).trim(), as: "attack" };
+    if (["d", "з", "defence", "defense", "защита"].includes(suffix))
+      return { trait: text.slice(0, at).trim(), as: "defence" };
+  }
+  return { trait: text.trim(), as: "attack" };
+}
+
+export const challengeStart = defineUseCase({
+  type: "challenge.start",
+  schema: z.object({
+    type: z.literal("challenge.start"),
+    sphere: z.enum(["physical", "social", "mental"]),
+    phase: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    name: optionalName,
+    traits: z.string().max(300).optional(),
+    resources: z.string().max(300).optional(),
+    initiative: z.number().int().min(0).max(40).optional(),
+    boxes: z.string().max(30).optional(),
+    neutralize: z.string().max(200).optional(),
+    climax: z.boolean().optional(),
+    preActivate: z.string().max(200).optional(),
+    gmPreActivate: z.string().max(100).optional(),
+    first: z.enum(["hunters", "gm"]).optional(),
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const intent = ctx.intent;
+    if (await findOpenFlow(ctx.tx, table.id, "bh.challenge")) refuse("errors.bh.challengeOpen");
+    const pool = await requireReserve(ctx.tx, table.id);
+    const characters = await activeHunters(ctx.tx, table.id);
+    if (characters.length === 0) refuse("errors.bh.noHunters");
+    const hunters = characters.map((c) => ({
+      characterId: String(c.id),
+      name: c.name,
+      sheet: hunterSheet(c),
+    }));
+    const sphere: Sphere = intent.sphere;
+    const name = intent.name ? cleanName(intent.name) : t(ctx.lang, "bh.obstacle.defaultName");
+    const traits = parseTraits(intent.traits ?? "").map((tr) => ({ ...tr, name: cleanName(tr.name) }));
+    const resources = parseResources(intent.resources ?? "").map((r) => ({ ...r, name: cleanName(r.name) }));
+
+    const neutralise = splitList(intent.neutralize).map((resource) => {
+      const owners = hunters.filter((h) =>
+        h.sheet.resources.some((r) => r.sphere === sphere && nameKey(r.name) === nameKey(resource)),
+      );
+      if (owners.length === 0) refuse("errors.bh.noSuchHunterResource", { resource: resource.slice(0, 64) });
+      if (owners.length > 1) refuse("errors.bh.ambiguousResource", { resource: resource.slice(0, 64) });
+      return { hunter: owners[0]!.characterId, resource };
+    });
+    const obstacle: ObstacleInput = {
+      id: "obstacle",
+      name,
+      traits,
+      resources,
+      initiative: intent.initiative ?? 0,
+      boxes: intent.boxes ? parseBoxes(intent.boxes) : null,
+      neutralise,
+    };
+    const preActivations: PreActivation[] = splitList(intent.preActivate).map((text) => {
+      const { trait, as } = traitWithRole(text);
+      const owners = hunters.filter((h) => h.sheet.traits.some((tr) => nameKey(tr.name) === nameKey(trait)));
+      if (owners.length === 0) refuse("errors.bh.noSuchHunterTrait", { trait: trait.slice(0, 64) });
+      if (owners.length > 1) refuse("errors.bh.ambiguousTrait", { trait: trait.slice(0, 64) });
+      return { participant: owners[0]!.characterId, trait, as };
+    });
+    if (intent.gmPreActivate)
+      preActivations.push({ participant: "obstacle", ...traitWithRole(intent.gmPreActivate) });
+
+    const climax = intent.climax ?? false;
+    const started = startChallenge({
+      name,
+      sphere,
+      phase: intent.phase,
+      obstacles: [obstacle],
+      hunters,
+      reserve: asReserve(pool),
+      climax,
+      // [decision] the climax is the adventure's last challenge (or a hunt's beast fight): knockout has no effect.
+      knockoutHasNoEffect: climax,
+      preActivations,
+      tieGoesTo: intent.first ?? "hunters",
+    });
+    await recordReserve(ctx, table, pool, started.reserve.reserve, {
+      action: "challenge.start",
+      key: "bh.log.challengeStart",
+      params: { name, rating: started.rating, cost: started.cost, phase: intent.phase },
+    });
+    for (const hunter of hunters) {
+      const pre = preActivations.filter((p) => p.participant === hunter.characterId).map((p) => p.trait);
+      if (pre.length > 0)
+        await saveHunterSheet(ctx.tx, Number(hunter.characterId), markPreActivated(hunter.sheet, pre));
+    }
+    const price = started.prices[0]!.price;
+    const state: ChallengeFlowState = {
+      challenge: started.state,
+      price: { lines: price.lines, ceiling: pool.ceiling },
+    };
+    const flow = await createFlow(ctx.tx, {
+      tableId: table.id,
+      kind: "bh.challenge",
+      state,
+      createdByUserId: ctx.actor.userId,
+    });
+    for (const entry of eventLogEntries(started.state, started.events)) await appendLog(ctx, table.id, entry);
+    const panel = challengePanel(ctx.lang, flow.id, state);
+    const intro = [
+      t(ctx.lang, "bh.start.priced", { name, rating: started.rating, ceiling: pool.ceiling }),
+      priceText(ctx.lang, price.lines),
+      ...eventLines(ctx.lang, started.state, started.events),
+    ].join("\n");
+    return {
+      reply: { ...panel, embeds: [{ description: intro, tone: "info" }, ...(panel.embeds ?? [])] },
+      replyIsPanelOf: flow.id,
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------
+// Actions
+
+/** A use case that turns its intent into one rules action for the acting participant. */
+function action<S extends z.ZodRawShape>(
+  type: string,
+  shape: S,
+  build: (args: {
+    ctx: ActionContext;
+    table: GameTable;
+    state: ChallengeState;
+    // biome-ignore lint/suspicious/noExplicitAny: each action reads its own fields
+    intent: any;
+    actor: () => Promise<string>;
+  }) => Promise<ChallengeAction> | ChallengeAction,
+) {
+  return defineUseCase<Intent>({
+    type,
+    schema: z.object({ type: z.literal(type), flowId, ...shape }) as unknown as z.ZodType<Intent>,
+    systems: SYSTEMS,
+    table: "required",
+    mutates: true,
+    ephemeral: false,
+    async run(ctx) {
+      const table = requireTable(ctx);
+      const intent = ctx.intent as { flowId?: number; character?: string };
+      const flow = await loadFlow(ctx, table, intent.flowId);
+      const state = flow.state.challenge;
+      const built = await build({
+        ctx,
+        table,
+        state,
+        intent,
+        actor: () => actingParticipant(ctx, table, state, intent.character),
+      });
+      return play(ctx, table, flow, built);
+    },
+  });
+}
+
+export const challengeActivate = action(
+  "challenge.activate",
+  { trait: nameField, as: role, character: optionalName },
+  async ({ intent, actor }) => ({
+    type: "activate",
+    actor: await actor(),
+    trait: intent.trait,
+    as: intent.as,
+  }),
+);
+
+export const challengeReassign = action(
+  "challenge.reassign",
+  { trait: nameField, as: role, character: optionalName },
+  async ({ intent, actor }) => ({
+    type: "reassign",
+    actor: await actor(),
+    roles: { [intent.trait]: intent.as },
+  }),
+);
+
+/** The panel's trait menu: `attack:<trait>`, `defence:<trait>` or `flip:<trait>`. */
+export const challengeTrait = action(
+  "challenge.trait",
+  { pick: z.string().min(3).max(110) },
+  async ({ intent, actor, state }) => {
+    const at = (intent.pick as string).indexOf(":");
+    const kind = (intent.pick as string).slice(0, at);
+    const trait = (intent.pick as string).slice(at + 1);
+    const id = await actor();
+    if (kind === "flip") {
+      const current = state.participants
+        .find((p) => p.id === id)
+        ?.traits.find((tr) => tr.name === trait)?.active;
+      return { type: "reassign", actor: id, roles: { [trait]: current === "attack" ? "defence" : "attack" } };
+    }
+    if (kind !== "attack" && kind !== "defence") refuse("errors.staleAction");
+    return { type: "activate", actor: id, trait, as: kind };
+  },
+);
+
+export const challengeManeuver = action(
+  "challenge.maneuver",
+  { target: optionalName, character: optionalName },
+  async ({ intent, actor, state }) => ({
+    type: "maneuver",
+    actor: await actor(),
+    target: participantId(state, intent.target),
+  }),
+);
+
+export const challengeOffer = defineUseCase({
+  type: "challenge.offer",
+  schema: z.object({
+    type: z.literal("challenge.offer"),
+    flowId,
+    points: z.number().int().min(1).max(100),
+    target: optionalName,
+    neutralize: optionalName,
+    restore: optionalName,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const state = flow.state.challenge;
+    const { points, neutralize, restore } = ctx.intent;
+    let built: ChallengeAction;
+    if (restore) built = { type: "offerRestore", resource: restore };
+    else if (neutralize) {
+      const target =
+        participantId(state, ctx.intent.target) ??
+        ownerOf(state, neutralize, (p) => p.side === "gm") ??
+        refuse("errors.bh.noSuchResource", { resource: neutralize.slice(0, 64) });
+      built = { type: "offerNeutralise", target, resource: neutralize, margin: points };
+    } else built = { type: "offerAdvantage", points, target: participantId(state, ctx.intent.target) };
+    return play(ctx, table, flow, built);
+  },
+});
+
+function ownerOf(
+  state: ChallengeState,
+  resource: string,
+  side: (p: ChallengeState["participants"][number]) => boolean,
+) {
+  const owners = state.participants.filter(
+    (p) => side(p) && p.resources.some((r) => nameKey(r.name) === nameKey(resource)),
+  );
+  if (owners.length > 1) refuse("errors.bh.chooseTarget");
+  return owners[0]?.id ?? null;
+}
+
+export const challengeAccept = action("challenge.accept", { character: optionalName }, async ({ actor }) => ({
+  type: "accept",
+  actor: await actor(),
+}));
+
+export const challengeStrike = action(
+  "challenge.strike",
+  { dice: z.number().int().min(1).max(25), target: optionalName, character: optionalName },
+  async ({ intent, actor, state }) => ({
+    type: "strike",
+    actor: await actor(),
+    dice: intent.dice,
+    target: participantId(state, intent.target),
+  }),
+);
+
+export const challengeNeutralize = action(
+  "challenge.neutralize",
+  { resource: nameField, target: optionalName, character: optionalName },
+  async ({ intent, actor, state }) => {
+    const id = await actor();
+    const me = state.participants.find((p) => p.id === id)!;
+    const target =
+      participantId(state, intent.target) ??
+      ownerOf(state, intent.resource, (p) => p.side !== me.side) ??
+      refuse("errors.bh.noSuchResource", { resource: String(intent.resource).slice(0, 64) });
+    return { type: "neutralise", actor: id, target, resource: intent.resource };
+  },
+);
+
+export const challengeRestore = action(
+  "challenge.restore",
+  { resource: nameField, character: optionalName },
+  async ({ intent, actor }) => ({ type: "restore", actor: await actor(), resource: intent.resource }),
+);
+
+/** The panel's resource menu: `n:<owner id>:<resource>` to neutralise, `r:<resource>` to restore. */
+export const challengeResource = action(
+  "challenge.resource",
+  { pick: z.string().min(3).max(120) },
+  async ({ intent, actor }) => {
+    const pick = intent.pick as string;
+    const id = await actor();
+    if (pick.startsWith("r:")) return { type: "restore", actor: id, resource: pick.slice(2) };
+    const rest = pick.slice(2);
+    const at = rest.indexOf(":");
+    if (!pick.startsWith("n:") || at < 0) refuse("errors.staleAction");
+    return { type: "neutralise", actor: id, target: rest.slice(0, at), resource: rest.slice(at + 1) };
+  },
+);
+
+export const challengeTask = defineUseCase({
+  type: "challenge.task",
+  schema: z.object({
+    type: z.literal("challenge.task"),
+    flowId,
+    name: nameField,
+    difficulty: z.number().int().min(1).max(13).optional(),
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const by = await actingParticipant(ctx, table, flow.state.challenge, undefined);
+    return play(ctx, table, flow, {
+      type: "proposeTask",
+      name: cleanName(ctx.intent.name),
+      difficulty: ctx.intent.difficulty ?? 1,
+      by,
+    });
+  },
+});
+
+export const challengeAchieve = defineUseCase({
+  type: "challenge.achieve",
+  schema: z.object({
+    type: z.literal("challenge.achieve"),
+    flowId,
+    task: nameField,
+    dice: z.number().int().min(1).max(25),
+    target: optionalName,
+    character: optionalName,
+    pool: z.boolean().optional(),
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const state = flow.state.challenge;
+    const actor = await actingParticipant(ctx, table, state, ctx.intent.character);
+    if (state.status !== "aftermath") {
+      return play(ctx, table, flow, {
+        type: "achieve",
+        actor,
+        task: ctx.intent.task,
+        dice: ctx.intent.dice,
+        target: participantId(state, ctx.intent.target),
+      });
+    }
+    // After a won challenge: 6 AP a die, from the actor first, then (pool) from the other hunters.
+    const need = ctx.intent.dice * 6;
+    const total = (id: string) => Object.values(state.advantage[id] ?? {}).reduce((s, ap) => s + ap, 0);
+    const contributions: { hunter: string; points: number }[] = [];
+    let owed = need;
+    const givers = [
+      actor,
+      ...(ctx.intent.pool
+        ? state.participants.filter((p) => p.side === "hunters" && p.id !== actor).map((p) => p.id)
+        : []),
+    ];
+    for (const hunter of givers) {
+      const points = Math.min(total(hunter), owed);
+      if (points > 0) contributions.push({ hunter, points });
+      owed -= points;
+    }
+    if (owed > 0) refuse("errors.bh.notEnoughAdvantage", { need, have: need - owed });
+    return play(ctx, table, flow, {
+      type: "buyTaskDice",
+      task: ctx.intent.task,
+      dice: ctx.intent.dice,
+      contributions,
+    });
+  },
+});
+
+export const challengeResolve = defineUseCase({
+  type: "challenge.resolve",
+  schema: z.object({ type: z.literal("challenge.resolve"), flowId, task: nameField }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    // Either side may call for the roll once both agree at the table.
+    await actingParticipant(ctx, table, flow.state.challenge, undefined);
+    return play(ctx, table, flow, { type: "resolveTask", task: ctx.intent.task });
+  },
+});
+
+export const challengeGiveUp = action("challenge.giveup", { character: optionalName }, async ({ actor }) => ({
+  type: "giveUp",
+  actor: await actor(),
+}));
+
+export const challengeHelp = action(
+  "challenge.help",
+  { hunter: nameField, trait: nameField, character: optionalName },
+  async ({ intent, actor, state }) => ({
+    type: "help",
+    actor: await actor(),
+    helped: participantId(state, intent.hunter)!,
+    trait: intent.trait,
+  }),
+);
+
+export const challengeSwitch = action(
+  "challenge.switch",
+  {
+    from: nameField,
+    to: nameField,
+    points: z.number().int().min(1).max(1000).optional(),
+    character: optionalName,
+  },
+  async ({ intent, actor, state }) => ({
+    type: "switchTarget",
+    actor: await actor(),
+    from: participantId(state, intent.from)!,
+    to: participantId(state, intent.to)!,
+    points: intent.points ?? null,
+  }),
+);
+
+export const challengePass = action(
+  "challenge.pass",
+  {
+    to: nameField,
+    target: optionalName,
+    points: z.number().int().min(1).max(1000).optional(),
+    switchTo: optionalName,
+    character: optionalName,
+  },
+  async ({ intent, actor, state }) => {
+    const id = await actor();
+    const me = state.participants.find((p) => p.id === id)!;
+    const opponents = state.participants.filter((p) => p.side !== me.side);
+    const target =
+      participantId(state, intent.target) ??
+      (opponents.length === 1 ? opponents[0]!.id : refuse("errors.bh.chooseTarget"));
+    return {
+      type: "passAdvantage",
+      actor: id,
+      to: participantId(state, intent.to)!,
+      target,
+      points: intent.points ?? null,
+      switchTo: participantId(state, intent.switchTo),
+    };
+  },
+);
+
+export const challengeFate = action(
+  "challenge.fate",
+  { choice: z.enum(["survive", "retire"]), character: optionalName },
+  async ({ intent, actor }) => ({ type: "chooseFate", actor: await actor(), choice: intent.choice }),
+);
+
+export const challengeSkip = action("challenge.skip", { character: optionalName }, async ({ actor }) => ({
+  type: "declineBonus",
+  actor: await actor(),
+}));
+
+export const challengeEnd = defineUseCase({
+  type: "challenge.end",
+  schema: z.object({ type: z.literal("challenge.end"), flowId, concede: z.boolean().optional() }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const state = flow.state.challenge;
+    if (state.status === "active" || state.status === "fatalChoice") {
+      if (!ctx.intent.concede) refuse("errors.bh.challengeStillActive");
+      return play(ctx, table, flow, { type: "concede" });
+    }
+    return play(ctx, table, flow, { type: "close" });
+  },
+});
+
+export const challengeShow = defineUseCase({
+  type: "challenge.show",
+  schema: z.object({ type: z.literal("challenge.show"), flowId }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: false,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow =
+      ctx.intent.flowId !== undefined
+        ? await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "bh.challenge", {
+            open: false,
+          })
+        : await loadFlow(ctx, table, undefined);
+    const panel = challengePanel(ctx.lang, flow.id, flow.state);
+    const fromPanel =
+      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
+    if (fromPanel) return { replyMode: "update", reply: panel };
+    // A fresh panel further down the channel: later actions edit this one.
+    return { reply: panel, replyIsPanelOf: flow.id };
+  },
+});

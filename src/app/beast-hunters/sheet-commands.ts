@@ -1,0 +1,377 @@
+import { z } from "zod";
+import type { Character } from "../../generated/prisma/client.js";
+import { t } from "../../i18n/index.js";
+import {
+  addVictoryPoints,
+  type HunterSheet,
+  parseBoxes,
+  parseHunterResources,
+  parseHunterTraits,
+  type ResourceKind,
+  type Sphere,
+  spendVictoryPoints,
+  validateSheet,
+} from "../../rules/beast-hunters/index.js";
+import { refuse } from "../../rules/errors.js";
+import { actingCharacter, requireGm, requireTable } from "../access.js";
+import { findOpenFlow } from "../flows.js";
+import { appendLog } from "../log.js";
+import { cleanName, cleanText } from "../names.js";
+import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
+import type { ChallengeFlowState } from "./challenge-view.js";
+import { creationCheckText, hunterSheet, hunterSheetFields, saveHunterSheet } from "./sheets.js";
+
+const SYSTEMS = ["beast-hunters"] as const;
+const SPHERE = z.enum(["physical", "social", "mental"]);
+const characterOption = z.string().min(1).max(100).optional();
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** A hunter in an open challenge keeps the sheet the challenge started with until it ends. */
+async function refuseIfInChallenge(ctx: Pick<ActionContext, "tx">, tableId: number, character: Character) {
+  const flow = await findOpenFlow<ChallengeFlowState>(ctx.tx, tableId, "bh.challenge");
+  if (flow?.state.challenge.participants.some((p) => p.id === String(character.id))) {
+    refuse("errors.bh.inChallenge", { name: character.name });
+  }
+}
+
+/** Loads the sheet (owner or GM), applies `change`, validates and saves it, and logs before → after. */
+async function editSheet(
+  ctx: ActionContext<{ type: string; character?: string | undefined }>,
+  change: (sheet: HunterSheet) => HunterSheet,
+): Promise<ActionResult> {
+  const table = requireTable(ctx);
+  const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
+  await refuseIfInChallenge(ctx, table.id, character);
+  const before = hunterSheet(character);
+  const after = change(structuredClone(before));
+  validateSheet(after);
+  await saveHunterSheet(ctx.tx, character.id, after);
+  await appendLog(ctx, table.id, {
+    action: "character.sheet",
+    characterId: character.id,
+    summary: { key: "bh.log.sheet", params: { name: character.name } },
+    before,
+    after,
+  });
+  const fresh = await ctx.tx.character.findUniqueOrThrow({ where: { id: character.id } });
+  // Built here rather than with the common sheet embed: importing it would close an import cycle through the hooks.
+  const embed = {
+    title: fresh.name,
+    fields: hunterSheetFields(ctx.lang, fresh),
+    footer: creationCheckText(ctx.lang, after),
+    tone: "info" as const,
+  };
+  return { reply: { embeds: [embed] } };
+}
+
+const CATEGORY: Record<string, [Sphere, ResourceKind]> = {
+  PA: ["physical", "attack"],
+  PD: ["physical", "defence"],
+  SA: ["social", "attack"],
+  SD: ["social", "defence"],
+  MA: ["mental", "attack"],
+  MD: ["mental", "defence"],
+};
+
+export const traitSet = defineUseCase({
+  type: "character.trait.set",
+  schema: z.object({
+    type: z.literal("character.trait.set"),
+    name: z.string().min(1).max(100),
+    sphere: SPHERE,
+    value: z.number().int().min(1).max(40),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    const name = cleanName(ctx.intent.name);
+    return editSheet(ctx, (sheet) => {
+      const trait = { name, sphere: ctx.intent.sphere, value: ctx.intent.value };
+      const at = sheet.traits.findIndex((tr) => sameName(tr.name, name));
+      if (at >= 0) sheet.traits[at] = trait;
+      else sheet.traits.push(trait);
+      return sheet;
+    });
+  },
+});
+
+export const traitRemove = defineUseCase({
+  type: "character.trait.remove",
+  schema: z.object({
+    type: z.literal("character.trait.remove"),
+    name: z.string().min(1).max(100),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    return editSheet(ctx, (sheet) => {
+      const at = sheet.traits.findIndex((tr) => sameName(tr.name, ctx.intent.name));
+      if (at < 0) refuse("errors.bh.noSuchSheetTrait", { trait: ctx.intent.name.slice(0, 64) });
+      sheet.traits.splice(at, 1);
+      return sheet;
+    });
+  },
+});
+
+export const traitReplace = defineUseCase({
+  type: "character.trait.replace",
+  schema: z.object({
+    type: z.literal("character.trait.replace"),
+    traits: z.string().min(1).max(1000),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    const traits = parseHunterTraits(ctx.intent.traits).map((tr) => ({ ...tr, name: cleanName(tr.name) }));
+    return editSheet(ctx, (sheet) => ({ ...sheet, traits }));
+  },
+});
+
+export const resourceSet = defineUseCase({
+  type: "character.resource.set",
+  schema: z.object({
+    type: z.literal("character.resource.set"),
+    name: z.string().min(1).max(100),
+    category: z.enum(["PA", "PD", "SA", "SD", "MA", "MD"]),
+    value: z.number().int().min(1).max(40),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    const name = cleanName(ctx.intent.name);
+    const [sphere, kind] = CATEGORY[ctx.intent.category]!;
+    return editSheet(ctx, (sheet) => {
+      const resource = { name, sphere, kind, value: ctx.intent.value };
+      const at = sheet.resources.findIndex((r) => sameName(r.name, name));
+      if (at >= 0) sheet.resources[at] = resource;
+      else sheet.resources.push(resource);
+      return sheet;
+    });
+  },
+});
+
+export const resourceRemove = defineUseCase({
+  type: "character.resource.remove",
+  schema: z.object({
+    type: z.literal("character.resource.remove"),
+    name: z.string().min(1).max(100),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    return editSheet(ctx, (sheet) => {
+      const at = sheet.resources.findIndex((r) => sameName(r.name, ctx.intent.name));
+      if (at < 0) refuse("errors.bh.noSuchSheetResource", { resource: ctx.intent.name.slice(0, 64) });
+      sheet.resources.splice(at, 1);
+      return sheet;
+    });
+  },
+});
+
+export const resourceReplace = defineUseCase({
+  type: "character.resource.replace",
+  schema: z.object({
+    type: z.literal("character.resource.replace"),
+    resources: z.string().min(1).max(1000),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    const resources = parseHunterResources(ctx.intent.resources).map((r) => ({
+      ...r,
+      name: cleanName(r.name),
+    }));
+    return editSheet(ctx, (sheet) => ({ ...sheet, resources }));
+  },
+});
+
+export const tattooAdd = defineUseCase({
+  type: "character.tattoo.add",
+  schema: z.object({
+    type: z.literal("character.tattoo.add"),
+    text: z.string().min(1).max(200),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    const text = cleanText(ctx.intent.text, 200);
+    if (!text) refuse("errors.name.empty");
+    return editSheet(ctx, (sheet) => ({ ...sheet, tattoos: [...sheet.tattoos, text] }));
+  },
+});
+
+export const tattooRemove = defineUseCase({
+  type: "character.tattoo.remove",
+  schema: z.object({
+    type: z.literal("character.tattoo.remove"),
+    number: z.number().int().min(1).max(50),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    return editSheet(ctx, (sheet) => {
+      if (ctx.intent.number > sheet.tattoos.length) {
+        refuse("errors.bh.noSuchTattoo", { number: ctx.intent.number, count: sheet.tattoos.length });
+      }
+      return { ...sheet, tattoos: sheet.tattoos.filter((_, i) => i !== ctx.intent.number - 1) };
+    });
+  },
+});
+
+export const initiativeSet = defineUseCase({
+  type: "character.initiative",
+  schema: z.object({
+    type: z.literal("character.initiative"),
+    physical: z.number().int().min(0).max(40).optional(),
+    social: z.number().int().min(0).max(40).optional(),
+    mental: z.number().int().min(0).max(40).optional(),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    const { physical, social, mental } = ctx.intent;
+    if (physical === undefined && social === undefined && mental === undefined)
+      refuse("errors.bh.nothingToChange");
+    return editSheet(ctx, (sheet) => ({
+      ...sheet,
+      initiative: {
+        physical: physical ?? sheet.initiative.physical,
+        social: social ?? sheet.initiative.social,
+        mental: mental ?? sheet.initiative.mental,
+      },
+    }));
+  },
+});
+
+export const boxesSet = defineUseCase({
+  type: "character.boxes",
+  schema: z.object({
+    type: z.literal("character.boxes"),
+    physical: z.string().max(30).optional(),
+    social: z.string().max(30).optional(),
+    mental: z.string().max(30).optional(),
+    character: characterOption,
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run(ctx) {
+    const given = (["physical", "social", "mental"] as const).filter((s) => ctx.intent[s] !== undefined);
+    if (given.length === 0) refuse("errors.bh.nothingToChange");
+    const parsed = given.map((s) => [s, parseBoxes(ctx.intent[s]!)] as const);
+    return editSheet(ctx, (sheet) => {
+      for (const [sphere, boxes] of parsed) {
+        sheet.boxes[sphere] = boxes;
+        // Filled boxes stay filled, but never more than the new count.
+        for (const stage of Object.keys(boxes) as (keyof typeof boxes)[]) {
+          sheet.damage[sphere][stage] = Math.min(sheet.damage[sphere][stage], boxes[stage]);
+        }
+      }
+      return sheet;
+    });
+  },
+});
+
+const vpSchema = (type: "character.vp.add" | "character.vp.spend") =>
+  z.object({
+    type: z.literal(type),
+    amount: z.number().int().min(1).max(1000),
+    reason: z.string().min(1).max(200),
+    character: characterOption,
+  });
+
+async function changeVictoryPoints(
+  ctx: ActionContext<{ type: string; amount: number; reason: string; character?: string | undefined }>,
+  direction: "add" | "spend",
+): Promise<ActionResult> {
+  const table = requireTable(ctx);
+  if (direction === "add") requireGm(ctx);
+  const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
+  if (direction === "spend") await refuseIfInChallenge(ctx, table.id, character);
+  const reason = cleanText(ctx.intent.reason, 200);
+  const change =
+    direction === "add"
+      ? addVictoryPoints(character.victoryPoints, ctx.intent.amount)
+      : spendVictoryPoints(character.victoryPoints, ctx.intent.amount);
+  // Conditional update: never below zero even if two spends race past the lock.
+  const updated = await ctx.tx.character.updateMany({
+    where: { id: character.id, victoryPoints: change.before },
+    data: { victoryPoints: change.after },
+  });
+  if (updated.count !== 1) refuse("errors.staleAction");
+  await appendLog(ctx, table.id, {
+    action: direction === "add" ? "character.vp" : "character.vp.spend",
+    characterId: character.id,
+    summary: {
+      key: direction === "add" ? "bh.log.vpAwarded" : "bh.log.vpSpent",
+      params: { name: character.name, amount: ctx.intent.amount },
+    },
+    before: { vp: change.before },
+    after: { vp: change.after },
+    reason,
+  });
+  return {
+    reply: {
+      embeds: [
+        {
+          description: t(ctx.lang, direction === "add" ? "bh.vp.added" : "bh.vp.spent", {
+            name: character.name,
+            amount: ctx.intent.amount,
+            before: change.before,
+            after: change.after,
+            reason,
+          }),
+          tone: "success",
+        },
+      ],
+    },
+  };
+}
+
+export const vpAdd = defineUseCase({
+  type: "character.vp.add",
+  schema: vpSchema("character.vp.add"),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run: (ctx) => changeVictoryPoints(ctx, "add"),
+});
+
+export const vpSpend = defineUseCase({
+  type: "character.vp.spend",
+  schema: vpSchema("character.vp.spend"),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run: (ctx) => changeVictoryPoints(ctx, "spend"),
+});

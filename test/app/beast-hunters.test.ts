@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execute } from "../../src/app/execute.js";
+import { createRegistry } from "../../src/app/registry.js";
+import { scriptedDice } from "../../src/rules/dice.js";
+import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
+
+const GM = { id: "500000000000000001", name: "Gail" };
+const PLAYER = { id: "500000000000000002", name: "Pavel", locale: "ru" };
+const OTHER = { id: "500000000000000003", name: "Olga" };
+const LURKER = { id: "500000000000000004", name: "Lena" };
+
+describe("Beast Hunters use cases", () => {
+  let app: AppHarness;
+  let yakharaId: number;
+
+  async function reserveRow() {
+    return app.db.reservePool.findFirstOrThrow();
+  }
+  async function flowState() {
+    const flow = await app.db.flow.findFirstOrThrow({
+      where: { kind: "bh.challenge" },
+      orderBy: { id: "desc" },
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: reading the stored JSON in assertions
+    return { flow, state: (flow.state as any).challenge };
+  }
+  /** A refusal that changes nothing: same reserve, same flows, same log length. */
+  async function refusedUnchanged(user: typeof GM, intent: Record<string, unknown> & { type: string }) {
+    const before = await app.database.query(
+      "SELECT (SELECT row_to_json(r) FROM reserve_pool r) AS reserve, (SELECT json_agg(f.state ORDER BY f.id) FROM flow f) AS flows, (SELECT count(*) FROM log_entry) AS log, (SELECT json_agg(c.sheet ORDER BY c.id) FROM character c) AS sheets",
+    );
+    const refusal = await app.refused(user, intent);
+    const after = await app.database.query(
+      "SELECT (SELECT row_to_json(r) FROM reserve_pool r) AS reserve, (SELECT json_agg(f.state ORDER BY f.id) FROM flow f) AS flows, (SELECT count(*) FROM log_entry) AS log, (SELECT json_agg(c.sheet ORDER BY c.id) FROM character c) AS sheets",
+    );
+    expect(after).toEqual(before);
+    return refusal;
+  }
+
+  beforeAll(async () => {
+    app = await createAppHarness();
+    await app.run(GM, { type: "table.setup", system: "beast-hunters" });
+  });
+  afterAll(async () => app.close());
+
+  it("enters Yakhara's sheet in a few commands, checks it against the creation steps, and shows it", async () => {
+    await app.run(PLAYER, { type: "character.create", name: "Якхара" });
+    yakharaId = (await app.db.character.findFirstOrThrow({ where: { name: "Якхара" } })).id;
+    await app.run(PLAYER, {
+      type: "character.trait.replace",
+      traits:
+        "Мама будет мной гордиться:Ф4 Проницательность:С3 Майхара_—_мой_враг:Ф2 Знания охотников на чудовищ:М2",
+    });
+    await app.run(PLAYER, {
+      type: "character.resource.replace",
+      resources: "Мамин старый топор:ФА4 Личные связи:СЗ3 Щит Майхары:ФЗ2 Предназначение:МА2",
+    });
+    await app.run(PLAYER, { type: "character.initiative", physical: 3, social: 2, mental: 2 });
+    const done = await app.run(PLAYER, {
+      type: "character.boxes",
+      physical: "3/3/1/1/1",
+      social: "2/1/1/1/1",
+      mental: "2/1/1/1/1",
+    });
+    expect(replyText(done)).toContain("Проверка создания: всё как в шагах создания.");
+    expect(replyText(done)).toContain("ФА+4 Мамин старый топор");
+    expect(replyText(done)).toContain("Л□□□ С□□□ Т□ В□ Ф□");
+
+    const bad = await refusedUnchanged(PLAYER, { type: "character.boxes", social: "1/2/1/1/1" });
+    expect(bad.code).toBe("errors.bh.boxesIncrease");
+    expect(
+      (await refusedUnchanged(OTHER, { type: "character.initiative", physical: 1, character: "Якхара" }))
+        .code,
+    ).toBe("errors.notYourCharacter");
+  });
+
+  it("lets a hunter (not a bystander) set the reserve; only the GM spends it, never below 0", async () => {
+    expect((await refusedUnchanged(LURKER, { type: "reserve.set", total: 30, ceiling: 8 })).code).toBe(
+      "errors.bh.huntersOrGmOnly",
+    );
+    await app.run(PLAYER, { type: "reserve.set", total: 30, ceiling: 8 });
+    expect(await reserveRow()).toMatchObject({ total: 30, ceiling: 8, spent: 0 });
+
+    const player = await refusedUnchanged(PLAYER, { type: "reserve.spend", amount: 2, reason: "хочу" });
+    expect(player.code).toBe("errors.gmOnly");
+    const spent = await app.run(GM, { type: "reserve.spend", amount: 2, reason: "wolves on the road" });
+    expect(replyText(spent)).toContain("30 → 28");
+    expect((await refusedUnchanged(GM, { type: "reserve.spend", amount: 29, reason: "too much" })).code).toBe(
+      "errors.bh.notEnoughReserve",
+    );
+    const shown = await app.run(OTHER, { type: "reserve.show" });
+    expect(replyText(shown)).toContain("**28** left of 30 (spent 2) · ceiling 8");
+    expect(replyText(shown)).toContain("wolves on the road");
+  });
+
+  it("refuses bad obstacles with specific errors and changes nothing", async () => {
+    const base = { type: "challenge.start", sphere: "physical", phase: 2 };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ traits: "Hungry 4" }, "errors.bh.badTraits"],
+      [{ resources: "Rusty A2" }, "errors.bh.badResources"],
+      [{ traits: "Hungry:3" }, "errors.bh.oddValue"],
+      [{ boxes: "2/1/1/1" }, "errors.bh.badBoxes"],
+      [{ boxes: "2/1/1/1/1" }, "errors.bh.extraBoxesOnlyInClimax"],
+      [{ traits: "Hungry:8 Surround:8" }, "errors.bh.overCeiling"],
+      [{ neutralize: "Копьё" }, "errors.bh.noSuchHunterResource"],
+    ];
+    for (const [options, code] of cases) {
+      expect((await refusedUnchanged(GM, { ...base, ...options })).code, JSON.stringify(options)).toBe(code);
+    }
+    expect((await refusedUnchanged(PLAYER, base)).code).toBe("errors.gmOnly");
+    expect(await app.db.flow.count()).toBe(0);
+  });
+
+  it("plays the seed's fight: prices the bandits, offers and accepts AP, rolls the maneuver and the strikes", async () => {
+    const started = await app.run(GM, {
+      type: "challenge.start",
+      sphere: "physical",
+      phase: 2,
+      name: "Разбойники",
+      traits: "Голодные и отчаянные:4 Окружаем:2",
+      resources: "Кожаная броня:D2 Ржавые мечи:A2 Охотничьи ножи:A2",
+    });
+    expect(started.result.replyIsPanelOf).toBeTypeOf("number");
+    expect(replyText(started)).toContain("Minimal damage boxes 1/1/1/1/1 (mandatory): 1 point");
+    expect(replyText(started)).toContain("Trait Голодные и отчаянные +4: 2 points");
+    expect(await reserveRow()).toMatchObject({ spent: 2 + 7 });
+
+    const notYet = await refusedUnchanged(GM, {
+      type: "challenge.activate",
+      trait: "Окружаем",
+      as: "defense",
+    });
+    expect(notYet).toEqual({ code: "errors.bh.notYourTurn", params: { name: "Якхара" } });
+
+    await app.run(PLAYER, { type: "challenge.activate", trait: "Мама будет мной гордиться", as: "attack" });
+    await app.run(GM, { type: "challenge.activate", trait: "Окружаем", as: "defense" });
+    await app.run(PLAYER, { type: "challenge.activate", trait: "Проницательность", as: "attack" });
+    await app.run(GM, { type: "challenge.activate", trait: "Голодные и отчаянные", as: "attack" });
+
+    expect((await refusedUnchanged(PLAYER, { type: "challenge.offer", points: 10 })).code).toBe(
+      "errors.gmOnly",
+    );
+    const offer = await app.run(GM, { type: "challenge.offer", points: 10 });
+    expect(replyText(offer)).toContain("The GM offers Якхара 10 AP against Разбойники");
+    await app.run(PLAYER, { type: "challenge.accept" });
+    expect((await flowState()).state.advantage).toEqual({ [yakharaId]: { obstacle: 10 } });
+
+    app.useDice(scriptedDice([5, 7, 6, 5]));
+    const maneuver = await app.run(GM, { type: "challenge.maneuver" });
+    expect(replyText(maneuver)).toContain("[5, 7] + 4 = **16**");
+    expect(replyText(maneuver)).toContain("[6, 5] + 0 = **11**");
+    expect((await flowState()).state.advantage.obstacle).toEqual({ [yakharaId]: 5 });
+
+    app.useDice(scriptedDice([4, 5]));
+    const strike = await app.run(PLAYER, { type: "challenge.strike", dice: 2 });
+    expect(replyText(strike)).toContain("[4, 5] = 9 + 4 − 2 = **11** → тяжёлый урон");
+
+    const tooMuch = await refusedUnchanged(GM, { type: "challenge.strike", dice: 2 });
+    expect(tooMuch).toEqual({ code: "errors.bh.notEnoughAdvantage", params: { need: 8, have: 5 } });
+    app.useDice(scriptedDice([5]));
+    await app.run(GM, { type: "challenge.strike", dice: 1 });
+    const sheet = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).sheet as {
+      damage: { physical: Record<string, number> };
+    };
+    expect(sheet.damage.physical).toEqual({ light: 1, medium: 0, heavy: 0, knockout: 0, fatal: 0 });
+    const { state } = await flowState();
+    expect(state.advantage).toEqual({ [yakharaId]: { obstacle: 2 }, obstacle: { [yakharaId]: 1 } });
+  });
+
+  it("keeps playing after a restart: a fresh registry on the same database continues the challenge", async () => {
+    const restarted = createRegistry();
+    app.useDice(scriptedDice([10, 10, 1, 1]));
+    const result = await execute(
+      app.deps,
+      restarted,
+      {
+        interactionId: "restart-1",
+        interactionToken: "t",
+        applicationId: "100000000000000001",
+        actor: { userId: PLAYER.id, displayName: "Pavel", locale: "ru", canManageGuild: false },
+        guildId: "200000000000000001",
+        channelId: "300000000000000001",
+      },
+      { type: "challenge.maneuver" },
+    );
+    // 20 + 6 = 26 against 2 + 2 = 4: 22 AP, and a free strike.
+    expect(replyText({ ...result, result: result.result })).toContain("22 ОП за один манёвр");
+    expect((await flowState()).state.pendingBonus).toMatchObject({ gained: 22 });
+  });
+
+  it("knocks the bandits out with the free strike: the hunter wins VP = rating, written to the sheet and the log", async () => {
+    const vpBefore = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints;
+    app.useDice(scriptedDice([5, 5, 4]));
+    // 14 + axe 4 − armour 2 = 16 → knockout.
+    const strike = await app.run(PLAYER, { type: "challenge.strike", dice: 3 });
+    expect(replyText(strike)).toContain("**16** → вырубающий урон");
+    expect(replyText(strike)).toContain("Охотники побеждают");
+    const { flow, state } = await flowState();
+    expect(flow.status).toBe("closed");
+    expect(state.outcome).toMatchObject({ winner: "hunters", reason: "beaten", vp: { [yakharaId]: 7 } });
+    const after = await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } });
+    expect(after.victoryPoints).toBe(vpBefore + 7);
+    expect(await app.db.logEntry.count({ where: { action: "character.vp", characterId: yakharaId } })).toBe(
+      1,
+    );
+    expect(await app.db.logEntry.count({ where: { action: "challenge.strikeRolled" } })).toBe(3);
+  });
+
+  it("gives the GM the points back when the hunter gives up", async () => {
+    const before = (await reserveRow()).spent;
+    await app.run(GM, { type: "challenge.start", sphere: "social", phase: 3, traits: "Упрямый:2" });
+    // Rating 2 at phase 3 costs 3.
+    expect((await reserveRow()).spent).toBe(before + 3);
+    const gaveUp = await app.run(PLAYER, { type: "challenge.giveup" });
+    expect(replyText(gaveUp)).toContain("В резерв возвращается 3 очка.");
+    expect((await reserveRow()).spent).toBe(before);
+  });
+
+  it("concedes in negotiation: 2 × rating from the reserve and VP = phase for every hunter", async () => {
+    const vp = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints;
+    const spent = (await reserveRow()).spent;
+    await app.run(GM, { type: "reserve.concede", phase: 2, rating: 3 });
+    expect((await reserveRow()).spent).toBe(spent + 6);
+    expect((await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints).toBe(
+      vp + 2,
+    );
+  });
+
+  it("lets exactly one of two simultaneous spends of the last points through", async () => {
+    const pool = await reserveRow();
+    const left = pool.total - pool.spent;
+    const results = await Promise.allSettled([
+      app.run(GM, { type: "reserve.spend", amount: left, reason: "a" }),
+      app.run(GM, { type: "reserve.spend", amount: left, reason: "b" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(rejected.reason.code).toBe("errors.bh.notEnoughReserve");
+    expect((await reserveRow()).spent).toBe(pool.total);
+  });
+
+  it("renews the hunters when a new adventure starts", async () => {
+    await app.run(PLAYER, { type: "reserve.set", total: 20, ceiling: 6 });
+    const sheet = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).sheet as {
+      damage: { physical: Record<string, number> };
+    };
+    expect(sheet.damage.physical.light).toBe(0);
+    expect(await reserveRow()).toMatchObject({ total: 20, ceiling: 6, spent: 0 });
+  });
+
+  it("records VP spending with what it bought, and refuses overspending", async () => {
+    const vp = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints;
+    await app.run(PLAYER, { type: "character.vp.spend", amount: 2, reason: "Проницательность +1" });
+    expect((await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints).toBe(
+      vp - 2,
+    );
+    expect(
+      (await refusedUnchanged(PLAYER, { type: "character.vp.spend", amount: 999, reason: "всё" })).code,
+    ).toBe("errors.bh.notEnoughVp");
+    expect(
+      (await refusedUnchanged(PLAYER, { type: "character.vp.add", amount: 5, reason: "сам себе" })).code,
+    ).toBe("errors.gmOnly");
+  });
+});
