@@ -34,6 +34,25 @@ import { renderApiMessage, renderEdit, renderModal, renderReply } from "./render
 
 /** Past this, the answer is deferred so Discord's 3-second limit can never be missed. */
 const DEFER_AFTER_MS = 1200;
+/**
+ * An interaction already this old when it reaches us (a replay after a slow gateway resume, a
+ * stalled process) is deferred before anything is applied: if Discord no longer accepts an
+ * answer, the user was told "interaction failed" and will retry, so applying it would double it.
+ */
+const LATE_ARRIVAL_MS = 2000;
+
+/** Discord refused because the interaction or its token is no longer valid (3 s / 15 min passed). */
+function isExpiredInteraction(error: unknown): boolean {
+  return error instanceof DiscordAPIError && [10062, 10015, 50027].includes(Number(error.code));
+}
+
+/** A message the bot could not post because of the channel itself: permissions, or it is gone. */
+function channelProblem(error: unknown): "missingPermissions" | "channelGone" | null {
+  if (!(error instanceof DiscordAPIError)) return null;
+  if (error.code === 50013 || error.code === 50001) return "missingPermissions";
+  if (error.code === 10003) return "channelGone";
+  return null;
+}
 
 export interface RouterDeps {
   app: AppDeps;
@@ -116,7 +135,29 @@ export function createRouter(client: Client, deps: RouterDeps) {
       try {
         await runEffect(interaction, effect, lang);
       } catch (error) {
+        if (effect.kind === "editInteractionReply" && isExpiredInteraction(error)) {
+          // That answer's 15-minute token has expired: nothing can edit it any more.
+          deps.log.info(
+            { effect: effect.kind, interactionId: interaction.id },
+            "interaction token expired: earlier answer left as it was",
+          );
+          continue;
+        }
         deps.log.warn({ err: error, effect: effect.kind, interactionId: interaction.id }, "effect failed");
+        const problem = channelProblem(error);
+        const channelId = "channelId" in effect ? effect.channelId : undefined;
+        if (
+          problem &&
+          (effect.kind === "post" || effect.kind === "postPanel" || effect.kind === "editPanel")
+        ) {
+          // The action itself was applied; tell the one who acted why the table did not see it.
+          const where = channelId ?? interaction.channelId ?? "";
+          await interaction
+            .followUp(renderReply(errorView(lang, `errors.effect.${problem}`, { channel: `<#${where}>` })))
+            .catch((e) =>
+              deps.log.warn({ err: e, interactionId: interaction.id }, "could not deliver notice"),
+            );
+        }
       }
     }
   }
@@ -207,18 +248,40 @@ export function createRouter(client: Client, deps: RouterDeps) {
     const ephemeralGuess = candidates.some((u) =>
       typeof u.ephemeral === "function" ? u.ephemeral(rawIntent as never) : u.ephemeral,
     );
+    const defer = () =>
+      isComponent
+        ? (interaction as ButtonInteraction).deferUpdate()
+        : interaction.deferReply(ephemeralGuess ? { flags: "Ephemeral" } : {});
     let deferral: Promise<unknown> | null = null;
-    const timer = setTimeout(() => {
-      deferral = (
-        isComponent
-          ? (interaction as ButtonInteraction).deferUpdate()
-          : interaction.deferReply(ephemeralGuess ? { flags: "Ephemeral" } : {})
-      ).catch((error) => deps.log.warn({ err: error }, "defer failed"));
-    }, DEFER_AFTER_MS);
+    let timer: NodeJS.Timeout | undefined;
 
     let lang: Lang = langFromLocale(interaction.locale);
     let outcome = "ok";
     try {
+      if (Date.now() - interaction.createdTimestamp > LATE_ARRIVAL_MS) {
+        try {
+          await defer();
+          deferral = Promise.resolve();
+        } catch (error) {
+          // Already acknowledged: a redelivery of an interaction that was answered.
+          if (error instanceof DiscordAPIError && error.code === 40060) throw new AlreadyProcessed();
+          if (!isExpiredInteraction(error)) throw error;
+          outcome = "expired";
+          deps.log.warn(
+            {
+              interactionId: interaction.id,
+              command: label,
+              ageMs: Date.now() - interaction.createdTimestamp,
+            },
+            "interaction expired before it could be answered: not applied",
+          );
+          return;
+        }
+      } else {
+        timer = setTimeout(() => {
+          deferral = defer().catch((error) => deps.log.warn({ err: error }, "defer failed"));
+        }, DEFER_AFTER_MS);
+      }
       let result: ActionResult;
       try {
         const executed = await execute(deps.app, deps.registry, invocationOf(interaction), rawIntent);
@@ -228,7 +291,13 @@ export function createRouter(client: Client, deps: RouterDeps) {
         clearTimeout(timer);
         if (deferral) await deferral;
       }
-      await respond(interaction, result, Boolean(deferral));
+      try {
+        await respond(interaction, result, interaction.deferred);
+      } catch (error) {
+        if (!isExpiredInteraction(error)) throw error;
+        outcome = "late";
+        await answerInChannel(interaction, result, label);
+      }
       await runEffects(interaction, result.effects ?? [], lang);
     } catch (error) {
       if (error instanceof AlreadyProcessed) {
@@ -249,7 +318,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
         deps.log.error({ err: error, interactionId: interaction.id, command: label }, "interaction failed");
         view = errorView(lang, "errors.internal", { ref: interaction.id });
       }
-      await sendError(interaction, view, Boolean(deferral)).catch((e) =>
+      await sendError(interaction, view, interaction.deferred).catch((e) =>
         deps.log.warn({ err: e, interactionId: interaction.id }, "could not deliver error"),
       );
     } finally {
@@ -300,6 +369,27 @@ export function createRouter(client: Client, deps: RouterDeps) {
     }
     if (result.replyIsPanelOf !== undefined && messageId && interaction.channelId) {
       await setFlowPanel(deps.app.db, result.replyIsPanelOf, interaction.channelId, messageId);
+    }
+  }
+
+  /**
+   * The action was applied but Discord no longer takes an answer to the interaction (its token
+   * expired): a public answer goes to the channel as a plain message; a private one cannot be
+   * shown to that one user any more, so it is dropped with a log line.
+   */
+  async function answerInChannel(interaction: ActionInteraction, result: ActionResult, label: string) {
+    const view = result.reply;
+    if (view && !view.ephemeral && !result.modal && interaction.channelId) {
+      await client.rest.post(Routes.channelMessages(interaction.channelId), { body: renderApiMessage(view) });
+      deps.log.warn(
+        { interactionId: interaction.id, command: label },
+        "interaction expired: answer posted in the channel",
+      );
+    } else {
+      deps.log.warn(
+        { interactionId: interaction.id, command: label },
+        "interaction expired: private answer dropped",
+      );
     }
   }
 

@@ -19,6 +19,10 @@ export default {
     "Something went wrong on our side and nothing was changed. If it happens again, tell the bot's admin (reference {ref}).",
   "errors.concurrentChange":
     "Someone else changed this at the same moment, so your action was not applied and nothing was changed. Look at the current state and try again.",
+  "errors.effect.missingPermissions":
+    "Done, but I couldn't post about it in {channel}: I'm missing the Send Messages or Embed Links permission there. Ask a server admin to give me those permissions in that channel.",
+  "errors.effect.channelGone":
+    "Done, but I couldn't post about it in {channel}: that channel no longer exists.",
   "errors.gmOnly": "Only the table's GM can do that.",
   "errors.gmOrAdminOnly": "Only the table's GM or a server admin (Manage Server) can do that.",
   "errors.notYourCharacter": "**{name}** isn't your character: you can act only for your own.",
