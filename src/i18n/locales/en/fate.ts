@@ -510,11 +510,6 @@ export default {
   "cmd.character.ultimate.desc": "Fate: unleash a magic's ULTIMATE (gone until next week)",
   "cmd.character.ultimate.stunt.desc": "The magic stunt",
   "cmd.character.ultimate.character.desc": "The character (default: yours)",
-  "cmd.conflict.desc": "Conflicts",
-  "cmd.conflict.start.desc": "Start a conflict",
-  "cmd.conflict.start.title.desc": "What the conflict is about",
   "cmd.conflict.concede.desc": "Fate: concede before a roll (FP for you)",
   "cmd.conflict.concede.character.desc": "The character who concedes (default: yours)",
-  "cmd.conflict.end.desc": "End the conflict",
-  "cmd.conflict.show.desc": "Show the conflict",
 } satisfies Messages;
