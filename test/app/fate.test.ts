@@ -385,6 +385,33 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
     expect((table.state as { fateWeek: number }).fateWeek).toBe(2);
   });
 
+  it("factions: seven abilities rated +4 +3 +2 +1 +1, three aspects, fate points and two-box stress", async () => {
+    const created = await app.run(GM, {
+      type: "faction.create",
+      name: "Thieves' Guild",
+      abilities: "espionage 4, Коммерция 3, popularity 2, art 1, military 1",
+      aspects: "Shadows everywhere; Greedy; Old debts",
+    });
+    expect(replyText(created)).toContain("+4 Espionage · +3 Commerce · +2 Popularity");
+    expect(
+      (await app.refused(GM, { type: "faction.create", name: "Navy", abilities: "military 5" })).code,
+    ).toBe("errors.fate.factionRatingInvalid");
+    expect(
+      (await app.refused(GM, { type: "faction.create", name: "Navy", aspects: "a; b; c; d" })).code,
+    ).toBe("errors.fate.tooManyFactionAspects");
+    expect((await app.refused(PLAYER, { type: "faction.fp", name: "Thieves' Guild", amount: 1 })).code).toBe(
+      "errors.gmOnly",
+    );
+    await app.run(GM, { type: "faction.fp", name: "thieves' guild", amount: 1 });
+    const hit = await app.run(GM, { type: "faction.hit", name: "Thieves' Guild", shifts: 2 });
+    expect(replyText(hit)).toContain("stress boxes 1, 2");
+    const shown = await app.run(PLAYER, { type: "faction.show", name: "Thieves' Guild" });
+    expect(replyText(shown)).toContain("☒☒");
+    expect((await app.refused(PLAYER, { type: "faction.show", name: "Navy" })).code).toBe(
+      "errors.fate.unknownFaction",
+    );
+  });
+
   it("Fate commands on another game's table explain which game they belong to", async () => {
     const channelId = "300000000000000777";
     await app.run(GM, { type: "table.setup", system: "mountain-witch" }, { channelId });

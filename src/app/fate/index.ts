@@ -5,6 +5,7 @@ import { applyAttackHit, check, claimAdvantage, defend, invoke, invokeMenu } fro
 import { compel, compelAccept, compelBuyOff } from "./compel.js";
 import { conflictConcede, conflictEnd, conflictShow, conflictStart } from "./conflict.js";
 import { contestResolve, contestRoll, contestShow, contestStart } from "./contest.js";
+import { factionCreate, factionDelete, factionFp, factionHit, factionShow } from "./faction.js";
 import { fpGive, fpRefresh, fpShow } from "./fp.js";
 import {
   characterRace,
@@ -51,6 +52,11 @@ export const useCases: UseCase<any>[] = [
   characterRace,
   characterRatings,
   characterUltimate,
+  factionCreate,
+  factionShow,
+  factionFp,
+  factionHit,
+  factionDelete,
 ];
 export const autocompleteSources: AutocompleteSource[] = [skillSource, aspectSource];
 export const hooks: SystemHooks = sheetHooks;
