@@ -68,7 +68,7 @@ export function checkEmbed(lang: Lang, state: CheckFlowState): EmbedView {
   } else if (state.awaitingDefence) {
     lines.push(t(lang, "fate.check.awaitingDefence", { target: state.targetName ?? "" }));
   } else {
-    lines.push(t(lang, "fate.check.noOpposition"));
+    lines.push(t(lang, state.contestFlowId !== null ? "fate.check.contestRoll" : "fate.check.noOpposition"));
   }
   if (state.aspect && state.advantageDone)
     lines.push(t(lang, "fate.check.advantageDone", { aspect: state.aspect }));
@@ -152,7 +152,7 @@ export function checkRows(
     rows[0]!.push({
       kind: "button",
       style: "danger",
-      label: t(lang, "fate.button.applyHit", { shifts: hit, target: state.targetName ?? "" }),
+      label: t(lang, "fate.button.applyHit", { shifts: hit, target: (state.targetName ?? "").slice(0, 40) }),
       intent: { type: "fate.apply-hit", flowId },
     });
   }

@@ -217,6 +217,7 @@ export default {
   "fate.check.term.invokes": "invokes",
   "fate.check.vsPassive": "Against difficulty {value}: {shifts} → **{outcome}**",
   "fate.check.vsActive": "Against {name}'s {value}: {shifts} → **{outcome}**",
+  "fate.check.contestRoll": "A contest roll: compared with the others when the exchange is resolved.",
   "fate.check.noOpposition": "No opposition: the GM compares it with a difficulty (or use `vs`).",
   "fate.check.awaitingDefence": "{target} defends: choose a skill below, or `/check action:defend`.",
   "fate.check.advantageDone": "Done: «{aspect}» is in play.",

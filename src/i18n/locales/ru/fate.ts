@@ -233,6 +233,7 @@ export default {
   "fate.check.term.invokes": "призывы",
   "fate.check.vsPassive": "Против сложности {value}: {shifts} → **{outcome}**",
   "fate.check.vsActive": "Против {value} ({name}): {shifts} → **{outcome}**",
+  "fate.check.contestRoll": "Бросок в состязании: сравнивается с остальными при подведении итога обмена.",
   "fate.check.noOpposition": "Сопротивление не задано: ведущий сравнит со сложностью (или укажите `vs`).",
   "fate.check.awaitingDefence": "{target} защищается: выберите навык ниже или `/check action:defend`.",
   "fate.check.advantageDone": "Готово: «{aspect}» в игре.",
