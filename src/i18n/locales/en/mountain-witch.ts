@@ -497,7 +497,7 @@ export default {
   "cmd.conflict.damage.kill.desc": "Kill when taken out (intent declared before the roll)",
   "cmd.conflict.show.desc": "Show the conflict panel",
   "cmd.conflict.end.desc": "GM: end the conflict",
-  "cmd.conflict.desc": "Conflicts: sides, dice, trust, damage",
+  "cmd.conflict.desc": "Conflicts (Mountain Witch and Fate): start, act, roll, end",
   "cmd.duel.damage.quality.choice.partial": "½ (partial)",
   "cmd.duel.damage.quality.choice.normal": "1 (normal)",
   "cmd.duel.damage.quality.choice.critical": "1½ (critical)",

@@ -609,7 +609,7 @@ export default {
   "cmd.conflict.show.name": "показать",
   "cmd.conflict.end.desc": "Ведущий: завершить конфликт",
   "cmd.conflict.end.name": "завершить",
-  "cmd.conflict.desc": "Конфликты: стороны, кубики, доверие, ущерб",
+  "cmd.conflict.desc": "Конфликты («Горная ведьма» и Fate): начать, действовать, бросить, завершить",
   "cmd.conflict.name": "конфликт",
   "cmd.duel.damage.quality.choice.partial": "½ (частичный)",
   "cmd.duel.damage.quality.choice.normal": "1 (обычный)",
