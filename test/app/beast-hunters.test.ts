@@ -261,4 +261,45 @@ describe("Beast Hunters use cases", () => {
       (await refusedUnchanged(PLAYER, { type: "character.vp.add", amount: 5, reason: "сам себе" })).code,
     ).toBe("errors.gmOnly");
   });
+  it("plays from the panel's menus: activate, neutralise, an offer picked from the menu, a task die and its roll", async () => {
+    await app.run(GM, {
+      type: "challenge.start",
+      sphere: "physical",
+      phase: 2,
+      traits: "Окружаем:2",
+      resources: "D2",
+    });
+    const { flow } = await flowState();
+    await app.run(PLAYER, {
+      type: "challenge.menu",
+      flowId: flow.id,
+      pick: "attack:Мама будет мной гордиться",
+    });
+    // The bandits disarm Yakhara: 18 against 2.
+    app.useDice(scriptedDice([9, 9, 1, 1]));
+    await app.run(GM, { type: "challenge.menu", flowId: flow.id, pick: `n:${yakharaId}:Мамин старый топор` });
+    expect((await flowState()).state.participants[0].resources[0].neutralised).toEqual({
+      margin: 16,
+      by: "obstacle",
+    });
+    // The offer menu sends its points as text.
+    await app.run(GM, { type: "challenge.offer", flowId: flow.id, points: "12" });
+    await app.run(PLAYER, { type: "challenge.accept", flowId: flow.id });
+    await app.run(PLAYER, { type: "challenge.task", flowId: flow.id, name: "Шрам" });
+    // The free action after 12 AP is an achievement: one die for 4 AP.
+    const bought = await app.run(PLAYER, { type: "challenge.taskmenu", flowId: flow.id, pick: "a:Шрам" });
+    expect(replyText(bought)).toContain("12 → 8");
+    const vp = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints;
+    app.useDice(scriptedDice([2, 5]));
+    const rolled = await app.run(GM, { type: "challenge.taskmenu", flowId: flow.id, pick: "r:Шрам" });
+    expect(replyText(rolled)).toContain("GM [2] = 2, hunters [5] = 5 → the hunters win");
+    expect((await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints).toBe(
+      vp + 2,
+    );
+    await app.run(GM, { type: "challenge.end", concede: true });
+    expect((await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints).toBe(
+      vp + 2 + 3,
+    );
+    expect((await flowState()).flow.status).toBe("closed");
+  });
 });

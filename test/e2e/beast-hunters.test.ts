@@ -180,8 +180,9 @@ describe("e2e: Beast Hunters", () => {
     }).settled();
     await slash(gm, "challenge", ["activate"], { trait: "Окружаем", as: "defense" }).settled();
 
-    // The GM offers AP; the hunter accepts on the panel.
-    await slash(gm, "challenge", ["offer"], { points: 10 }).settled();
+    // The GM offers AP from the panel's menu; the hunter accepts on the panel.
+    const menu = await panelWith(panel.id, "challenge.offer");
+    await e2e.double.select(gm, menu.panel, menu.id, ["10"]).settled();
     const offered = await eventually(panel.id, "Accept");
     const accepted = await e2e.double
       .click(hunter, offered, componentId(offered, "challenge.accept"))
@@ -217,17 +218,21 @@ describe("e2e: Beast Hunters", () => {
       const damageBefore = (await challenge()).state.challenge.participants.find(
         (p) => p.id === "obstacle",
       )!.damage;
+      const strikeLines = () =>
+        e2e.double.channelMessages(e2e.channelId).filter((m) => m.text.includes("Свободный удар"));
+      const seen = strikeLines().length;
+      await eventually(panel.id, "Якхара может прямо сейчас ударить");
       const button = await panelWith(panel.id, "challenge.strike", '"dice":3');
       const hit = await e2e.double.click(hunter, button.panel, button.id).settled();
       expect(hit.ack?.type).toBe(7);
       strikes += 1;
+      // The panel is updated in place; what happened is posted right after.
       const line = await e2e.double.waitFor(
-        () =>
-          e2e.double
-            .channelMessages(e2e.channelId)
-            .reverse()
-            .find((m) => m.text.includes("Свободный удар")) ?? null,
-        { timeoutMs: 5000, what: () => "the strike's dice in the channel" },
+        () => (strikeLines().length > seen ? strikeLines().at(-1)! : null),
+        {
+          timeoutMs: 5000,
+          what: () => "the strike's dice in the channel",
+        },
       );
       const match = /\[(\d), (\d), (\d)\] = (\d+) \+ 4 − 2 = \*\*(-?\d+)\*\*/.exec(line.text)!;
       const faces = [Number(match[1]), Number(match[2]), Number(match[3])];

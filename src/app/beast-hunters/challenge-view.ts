@@ -504,7 +504,7 @@ function panelRows(lang: Lang, flowId: number, state: ChallengeState): Component
       ...strikes,
     ],
   ];
-  const traitOptions = [
+  const menu = [
     ...actor.traits
       .filter((tr) => !tr.active)
       .flatMap((tr) =>
@@ -522,19 +522,6 @@ function panelRows(lang: Lang, flowId: number, state: ChallengeState): Component
         }),
         value: `flip:${tr.name}`,
       })),
-  ].slice(0, 25);
-  if (traitOptions.length > 0) {
-    rows.push([
-      {
-        kind: "select",
-        intent: { type: "challenge.trait", flowId },
-        field: "pick",
-        placeholder: t(lang, "bh.panel.traitPlaceholder", { name: actor.name }),
-        options: traitOptions,
-      },
-    ]);
-  }
-  const resourceOptions = [
     ...opponents.flatMap((o) =>
       o.resources
         .filter((r) => !r.neutralised)
@@ -550,14 +537,29 @@ function panelRows(lang: Lang, flowId: number, state: ChallengeState): Component
         value: `r:${r.name}`,
       })),
   ].slice(0, 25);
-  if (resourceOptions.length > 0) {
+  if (menu.length > 0) {
     rows.push([
       {
         kind: "select",
-        intent: { type: "challenge.resource", flowId },
+        intent: { type: "challenge.menu", flowId },
         field: "pick",
-        placeholder: t(lang, "bh.panel.resourcePlaceholder"),
-        options: resourceOptions,
+        placeholder: t(lang, "bh.panel.menuPlaceholder", { name: actor.name }),
+        options: menu,
+      },
+    ]);
+  }
+  // The GM's offer to the hunter whose turn it is (a maneuver without dice).
+  if (actor.side === "hunters" && !state.pendingOffer) {
+    rows.push([
+      {
+        kind: "select",
+        intent: { type: "challenge.offer", flowId },
+        field: "points",
+        placeholder: t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
+        options: [2, 4, 6, 8, 10, 12, 15, 20].map((points) => ({
+          label: t(lang, "bh.panel.offerOption", { points }),
+          value: String(points),
+        })),
       },
     ]);
   }
@@ -566,10 +568,15 @@ function panelRows(lang: Lang, flowId: number, state: ChallengeState): Component
     rows.push([
       {
         kind: "select",
-        intent: { type: "challenge.resolve", flowId },
-        field: "task",
-        placeholder: t(lang, "bh.panel.resolvePlaceholder"),
-        options: open.slice(0, 25).map((task) => ({ label: task.name, value: task.name })),
+        intent: { type: "challenge.taskmenu", flowId },
+        field: "pick",
+        placeholder: t(lang, "bh.panel.taskPlaceholder"),
+        options: open
+          .flatMap((task) => [
+            { label: t(lang, "bh.panel.achieveOption", { task: task.name }), value: `a:${task.name}` },
+            { label: t(lang, "bh.panel.resolveOption", { task: task.name }), value: `r:${task.name}` },
+          ])
+          .slice(0, 25),
       },
     ]);
   }

@@ -414,25 +414,69 @@ export const challengeReassign = action(
   }),
 );
 
-/** The panel's trait menu: `attack:<trait>`, `defence:<trait>` or `flip:<trait>`. */
-export const challengeTrait = action(
-  "challenge.trait",
-  { pick: z.string().min(3).max(110) },
-  async ({ intent, actor, state }) => {
-    const at = (intent.pick as string).indexOf(":");
-    const kind = (intent.pick as string).slice(0, at);
-    const trait = (intent.pick as string).slice(at + 1);
+/**
+ * The panel's action menu: `attack:<trait>`, `defence:<trait>`, `flip:<trait>` (activate or
+ * reassign), `n:<owner id>:<resource>` (neutralise) or `r:<resource>` (restore).
+ */
+export const challengeMenu = action(
+  "challenge.menu",
+  { pick: z.string().min(3).max(120) },
+  async ({ intent, actor, state }): Promise<ChallengeAction> => {
+    const pick = intent.pick as string;
+    const at = pick.indexOf(":");
+    const kind = pick.slice(0, at);
+    const rest = pick.slice(at + 1);
     const id = await actor();
-    if (kind === "flip") {
-      const current = state.participants
-        .find((p) => p.id === id)
-        ?.traits.find((tr) => tr.name === trait)?.active;
-      return { type: "reassign", actor: id, roles: { [trait]: current === "attack" ? "defence" : "attack" } };
+    switch (kind) {
+      case "attack":
+      case "defence":
+        return { type: "activate", actor: id, trait: rest, as: kind };
+      case "flip": {
+        const current = state.participants
+          .find((p) => p.id === id)
+          ?.traits.find((tr) => tr.name === rest)?.active;
+        return {
+          type: "reassign",
+          actor: id,
+          roles: { [rest]: current === "attack" ? "defence" : "attack" },
+        };
+      }
+      case "r":
+        return { type: "restore", actor: id, resource: rest };
+      case "n": {
+        const split = rest.indexOf(":");
+        if (split < 0) refuse("errors.staleAction");
+        return {
+          type: "neutralise",
+          actor: id,
+          target: rest.slice(0, split),
+          resource: rest.slice(split + 1),
+        };
+      }
+      default:
+        refuse("errors.staleAction");
     }
-    if (kind !== "attack" && kind !== "defence") refuse("errors.staleAction");
-    return { type: "activate", actor: id, trait, as: kind };
   },
 );
+
+/** The panel's task menu: `a:<task>` buys one die (4 AP), `r:<task>` resolves it. */
+export const challengeTaskMenu = defineUseCase({
+  type: "challenge.taskmenu",
+  schema: z.object({ type: z.literal("challenge.taskmenu"), flowId, pick: z.string().min(3).max(110) }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const actor = await actingParticipant(ctx, table, flow.state.challenge, undefined);
+    const task = ctx.intent.pick.slice(2);
+    if (ctx.intent.pick.startsWith("r:")) return play(ctx, table, flow, { type: "resolveTask", task });
+    if (!ctx.intent.pick.startsWith("a:")) refuse("errors.staleAction");
+    return play(ctx, table, flow, { type: "achieve", actor, task, dice: 1, target: null });
+  },
+});
 
 export const challengeManeuver = action(
   "challenge.maneuver",
@@ -449,7 +493,8 @@ export const challengeOffer = defineUseCase({
   schema: z.object({
     type: z.literal("challenge.offer"),
     flowId,
-    points: z.number().int().min(1).max(100),
+    // A number from the command, a string from the panel's offer menu.
+    points: z.coerce.number().int().min(1).max(100),
     target: optionalName,
     neutralize: optionalName,
     restore: optionalName,
@@ -522,21 +567,6 @@ export const challengeRestore = action(
   "challenge.restore",
   { resource: nameField, character: optionalName },
   async ({ intent, actor }) => ({ type: "restore", actor: await actor(), resource: intent.resource }),
-);
-
-/** The panel's resource menu: `n:<owner id>:<resource>` to neutralise, `r:<resource>` to restore. */
-export const challengeResource = action(
-  "challenge.resource",
-  { pick: z.string().min(3).max(120) },
-  async ({ intent, actor }) => {
-    const pick = intent.pick as string;
-    const id = await actor();
-    if (pick.startsWith("r:")) return { type: "restore", actor: id, resource: pick.slice(2) };
-    const rest = pick.slice(2);
-    const at = rest.indexOf(":");
-    if (!pick.startsWith("n:") || at < 0) refuse("errors.staleAction");
-    return { type: "neutralise", actor: id, target: rest.slice(0, at), resource: rest.slice(at + 1) };
-  },
 );
 
 export const challengeTask = defineUseCase({

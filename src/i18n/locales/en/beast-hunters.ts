@@ -260,14 +260,17 @@ export default {
   "bh.panel.close": "Close (rolls open tasks)",
   "bh.panel.refresh": "Refresh",
   "bh.panel.giveUp": "Give up",
-  "bh.panel.traitPlaceholder": "{name}: activate or reassign a trait…",
+  "bh.panel.menuPlaceholder": "{name}: activate, reassign, neutralise or restore…",
+  "bh.panel.offerPlaceholder": "GM: offer {name} AP instead of a roll…",
+  "bh.panel.offerOption": "Offer {points} AP",
+  "bh.panel.taskPlaceholder": "Tasks: buy a die or resolve…",
+  "bh.panel.achieveOption": "Achievement: 1d6 for “{task}” (4 AP)",
+  "bh.panel.resolveOption": "Resolve “{task}” (both sides agree)",
   "bh.panel.activateOption":
     "Activate {trait} for {role, select, attack {attack} other {defence}} (+{value})",
   "bh.panel.reassignOption": "Reassign {trait} to {role, select, attack {attack} other {defence}}",
-  "bh.panel.resourcePlaceholder": "Neutralise or restore a resource…",
   "bh.panel.neutraliseOption": "Neutralise {resource} ({owner}, +{value})",
   "bh.panel.restoreOption": "Restore {resource} (beat them by {margin}+)",
-  "bh.panel.resolvePlaceholder": "Resolve a task (both sides agree)…",
   "bh.event.started":
     "To dice! Rating {rating}, cost {cost}: reserve {before} → {after}. {first} acts first.",
   "bh.event.traitActivated":

@@ -266,14 +266,17 @@ export default {
   "bh.panel.close": "Закрыть (бросить открытые задачи)",
   "bh.panel.refresh": "Обновить",
   "bh.panel.giveUp": "Сдаться",
-  "bh.panel.traitPlaceholder": "{name}: активировать или переназначить черту…",
+  "bh.panel.menuPlaceholder": "{name}: активировать, переназначить, нейтрализовать или восстановить…",
+  "bh.panel.offerPlaceholder": "Ведущий: предложить {name} ОП без броска…",
+  "bh.panel.offerOption": "Предложить {points} ОП",
+  "bh.panel.taskPlaceholder": "Задачи: купить кубик или разрешить…",
+  "bh.panel.achieveOption": "Достижение: 1d6 на «{task}» (4 ОП)",
+  "bh.panel.resolveOption": "Разрешить «{task}» (обе стороны согласны)",
   "bh.panel.activateOption":
     "Активировать «{trait}» на {role, select, attack {атаку} other {защиту}} (+{value})",
   "bh.panel.reassignOption": "Переназначить «{trait}» на {role, select, attack {атаку} other {защиту}}",
-  "bh.panel.resourcePlaceholder": "Нейтрализовать или восстановить ресурс…",
   "bh.panel.neutraliseOption": "Нейтрализовать «{resource}» ({owner}, +{value})",
   "bh.panel.restoreOption": "Восстановить «{resource}» (нужен перевес от {margin})",
-  "bh.panel.resolvePlaceholder": "Разрешить задачу (обе стороны согласны)…",
   "bh.event.started":
     "К кубикам! Рейтинг {rating}, цена {cost}: резерв {before} → {after}. Первым ходит {first}.",
   "bh.event.traitActivated":
