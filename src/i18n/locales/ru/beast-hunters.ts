@@ -159,11 +159,11 @@ export default {
   "errors.bh.challengeOver": "Это испытание уже закончено.",
   "errors.bh.challengeStillActive": "Испытание ещё идёт.",
   "errors.bh.fatalChoicePending":
-    "{name} получает фатальный урон и сначала должен выбрать: выжить и проиграть приключение или победить и уйти из игры.",
+    "{name}: фатальный урон — сначала нужно выбрать: выжить и проиграть приключение или победить и уйти из игры.",
   "errors.bh.noFatalChoice": "Сейчас никому не нужно делать выбор после фатального урона.",
   "errors.bh.badFateChoice": "Выберите «выжить» или «уйти из игры», а не {choice}.",
-  "errors.bh.unknownTrait": "У {name} нет черты «{trait}».",
-  "errors.bh.unknownResource": "У {name} нет ресурса «{resource}» в этом испытании.",
+  "errors.bh.unknownTrait": "{name}: нет черты «{trait}».",
+  "errors.bh.unknownResource": "{name}: нет ресурса «{resource}» в этом испытании.",
   "errors.bh.traitAlreadyActive":
     "Черта «{trait}» уже активна. Чтобы сменить назначение, переназначьте черты.",
   "errors.bh.traitNotActive": "Черта «{trait}» не активна. Сначала активируйте её.",
@@ -171,7 +171,7 @@ export default {
   "errors.bh.nothingToReassign": "Ничего не меняется: укажите активные черты и их новое назначение.",
   "errors.bh.badRole": "Черту активируют на атаку или на защиту, а не {role}.",
   "errors.bh.notAnOpponent": "{name} на вашей стороне.",
-  "errors.bh.participantOut": "{name} уже выбыл из испытания.",
+  "errors.bh.participantOut": "{name}: уже вне испытания.",
   "errors.bh.chooseTarget": "Укажите цель: противников несколько.",
   "errors.bh.offerTooSmall": "Предложить можно не меньше {min} очков преимущества, а не {points}.",
   "errors.bh.offerOnlyOnHuntersTurn": "Ведущий делает предложение только охотнику, который сейчас ходит.",
@@ -200,11 +200,11 @@ export default {
   "bh.role.short.attack": "А",
   "bh.role.short.defence": "З",
   "bh.status.in": "в бою",
-  "bh.status.knockedOut": "вырублен",
-  "bh.status.fatal": "фатальный урон: выбыл из приключения",
-  "bh.status.gaveUp": "сдался",
+  "bh.status.knockedOut": "вырубающий урон, вне боя",
+  "bh.status.fatal": "фатальный урон, вне приключения",
+  "bh.status.gaveUp": "сдача",
   "bh.status.beaten": "побеждено",
-  "bh.status.retired": "ушёл из игры",
+  "bh.status.retired": "уход из игры",
   "bh.obstacle.defaultName": "Препятствие",
   "bh.table.challenge": "Идёт испытание",
   "bh.reserve.title": "Резерв",
@@ -238,9 +238,9 @@ export default {
   "bh.log.challengeStart":
     "покупает «{name}»: рейтинг {rating}, фаза {phase}, цена {cost} (резерв {before} → {after})",
   "bh.log.refund": "охотники сдались: {amount} возвращается в резерв ({before} → {after})",
-  "bh.log.renewal": "обновление для {name}: урон и пред-активации очищены",
+  "bh.log.renewal": "обновление: {name} — урон и пред-активации очищены",
   "bh.log.retired": "{name} уходит из игры",
-  "bh.log.sheet": "меняет лист персонажа {name}",
+  "bh.log.sheet": "меняет лист: {name}",
   "bh.log.vpAwarded": "{name} получает {amount} ПО",
   "bh.log.vpSpent": "{name} тратит {amount} ПО",
   "bh.panel.title":
@@ -267,7 +267,7 @@ export default {
   "bh.panel.refresh": "Обновить",
   "bh.panel.giveUp": "Сдаться",
   "bh.panel.menuPlaceholder": "{name}: активировать, переназначить, нейтрализовать или восстановить…",
-  "bh.panel.offerPlaceholder": "Ведущий: предложить {name} ОП без броска…",
+  "bh.panel.offerPlaceholder": "Ведущий: предложить ОП без броска ({name})…",
   "bh.panel.offerOption": "Предложить {points} ОП",
   "bh.panel.taskPlaceholder": "Задачи: купить кубик или разрешить…",
   "bh.panel.achieveOption": "Достижение: 1d6 на «{task}» (4 ОП)",
@@ -280,15 +280,15 @@ export default {
   "bh.event.started":
     "К кубикам! Рейтинг {rating}, цена {cost}: резерв {before} → {after}. Первым ходит {first}.",
   "bh.event.traitActivated":
-    "{actor}: {pre, select, yes {пред-активирована} other {активирует}} черта «{trait}» на {role, select, attack {атаку} other {защиту}} (+{value}).",
+    "{actor}: {pre, select, yes {пред-активированная черта} other {активирована черта}} «{trait}» на {role, select, attack {атаку} other {защиту}} (+{value}).",
   "bh.event.traitReassigned":
     "{actor} переназначает «{trait}» на {role, select, attack {атаку} other {защиту}}.",
   "bh.event.offerAdvantage":
-    "{accepted, select, yes {{hunter} принимает {points} ОП против: {target}.} other {Ведущий предлагает {hunter} {points} ОП против: {target}. Принять или бросить кубики манёвра?}}",
+    "{accepted, select, yes {{hunter} принимает предложение: {points} ОП (цель — {target}).} other {Ведущий предлагает {points} ОП без броска (охотник — {hunter}, цель — {target}). Принять или бросить кубики манёвра?}}",
   "bh.event.offerNeutralise":
-    "{accepted, select, yes {{hunter} нейтрализует «{resource}» ({target}) без броска, перевес {margin}.} other {Ведущий предлагает {hunter} нейтрализовать «{resource}» ({target}) без броска, перевес {margin}.}}",
+    "{accepted, select, yes {{hunter} нейтрализует «{resource}» ({target}) без броска, перевес {margin}.} other {Ведущий предлагает нейтрализовать «{resource}» ({target}) без броска с перевесом {margin} — охотник {hunter}.}}",
   "bh.event.offerRestore":
-    "{accepted, select, yes {{hunter} возвращает «{resource}» без броска.} other {Ведущий предлагает {hunter} вернуть «{resource}» без броска.}}",
+    "{accepted, select, yes {{hunter} возвращает «{resource}» без броска.} other {Ведущий готов вернуть «{resource}» без броска — охотник {hunter}.}}",
   "bh.event.opposedRoll":
     "🎲 {purpose, select, maneuver {Манёвр} neutralise {Нейтрализация} other {Восстановление}}: {actor} [{actorDice}] + {actorBonus} = **{actorTotal}** против {opponent} [{opponentDice}] + {opponentBonus} = **{opponentTotal}**{help, plural, =0 {} other { (помощь +#)}}",
   "bh.event.advantage": "ОП {actor} → {target}: {before} → {after}",
@@ -300,14 +300,14 @@ export default {
   "bh.event.damage":
     "{participant}: отмечена ячейка {stage, select, light {лёгкого} medium {среднего} heavy {тяжёлого} knockout {вырубающего} fatal {фатального} other {{stage}}} урона ({before} → {after}){moved, select, yes { — ячейки {struck, select, light {лёгкого} medium {среднего} heavy {тяжёлого} knockout {вырубающего} fatal {фатального} other {{struck}}} урона уже заполнены} other {}}.",
   "bh.event.damageNoBox": "{participant}: свободных ячеек не осталось.",
-  "bh.event.knockedOut": "💥 {participant} вырублен и проигрывает испытание.",
+  "bh.event.knockedOut": "💥 {participant}: вырубающий урон — испытание проиграно.",
   "bh.event.knockoutIgnored":
     "{participant}: ячейки вырубающего урона заполнены, но в этом испытании вырубающий урон не действует.",
   "bh.event.fatal": "☠️ {participant} получает фатальный урон.",
   "bh.event.fateChosen":
     "{choice, select, retire {{participant} отдаёт всё: победа в испытании и приключении, а затем уход из игры.} other {{participant} выживает, но проигрывает приключение.}}",
-  "bh.event.neutralised": "«{resource}» ({owner}) нейтрализован, перевес {margin}.",
-  "bh.event.neutraliseFailed": "«{resource}» ({owner}) устоял.",
+  "bh.event.neutralised": "Нейтрализовано: «{resource}» ({owner}), перевес {margin}.",
+  "bh.event.neutraliseFailed": "Нейтрализовать «{resource}» ({owner}) не удалось.",
   "bh.event.restored": "{owner} возвращает «{resource}».",
   "bh.event.restoreFailed": "{owner} не возвращает «{resource}»: перевес {margin}, а нужно {needed}.",
   "bh.event.taskProposed": "Задача «{task}», сложность {difficulty}.",
@@ -315,7 +315,7 @@ export default {
     "{who}: {dice}d6 на «{task}» за {ap} ОП; теперь у {side, select, gm {ведущего} other {охотников}} {total}d6 на эту задачу.",
   "bh.event.taskResolved":
     "🎲 «{task}»: ведущий [{gmDice}] = {gmTotal}, охотники [{hunterDice}] = {hunterTotal} → {winner, select, hunters {побеждают охотники (ПО: {vp})} other {побеждает ведущий}}.",
-  "bh.event.help": "{actor} помогает {helped} чертой «{trait}»: +{value} к следующему броску.",
+  "bh.event.help": "{actor} помогает чертой «{trait}»: {helped} получает +{value} к следующему броску.",
   "bh.event.gaveUp": "{participant} сдаётся.",
   "bh.event.gmConceded": "Ведущий сдаётся.",
   "bh.event.turn": "➡️ Ходит {name}.",
