@@ -303,3 +303,88 @@ describe("Beast Hunters use cases", () => {
     expect((await flowState()).flow.status).toBe("closed");
   });
 });
+
+describe("Beast Hunters with several hunters", () => {
+  let app: AppHarness;
+  const CHANNEL = { channelId: "300000000000000077" };
+  const GM2 = { id: "510000000000000001", name: "Gm" };
+  const A = { id: "510000000000000002", name: "Ada" };
+  const B = { id: "510000000000000003", name: "Bo" };
+  const run = (user: typeof GM2, intent: Record<string, unknown> & { type: string }) =>
+    app.run(user, intent, CHANNEL);
+  let ids: Record<string, string> = {};
+  async function challenge() {
+    const flow = await app.db.flow.findFirstOrThrow({
+      where: { kind: "bh.challenge" },
+      orderBy: { id: "desc" },
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: reading the stored JSON in assertions
+    return (flow.state as any).challenge;
+  }
+
+  beforeAll(async () => {
+    app = await createAppHarness();
+    await run(GM2, { type: "table.setup", system: "beast-hunters" });
+    for (const [user, name, init] of [
+      [A, "Ада", 3],
+      [B, "Бо", 2],
+    ] as const) {
+      await run(user, { type: "character.create", name });
+      await run(user, { type: "character.trait.replace", traits: "Сила:Ф4 Хитрость:Ф2" });
+      await run(user, { type: "character.initiative", physical: init });
+    }
+    ids = Object.fromEntries((await app.db.character.findMany()).map((c) => [c.name, String(c.id)]));
+    await run(A, { type: "reserve.set", total: 20, ceiling: 8 });
+    await run(GM2, {
+      type: "challenge.start",
+      sphere: "physical",
+      phase: 2,
+      name: "Волки",
+      traits: "Стая:2",
+    });
+  });
+  afterAll(async () => app.close());
+
+  it("alternates sides, lets hunters help each other, and switches and passes AP at 50 % rounded up", async () => {
+    expect((await challenge()).turn).toBe(ids.Ада);
+    await run(A, { type: "challenge.activate", trait: "Сила", as: "attack" });
+    await run(GM2, { type: "challenge.activate", trait: "Стая", as: "attack" });
+    expect((await challenge()).turn).toBe(ids.Бо);
+    await run(B, { type: "challenge.activate", trait: "Хитрость", as: "attack" });
+
+    // The wolves maneuver against Ada: 20 + 2 against 2 → 20 AP, a free action the GM lets go.
+    app.useDice(scriptedDice([10, 10, 1, 1]));
+    await run(GM2, { type: "challenge.maneuver", target: "Ада" });
+    await run(GM2, { type: "challenge.skip" });
+    expect((await challenge()).advantage.obstacle).toEqual({ [ids.Ада!]: 20 });
+
+    // Ada helps Bo with her active "Сила" (+4, beyond his own 3 + 3).
+    await run(A, { type: "challenge.help", hunter: "Бо", trait: "Сила" });
+    // The wolves switch 20 AP from Ada to Bo: 10.
+    await run(GM2, { type: "challenge.switch", from: "Ада", to: "Бо" });
+    expect((await challenge()).advantage.obstacle).toEqual({ [ids.Ада!]: 0, [ids.Бо!]: 10 });
+
+    // Bo maneuvers with the help: 10 + 2 + 4 = 16 against 10 + 0 = 10 → 6 AP.
+    app.useDice(scriptedDice([5, 5, 5, 5]));
+    const helped = await run(B, { type: "challenge.maneuver" });
+    expect(replyText(helped)).toContain("[5, 5] + 6 = **16**");
+    expect((await challenge()).advantage[ids.Бо!]).toEqual({ obstacle: 6 });
+
+    // Acting out of turn is refused; the wolves reassign, Ada activates, the wolves reassign back.
+    const early = await app.refused(
+      A,
+      { type: "challenge.activate", trait: "Хитрость", as: "defense" },
+      CHANNEL,
+    );
+    expect(early).toEqual({ code: "errors.bh.notYourTurn", params: { name: "Волки" } });
+    await run(GM2, { type: "challenge.reassign", trait: "Стая", as: "defense" });
+    await run(A, { type: "challenge.activate", trait: "Хитрость", as: "defense" });
+    await run(GM2, { type: "challenge.reassign", trait: "Стая", as: "attack" });
+
+    // Bo passes 5 of his 6 AP to Ada, against the same target.
+    await run(B, { type: "challenge.pass", to: "Ада", points: 5 });
+    const state = await challenge();
+    expect(state.advantage[ids.Бо!]).toEqual({ obstacle: 1 });
+    expect(state.advantage[ids.Ада!]).toEqual({ obstacle: 5 });
+  });
+});
