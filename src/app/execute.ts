@@ -82,6 +82,21 @@ export function chooseUseCase(candidates: UseCase[], table: GameTable | null, ty
   });
 }
 
+/** Every id and counter is a PostgreSQL integer: larger numbers can only be forged or mistyped. */
+const INT4_MAX = 2_147_483_647;
+
+/** The path of the first number in an intent that no column could hold (or that is not finite), if any. */
+function numberOutOfRange(value: unknown, path = ""): string | null {
+  if (typeof value === "number")
+    return Number.isFinite(value) && Math.abs(value) <= INT4_MAX ? null : path || "?";
+  if (typeof value !== "object" || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = numberOutOfRange(inner, path ? `${path}.${key}` : key);
+    if (found) return found;
+  }
+  return null;
+}
+
 /**
  * The one path for every action: pick the use case, validate the intent, and run it —
  * mutating ones in one transaction that records the interaction id (so a redelivered
@@ -100,6 +115,9 @@ export async function execute(
   const lang = tableLang(table, invocation.actor.locale);
   if (useCase.table === "required" && !table) throw new DomainError("errors.noTable");
 
+  const outOfRange = numberOutOfRange(rawIntent);
+  if (outOfRange)
+    throw new DomainError("errors.invalidInput", { field: outOfRange, problem: "out of range" });
   const parsed = useCase.schema.safeParse(rawIntent);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

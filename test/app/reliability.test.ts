@@ -44,8 +44,8 @@ describe("reliability of the use-case runner: idempotency and races", () => {
       app.run(USERS[0]!, intent, { channelId, interactionId: "redelivered-1" }),
     );
     const results = await outcomes(runs);
-    expect(count(results, "ok")).toBe(1);
-    expect(count(results, "duplicate")).toBe(5);
+    expect(count(results, "ok"), results.join("; ")).toBe(1);
+    expect(count(results, "duplicate"), results.join("; ")).toBe(5);
     expect(await app.db.character.count({ where: { name: "Twice" } })).toBe(1);
     expect(await app.db.logEntry.count({ where: { action: "character.create" } })).toBe(1);
     // And once more later (a gateway replay after a resume): still nothing new.
