@@ -217,9 +217,7 @@ describe("e2e reliability: permissions and secrets", () => {
       { name: "plan" },
       "name",
     );
-    await e2e.double
-      .slash(users.stranger, e2e.channelId, "character", ["show"], { name: "kappa" })
-      .settled();
+    await e2e.double.slash(users.stranger, e2e.channelId, "character", ["show"], { name: "kappa" }).settled();
     await e2e.double.slash(users.gm, e2e.channelId, "table", ["show"]).settled();
 
     // Positive controls: the entitled did see it (so the scan below is looking for the right thing).
