@@ -1,0 +1,759 @@
+/**
+ * `npm run bench` — the real bot process against the Discord double and a real PostgreSQL, driven
+ * by a concurrent mix of what tables do (bench/scenarios.ts), compared with the floor: a minimal
+ * discord.js bot in the same double that answers everything with a fixed reply. Prints a table,
+ * checks the targets, and saves the numbers to bench/results/<timestamp>.json.
+ *
+ *   npm run bench                     full run (60 s at 200 interactions/s, 5,000 guilds)
+ *   npm run bench -- --quick          a fast check (10 s)
+ *   npm run bench -- --rate 300 --duration 30 --tables 400 --guilds 5000 --floor-duration 20
+ *   npm run bench -- --runs 3         repeat the measured phases and report medians
+ *   npm run bench -- --no-floor --no-fairness --out /tmp/x.json
+ *   npm run bench -- --scenarios "conflict|trust" --profile   (a subset; a CPU profile of the bot)
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os, { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startEmbeddedPostgres } from "../src/store/embedded-postgres.js";
+import { DiscordDouble } from "../test/e2e/double/index.js";
+import { CpuMeter, coreCount, postgresPids } from "./cpu.js";
+import { diceFairness, type FairnessResult } from "./fairness.js";
+import { InspectorSession } from "./inspector.js";
+import { Driver, Pacer, runTables, type Sample } from "./load.js";
+import { BenchProcess } from "./processes.js";
+import {
+  FLOOR_SCENARIOS,
+  type Options,
+  type Role,
+  requiredCommands,
+  SCENARIOS,
+  type Scenario,
+  type Step,
+  type System,
+  type TableWorld,
+} from "./scenarios.js";
+import { type LatencySummary, median, round, summarize } from "./stats.js";
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    rate: { type: "string" },
+    duration: { type: "string" },
+    warmup: { type: "string" },
+    "floor-duration": { type: "string" },
+    tables: { type: "string" },
+    guilds: { type: "string" },
+    runs: { type: "string" },
+    seed: { type: "string" },
+    "no-floor": { type: "boolean", default: false },
+    "no-fairness": { type: "boolean", default: false },
+    out: { type: "string" },
+    profile: { type: "boolean", default: false },
+    scenarios: { type: "string" },
+  },
+});
+
+const quick = args.quick ?? false;
+const settings = {
+  rate: Number(args.rate ?? 200),
+  durationS: Number(args.duration ?? (quick ? 10 : 60)),
+  warmupS: Number(args.warmup ?? (quick ? 3 : 5)),
+  floorDurationS: Number(args["floor-duration"] ?? (quick ? 8 : 30)),
+  tables: Number(args.tables ?? (quick ? 120 : 300)),
+  guilds: Number(args.guilds ?? 5000),
+  runs: Number(args.runs ?? 1),
+  seed: Number(args.seed ?? 20261129),
+  floor: !(args["no-floor"] ?? false),
+  fairness: !(args["no-fairness"] ?? false),
+  fairnessRolls: 1_000_000,
+  /** Only the scenarios whose name matches this regular expression. */
+  scenarios: args.scenarios ?? null,
+  /** Write a V8 CPU profile of the bot's measured run to bench/profiles/. */
+  profile: args.profile ?? false,
+};
+
+/** The targets of issue 7. */
+const TARGETS = {
+  maxFailed: 0,
+  minRateFraction: 0.97,
+  ackP99VsFloorDb: 3,
+  ackP99VsFloorRoll: 1.5,
+  maxRssGrowth: 0.2,
+  maxRssBytes: 250 * 1024 * 1024,
+  maxWarmStartupMs: 3000,
+};
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
+
+interface PhaseResult {
+  name: string;
+  seconds: number;
+  targetRate: number;
+  achievedRate: number;
+  interactions: number;
+  ack: LatencySummary;
+  final: LatencySummary;
+  byClass: Record<string, { ack: LatencySummary; final: LatencySummary }>;
+  byLabel: Record<
+    string,
+    { ack: LatencySummary; final: LatencySummary; refused: number; failed: number; refusals: string[] }
+  >;
+  failed: number;
+  late: number;
+  failures: string[];
+  outcomes: Record<string, number>;
+  /** Share of the whole machine (1 = all cores) used by the bot, PostgreSQL, the bench itself, and others. */
+  cpu: Record<string, number>;
+  /** CPU milliseconds per interaction: the bot's and PostgreSQL's (steadier than latency on a busy machine). */
+  cpuMsPerInteraction: { bot: number; postgres: number };
+}
+
+interface MemorySample {
+  t: number;
+  rss: number;
+}
+
+async function main() {
+  const wallStart = performance.now();
+  say(
+    `bench: ${settings.rate}/s for ${settings.durationS} s (+${settings.warmupS} s warm-up) × ${settings.runs} run(s), ${settings.tables} tables, ${settings.guilds} guilds; floor ${settings.floor ? `${settings.floorDurationS} s` : "off"}`,
+  );
+
+  // ---- world ----------------------------------------------------------------------------------
+  const double = new DiscordDouble({ waitTimeoutMs: 10_000 });
+  const { apiBase, token } = await double.start();
+  const dataRoot = mkdtempSync(path.join(tmpdir(), "storybot-bench-"));
+  const pgStarted = performance.now();
+  const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataRoot, "postgres") });
+  say(`PostgreSQL ready in ${Math.round(performance.now() - pgStarted)} ms (${postgres.dataDir})`);
+
+  const cleanup = async () => {
+    await double.stop().catch(() => {});
+    await postgres.stop().catch(() => {});
+    rmSync(dataRoot, { recursive: true, force: true });
+  };
+
+  const worldStarted = performance.now();
+  const systems: System[] = ["mountain-witch", "fate", "beast-hunters"];
+  const tables: TableWorld[] = [];
+  const names = ["Akio", "Bara", "Chen"];
+  for (let g = 0; g < settings.guilds; g++) {
+    const guildId = double.addGuild({ name: `Guild ${g}`, preferredLocale: g % 3 === 0 ? "ru" : "en-US" });
+    const channelId = double.addChannel({ guildId, name: "general" });
+    if (g < settings.tables) {
+      const user = (role: string, i: number) =>
+        double.addUser({ username: `${role}${g}`, locale: (g + i) % 2 === 0 ? "en-US" : "ru" });
+      tables.push({
+        index: g,
+        system: systems[g % systems.length] as System,
+        guildId,
+        channelId,
+        gm: user("gm", 0),
+        players: [user("p0-", 1), user("p1-", 2), user("p2-", 3)],
+        characters: names,
+        remembered: {},
+      });
+    }
+  }
+  say(
+    `double: ${settings.guilds} guilds, ${settings.tables} tables (${Math.round(performance.now() - worldStarted)} ms)`,
+  );
+
+  const env = {
+    DISCORD_TOKEN: token,
+    DISCORD_API_BASE: apiBase,
+    DATABASE_URL: postgres.url,
+    HTTP_PORT: "0",
+    LOG_LEVEL: "info",
+    REGISTER_COMMANDS: "true",
+    DATA_DIR: dataRoot,
+  };
+
+  try {
+    // ---- cold start (migrations), then set the tables up through the bot -----------------------
+    let bot = new BenchProcess("bot", "src/main.ts", env);
+    const coldStartMs = await bot.start();
+    await double.waitForBot();
+    const registration = await bot.waitForLog(
+      (l) => l.msg === "commands registered" || l.msg === "command registration failed",
+    );
+    if (registration.msg !== "commands registered") {
+      throw new Error(
+        `the bot could not register its commands: ${JSON.stringify(registration.err ?? registration)}`,
+      );
+    }
+    say(`bot ready (cold database, migrations) in ${Math.round(coldStartMs)} ms`);
+
+    const registered = registeredPaths(double);
+    const available: Scenario[] = [];
+    const skipped: Array<{ name: string; missing: string[] }> = [];
+    const wanted = settings.scenarios ? new RegExp(settings.scenarios, "i") : null;
+    for (const scenario of SCENARIOS.filter((s) => !wanted || wanted.test(s.name))) {
+      const missing = requiredCommands(scenario).filter((c) => !registered.has(c));
+      if (missing.length > 0) skipped.push({ name: scenario.name, missing });
+      else available.push(scenario);
+    }
+    for (const s of skipped) say(`  skipped scenario "${s.name}": no /${s.missing.join(", /")} yet`);
+
+    const setupStarted = performance.now();
+    const setupSamples = await setUpTables(double, tables, available);
+    const setupFailures = setupSamples.filter((s) => s.error || s.refusal);
+    say(
+      `set up ${tables.length} tables in ${Math.round(performance.now() - setupStarted)} ms (${setupSamples.length} interactions, ${setupFailures.length} refused or failed, retried)`,
+    );
+    for (const f of setupFailures.slice(0, 5)) say(`  setup failure: ${f.label}: ${f.error ?? f.refusal}`);
+
+    // ---- warm restart: start-up time with a warm database and every guild -----------------------
+    await bot.stop();
+    const profileArgs = settings.profile ? ["--inspect=127.0.0.1:0"] : [];
+    bot = new BenchProcess("bot", "src/main.ts", env, profileArgs);
+    const warmStartMs = await bot.start();
+    await double.waitForBot();
+    const selfReported = Number(bot.readyLine?.startupMs ?? Number.NaN);
+    await sleep(500);
+    const rssAtReady = bot.rss();
+    const metricsAtReady = await bot.metrics();
+    say(
+      `bot ready (warm database) in ${Math.round(warmStartMs)} ms (bot's own count ${selfReported} ms), RSS ${mb(rssAtReady)} MB`,
+    );
+
+    // ---- measured runs ----------------------------------------------------------------------------
+    const pacer = new Pacer(settings.rate);
+    const driver = new Driver(double, pacer);
+    const runs: Array<{ bot: PhaseResult; floor: PhaseResult | null }> = [];
+    const memory: MemorySample[] = [];
+    let rssAtStart = Number.NaN;
+    let heapAtStart = Number.NaN;
+    let rssAtEnd = Number.NaN;
+    let heapAtEnd = Number.NaN;
+    let floorBot: BenchProcess | null = null;
+    let floorRss = Number.NaN;
+
+    for (let run = 1; run <= settings.runs; run++) {
+      if (run > 1) {
+        // The floor took the gateway session; bring the bot back.
+        bot = new BenchProcess("bot", "src/main.ts", env);
+        await bot.start();
+        await double.waitForBot();
+      }
+      const botProcess = bot;
+      driver.phase = "warmup";
+      pacer.begin(settings.rate);
+      const loop = runTables(driver, tables, available, settings.seed + run);
+      await sleep(settings.warmupS * 1000);
+
+      driver.phase = `bot#${run}`;
+      const windowStart = Date.now();
+      const startedAt = performance.now();
+      pacer.begin(settings.rate);
+      if (run === 1) {
+        rssAtStart = botProcess.rss();
+        heapAtStart = (await botProcess.metrics())?.nodejs_heap_size_used_bytes ?? Number.NaN;
+      }
+      const inspector =
+        settings.profile && run === 1 ? await InspectorSession.connect(botProcess.inspectorUrl()) : null;
+      await inspector?.startProfiling();
+      const cpu = new CpuMeter(() => ({
+        bot: [botProcess.pid],
+        postgres: postgresPids(),
+        bench: [process.pid],
+      }));
+      cpu.begin();
+      const sampler = setInterval(() => {
+        try {
+          memory.push({ t: round((performance.now() - startedAt) / 1000, 1), rss: botProcess.rss() });
+        } catch {}
+      }, 1000);
+      await sleep(settings.durationS * 1000);
+      pacer.stop();
+      const seconds = (performance.now() - startedAt) / 1000;
+      const cpuShares = cpu.end();
+      clearInterval(sampler);
+      if (inspector) {
+        const file = path.join(
+          "bench",
+          "profiles",
+          `bot-${new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19)}.cpuprofile`,
+        );
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, JSON.stringify(await inspector.stopProfiling()));
+        inspector.close();
+        say(`CPU profile of the measured run: ${file} (npx tsx bench/profile-summary.ts ${file})`);
+      }
+      await driver.drain();
+      await loop;
+      await sleep(200);
+      if (run === 1) {
+        rssAtEnd = botProcess.rss();
+        heapAtEnd = (await botProcess.metrics())?.nodejs_heap_size_used_bytes ?? Number.NaN;
+      }
+      const botPhase = summarizePhase(
+        `bot#${run}`,
+        driver.samples,
+        seconds,
+        windowStart,
+        double,
+        botProcess,
+        cpuShares,
+      );
+      printPhase(botPhase);
+
+      let floorPhase: PhaseResult | null = null;
+      if (settings.floor) {
+        await botProcess.stop();
+        floorBot = new BenchProcess("floor", "bench/floor-bot.ts", { ...env });
+        await floorBot.start();
+        await double.waitForBot();
+        const floorDriver = new Driver(double, pacer);
+        floorDriver.phase = "warmup";
+        pacer.begin(settings.rate);
+        const floorLoop = runTables(floorDriver, tables, FLOOR_SCENARIOS, settings.seed + run);
+        await sleep(Math.min(3, settings.warmupS) * 1000);
+        floorDriver.phase = `floor#${run}`;
+        const floorWindow = Date.now();
+        const floorStarted = performance.now();
+        pacer.begin(settings.rate);
+        const floorProcess = floorBot;
+        const floorCpu = new CpuMeter(() => ({
+          bot: [floorProcess.pid],
+          postgres: postgresPids(),
+          bench: [process.pid],
+        }));
+        floorCpu.begin();
+        await sleep(settings.floorDurationS * 1000);
+        pacer.stop();
+        const floorSeconds = (performance.now() - floorStarted) / 1000;
+        const floorCpuShares = floorCpu.end();
+        await floorDriver.drain();
+        await floorLoop;
+        floorRss = floorBot.rss();
+        floorPhase = summarizePhase(
+          `floor#${run}`,
+          floorDriver.samples,
+          floorSeconds,
+          floorWindow,
+          double,
+          floorBot,
+          floorCpuShares,
+        );
+        printPhase(floorPhase);
+        await floorBot.stop();
+      } else if (run === settings.runs) {
+        await botProcess.stop();
+      }
+      runs.push({ bot: botPhase, floor: floorPhase });
+    }
+
+    // ---- dice fairness ----------------------------------------------------------------------------
+    const fairness: FairnessResult[] = settings.fairness ? diceFairness(settings.fairnessRolls) : [];
+
+    // ---- report -----------------------------------------------------------------------------------
+    const report = buildReport({
+      runs,
+      memory: {
+        rssAtReady,
+        rssAtStart,
+        rssAtEnd,
+        heapAtReady: metricsAtReady?.nodejs_heap_size_used_bytes ?? Number.NaN,
+        heapAtStart,
+        heapAtEnd,
+        floorRss,
+        samples: memory,
+      },
+      startup: {
+        coldMs: round(coldStartMs, 0),
+        warmMs: round(warmStartMs, 0),
+        warmSelfReportedMs: selfReported,
+      },
+      skipped,
+      broken: Object.fromEntries(driver.broken),
+      fairness,
+      setup: { interactions: setupSamples.length, failed: setupFailures.length },
+    });
+    printReport(report);
+    const outFile =
+      args.out ??
+      path.join(
+        "bench",
+        "results",
+        `${new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19)}${quick ? "-quick" : ""}.json`,
+      );
+    mkdirSync(path.dirname(outFile), { recursive: true });
+    writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+    say(`\nsaved ${outFile} — whole bench took ${Math.round((performance.now() - wallStart) / 1000)} s`);
+    process.exitCode = report.targets.every((t) => t.pass !== false) ? 0 : 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+/** "roll", "table show", "character vp add", … for every registered command. */
+function registeredPaths(double: DiscordDouble): Set<string> {
+  const out = new Set<string>();
+  type Opt = { type: number; name: string; options?: Opt[] };
+  for (const command of double.registeredCommands() as unknown as Array<{ name: string; options?: Opt[] }>) {
+    const subs = (command.options ?? []).filter((o) => o.type === 1 || o.type === 2);
+    if (subs.length === 0) out.add(command.name);
+    for (const sub of subs) {
+      if (sub.type === 1) out.add(`${command.name} ${sub.name}`);
+      else for (const s of sub.options ?? []) out.add(`${command.name} ${sub.name} ${s.name}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * /table setup and the players' characters, then each available scenario's `prepare`, a few tables
+ * at a time; a step that was refused or failed (e.g. the machine is busy) is retried.
+ */
+async function setUpTables(
+  double: DiscordDouble,
+  tables: TableWorld[],
+  scenarios: Scenario[],
+): Promise<Sample[]> {
+  const setupScenario: Scenario = { name: "table setup", weight: 0, steps: [] };
+  const samples: Sample[] = [];
+  let next = 0;
+  const worker = async () => {
+    const driver = new Driver(double, null);
+    const attempt = async (table: TableWorld, scenario: Scenario, steps: Step[]) => {
+      for (let tries = 0; tries < 3; tries++) {
+        const before = driver.samples.length;
+        await driver.runScenario(table, scenario, steps, () => 0.5);
+        if (!driver.samples.slice(before).some((s) => s.error || s.refusal)) return;
+      }
+    };
+    while (next < tables.length) {
+      const table = tables[next++] as TableWorld;
+      await attempt(table, setupScenario, [
+        { as: "gm", slash: "table setup", options: { system: table.system } },
+      ]);
+      for (const [i, name] of table.characters.entries()) {
+        const zodiac: Options =
+          table.system === "mountain-witch" ? { zodiac: ["rat", "ox", "tiger"][i] as string } : {};
+        await attempt(table, setupScenario, [
+          { as: `p${i}` as Role, slash: "character create", options: { name, ...zodiac } },
+        ]);
+      }
+      for (const scenario of scenarios) {
+        if (scenario.prepare && (!scenario.systems || scenario.systems.includes(table.system))) {
+          await attempt(table, scenario, scenario.prepare);
+        }
+      }
+    }
+    samples.push(...driver.samples);
+    for (const [name, b] of driver.broken) say(`  setup of "${name}" could not go on ${b.count}×: ${b.last}`);
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return samples;
+}
+
+function summarizePhase(
+  name: string,
+  allSamples: Sample[],
+  seconds: number,
+  windowStart: number,
+  double: DiscordDouble,
+  bot: BenchProcess,
+  cpu: Record<string, number>,
+): PhaseResult {
+  const samples = allSamples.filter((s) => s.phase === name);
+  const ids = new Set(samples.map((s) => s.interactionId));
+  const doubleFailures = double
+    .failedInteractions()
+    .filter((i) => ids.has(i.id) || (i.dispatchedAt >= windowStart && i.kind === "autocomplete"));
+  const failedIds = new Set(doubleFailures.map((i) => i.id));
+  const outcomes: Record<string, number> = {};
+  const refusedIds = new Set<string>();
+  for (const s of samples) {
+    const outcome =
+      bot.outcomes.get(s.interactionId) ?? (s.label.startsWith("autocomplete") ? "autocomplete" : "unlogged");
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    if (outcome === "refused") refusedIds.add(s.interactionId);
+    if (outcome === "error" || outcome === "unavailable") failedIds.add(s.interactionId);
+  }
+  const failures: string[] = [];
+  for (const s of samples) {
+    if (s.error || failedIds.has(s.interactionId)) {
+      failedIds.add(s.interactionId || `${s.label}@${s.dispatchedAt}`);
+      if (failures.length < 10) failures.push(`${s.label}: ${s.error ?? "failed in the double / bot"}`);
+    }
+  }
+  const ackOf = (list: Sample[]) => summarize(list.flatMap((s) => (s.ackMs === null ? [] : [s.ackMs])));
+  const finalOf = (list: Sample[]) => summarize(list.flatMap((s) => (s.finalMs === null ? [] : [s.finalMs])));
+  const group = <K extends string>(key: (s: Sample) => K) => {
+    const map = new Map<K, Sample[]>();
+    for (const s of samples) map.set(key(s), [...(map.get(key(s)) ?? []), s]);
+    return map;
+  };
+  const byClass = Object.fromEntries(
+    [...group((s) => s.cls)].map(([cls, list]) => [cls, { ack: ackOf(list), final: finalOf(list) }]),
+  );
+  const byLabel = Object.fromEntries(
+    [...group((s) => s.label)]
+      .sort((a, b) => b[1].length - a[1].length)
+      .map(([label, list]) => [
+        label,
+        {
+          ack: ackOf(list),
+          final: finalOf(list),
+          refused: list.filter((s) => refusedIds.has(s.interactionId)).length,
+          failed: list.filter((s) => failedIds.has(s.interactionId) || s.error).length,
+          refusals: [...new Set(list.flatMap((s) => (s.refusal ? [s.refusal] : [])))].slice(0, 3),
+        },
+      ]),
+  );
+  return {
+    name,
+    seconds: round(seconds, 2),
+    targetRate: settings.rate,
+    achievedRate: round(samples.length / seconds, 1),
+    interactions: samples.length,
+    ack: ackOf(samples),
+    final: finalOf(samples),
+    byClass,
+    byLabel,
+    failed: failedIds.size,
+    late: doubleFailures.filter((i) => i.late).length,
+    failures,
+    outcomes,
+    cpu,
+    cpuMsPerInteraction: {
+      bot: round(((cpu.bot ?? 0) * coreCount() * seconds * 1000) / Math.max(1, samples.length), 3),
+      postgres: round(((cpu.postgres ?? 0) * coreCount() * seconds * 1000) / Math.max(1, samples.length), 3),
+    },
+  };
+}
+
+function printPhase(p: PhaseResult) {
+  const cpu = Object.entries(p.cpu)
+    .map(([k, v]) => `${k} ${Math.round(v * 100)}%`)
+    .join(", ");
+  say(
+    `${p.name}: ${p.interactions} interactions in ${p.seconds} s = ${p.achievedRate}/s; ack p50 ${p.ack.p50} p99 ${p.ack.p99} max ${p.ack.max} ms; failed ${p.failed}; machine CPU: ${cpu}; CPU per interaction: bot ${p.cpuMsPerInteraction.bot} ms, PostgreSQL ${p.cpuMsPerInteraction.postgres} ms`,
+  );
+  if ((p.cpu.other ?? 0) > 0.1)
+    say(
+      `  warning: other processes used ${Math.round((p.cpu.other ?? 0) * 100)}% of the machine; numbers are noisy`,
+    );
+}
+
+function buildReport(input: {
+  runs: Array<{ bot: PhaseResult; floor: PhaseResult | null }>;
+  memory: {
+    rssAtReady: number;
+    rssAtStart: number;
+    rssAtEnd: number;
+    heapAtReady: number;
+    heapAtStart: number;
+    heapAtEnd: number;
+    floorRss: number;
+    samples: MemorySample[];
+  };
+  startup: { coldMs: number; warmMs: number; warmSelfReportedMs: number };
+  skipped: Array<{ name: string; missing: string[] }>;
+  broken: Record<string, { count: number; last: string }>;
+  fairness: FairnessResult[];
+  setup: { interactions: number; failed: number };
+}) {
+  const med = (f: (r: { bot: PhaseResult; floor: PhaseResult | null }) => number | undefined) =>
+    round(median(input.runs.map((r) => f(r) ?? Number.NaN)));
+  const floorAck = (key: keyof LatencySummary) => med((r) => r.floor?.ack[key]);
+  const summary = {
+    achievedRate: med((r) => r.bot.achievedRate),
+    ackP50: med((r) => r.bot.ack.p50),
+    ackP95: med((r) => r.bot.ack.p95),
+    ackP99: med((r) => r.bot.ack.p99),
+    ackMax: med((r) => r.bot.ack.max),
+    finalP50: med((r) => r.bot.final.p50),
+    finalP99: med((r) => r.bot.final.p99),
+    rollAckP50: med((r) => r.bot.byClass.roll?.ack.p50),
+    rollAckP99: med((r) => r.bot.byClass.roll?.ack.p99),
+    dbAckP50: med((r) => r.bot.byClass.db?.ack.p50),
+    dbAckP99: med((r) => r.bot.byClass.db?.ack.p99),
+    failed: Math.max(...input.runs.map((r) => r.bot.failed)),
+    floorAckP50: floorAck("p50"),
+    floorAckP95: floorAck("p95"),
+    floorAckP99: floorAck("p99"),
+    floorAckMax: floorAck("max"),
+  };
+  const ratio = (a: number, b: number) => round(a / b);
+  const ratios = {
+    ackP50: ratio(summary.ackP50, summary.floorAckP50),
+    ackP99: ratio(summary.ackP99, summary.floorAckP99),
+    rollAckP99: ratio(summary.rollAckP99, summary.floorAckP99),
+    dbAckP99: ratio(summary.dbAckP99, summary.floorAckP99),
+  };
+  const m = input.memory;
+  const rssGrowth = round((m.rssAtEnd - m.rssAtStart) / m.rssAtStart, 3);
+  const longEnough = settings.durationS >= 60 && settings.rate >= 200;
+  const targets: Array<{ target: string; value: string; pass: boolean | null }> = [
+    {
+      target: `zero failed or late at ${settings.rate}/s for ${settings.durationS} s${longEnough ? "" : " (target: 200/s for 60 s)"}`,
+      value: `${summary.failed} failed, ${summary.achievedRate}/s achieved`,
+      pass: summary.failed === 0 && summary.achievedRate >= settings.rate * TARGETS.minRateFraction,
+    },
+    {
+      target: "ack p99 ≤ 3 × floor p99 (commands that touch the database)",
+      value: `${summary.dbAckP99} ms vs ${summary.floorAckP99} ms = ${ratios.dbAckP99}×`,
+      pass: Number.isFinite(ratios.dbAckP99) ? ratios.dbAckP99 <= TARGETS.ackP99VsFloorDb : null,
+    },
+    {
+      target: "ack p99 ≤ 1.5 × floor p99 (/roll)",
+      value: `${summary.rollAckP99} ms vs ${summary.floorAckP99} ms = ${ratios.rollAckP99}×`,
+      pass: Number.isFinite(ratios.rollAckP99) ? ratios.rollAckP99 <= TARGETS.ackP99VsFloorRoll : null,
+    },
+    {
+      target: "RSS growth < 20 % over the run",
+      value: `${mb(m.rssAtStart)} → ${mb(m.rssAtEnd)} MB (${round(rssGrowth * 100, 1)} %)`,
+      pass: rssGrowth < TARGETS.maxRssGrowth,
+    },
+    {
+      target: `RSS < 250 MB with ${settings.guilds} guilds cached${settings.guilds >= 5000 ? "" : " (target: 5,000)"}`,
+      value: `max ${mb(Math.max(m.rssAtEnd, ...m.samples.map((s) => s.rss)))} MB`,
+      pass: Math.max(m.rssAtEnd, ...m.samples.map((s) => s.rss)) < TARGETS.maxRssBytes,
+    },
+    {
+      target: "start-up to ready < 3 s (warm database)",
+      value: `${input.startup.warmMs} ms`,
+      pass: input.startup.warmMs < TARGETS.maxWarmStartupMs,
+    },
+    ...input.fairness.map((f) => ({
+      target: `${f.die} fair (χ² < ${f.criticalValueP001}, p = 0.001, ${f.degreesOfFreedom} df)`,
+      value: `χ² = ${f.chiSquare} over ${f.rolls.toLocaleString("en")} rolls`,
+      pass: f.fair,
+    })),
+  ];
+  return {
+    when: new Date().toISOString(),
+    machine: machineInfo(),
+    settings,
+    summary,
+    ratiosToFloor: ratios,
+    memory: {
+      rssAtReadyMb: mb(m.rssAtReady),
+      rssAtStartMb: mb(m.rssAtStart),
+      rssAtEndMb: mb(m.rssAtEnd),
+      rssGrowth,
+      heapUsedAtReadyMb: mb(m.heapAtReady),
+      heapUsedAtStartMb: mb(m.heapAtStart),
+      heapUsedAtEndMb: mb(m.heapAtEnd),
+      floorRssMb: mb(m.floorRss),
+      rssSeriesMb: m.samples.map((s) => [s.t, mb(s.rss)]),
+    },
+    startup: input.startup,
+    targets,
+    skippedScenarios: input.skipped,
+    brokenScenarios: input.broken,
+    setup: input.setup,
+    fairness: input.fairness,
+    runs: input.runs,
+  };
+}
+
+function machineInfo() {
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGb: round(os.totalmem() / 2 ** 30, 1),
+    node: process.version,
+  };
+}
+
+type Report = ReturnType<typeof buildReport>;
+
+function printReport(report: Report) {
+  const s = report.summary;
+  const r = report.ratiosToFloor;
+  const row = (cells: Array<string | number>, widths: number[]) =>
+    cells
+      .map((c, i) =>
+        i === 0 ? String(c).padEnd(widths[i] as number) : String(c).padStart(widths[i] as number),
+      )
+      .join("  ");
+  const w = [34, 9, 9, 9, 9, 10, 10];
+  say("");
+  say(
+    `=== results (${report.settings.runs > 1 ? `medians of ${report.settings.runs} runs` : "one run"}; latencies in ms) ===`,
+  );
+  say(row(["", "ack p50", "ack p95", "ack p99", "ack max", "final p50", "final p99"], w));
+  const first = report.runs[0];
+  if (first) {
+    say(row(["bot, all", s.ackP50, s.ackP95, s.ackP99, s.ackMax, s.finalP50, s.finalP99], w));
+    for (const [cls, v] of Object.entries(first.bot.byClass)) {
+      say(
+        row(
+          [
+            `  ${cls === "roll" ? "/roll" : "DB commands (all but /roll)"}`,
+            v.ack.p50,
+            v.ack.p95,
+            v.ack.p99,
+            v.ack.max,
+            v.final.p50,
+            v.final.p99,
+          ],
+          w,
+        ),
+      );
+    }
+    if (first.floor) {
+      say(
+        row(
+          [
+            "floor (fixed reply, no DB)",
+            s.floorAckP50,
+            s.floorAckP95,
+            s.floorAckP99,
+            s.floorAckMax,
+            first.floor.final.p50,
+            first.floor.final.p99,
+          ],
+          w,
+        ),
+      );
+      say(row(["ratio bot / floor", r.ackP50, "", r.ackP99, "", "", ""], w));
+      say(row(["ratio /roll / floor", "", "", r.rollAckP99, "", "", ""], w));
+      say(row(["ratio DB commands / floor", "", "", r.dbAckP99, "", "", ""], w));
+    }
+    say("");
+    say(row(["by command (first run)", "count", "ack p50", "ack p99", "final p99", "refused", "failed"], w));
+    for (const [label, v] of Object.entries(first.bot.byLabel)) {
+      say(row([label.slice(0, 34), v.ack.count, v.ack.p50, v.ack.p99, v.final.p99, v.refused, v.failed], w));
+    }
+    say(`outcomes: ${JSON.stringify(first.bot.outcomes)}`);
+    for (const [label, v] of Object.entries(first.bot.byLabel)) {
+      for (const text of v.refusals) say(`  refused ${label}: ${text.replace(/\s+/g, " ")}`);
+    }
+    for (const f of first.bot.failures) say(`  failure: ${f}`);
+  }
+  say("");
+  say(
+    `interactions/s ${s.achievedRate} (target ${report.settings.rate}); failed or late ${s.failed}; start-up to ready ${report.startup.warmMs} ms warm, ${report.startup.coldMs} ms cold (migrations)`,
+  );
+  const m = report.memory;
+  say(
+    `bot memory: RSS ${m.rssAtReadyMb} MB at ready, ${m.rssAtStartMb} → ${m.rssAtEndMb} MB over the run (${round(m.rssGrowth * 100, 1)} %); heap used ${m.heapUsedAtStartMb} → ${m.heapUsedAtEndMb} MB; floor bot RSS ${m.floorRssMb} MB`,
+  );
+  for (const f of report.fairness) {
+    say(
+      `dice ${f.die}: ${f.rolls.toLocaleString("en")} rolls, χ² = ${f.chiSquare} (${f.degreesOfFreedom} df, critical ${f.criticalValueP001} at p = 0.001) ${f.fair ? "fair" : "NOT FAIR"}; counts ${f.counts.join(" ")}`,
+    );
+  }
+  for (const sk of report.skippedScenarios) say(`skipped: ${sk.name} (missing /${sk.missing.join(", /")})`);
+  for (const [name, b] of Object.entries(report.brokenScenarios))
+    say(`scenario "${name}" could not go on ${b.count}×: ${b.last}`);
+  say("");
+  say("=== targets ===");
+  for (const t of report.targets)
+    say(`${t.pass === null ? "  -  " : t.pass ? "PASS " : "FAIL "} ${t.target}: ${t.value}`);
+}
+
+main().catch((error) => {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
