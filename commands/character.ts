@@ -1,23 +1,9 @@
+import { ZODIAC_SIGNS } from "../src/rules/mountain-witch/zodiac.js";
 import * as beastHunters from "./beast-hunters/index.js";
 import { defineCommand } from "./command.js";
 import * as fate from "./fate/index.js";
 import * as mountainWitch from "./mountain-witch/index.js";
 import type { SubcommandSpec } from "./spec.js";
-
-export const ZODIAC_SIGNS = [
-  "rat",
-  "ox",
-  "tiger",
-  "rabbit",
-  "dragon",
-  "snake",
-  "horse",
-  "ram",
-  "monkey",
-  "rooster",
-  "dog",
-  "boar",
-] as const;
 
 const common: SubcommandSpec[] = [
   {

@@ -1,31 +1,11 @@
+import { DARK_FATES } from "../../src/rules/mountain-witch/dark-fates.js";
+import { ZODIAC_SIGNS } from "../../src/rules/mountain-witch/zodiac.js";
 import type { CommandModule } from "../command.js";
 import { defineCommand } from "../command.js";
 import type { GroupSpec, OptionSpec, SubcommandSpec } from "../spec.js";
 
 const QUALITIES = ["partial", "normal", "critical", "double"] as const;
 const STRENGTHS = ["weak", "medium", "strong"] as const;
-const SIGNS = [
-  "rat",
-  "ox",
-  "tiger",
-  "rabbit",
-  "dragon",
-  "snake",
-  "horse",
-  "ram",
-  "monkey",
-  "rooster",
-  "dog",
-  "boar",
-] as const;
-const FATES = [
-  "tragic-love",
-  "oaths-of-the-past",
-  "revenge",
-  "true-motives",
-  "unholy-pact",
-  "worst-fear",
-] as const;
 
 const character = (optionName = "character"): OptionSpec => ({
   name: optionName,
@@ -114,7 +94,7 @@ const darkfate = defineCommand({
       { name: "show" },
       {
         name: "choose",
-        options: [{ name: "fate", type: "string", required: true, choices: FATES }, character()],
+        options: [{ name: "fate", type: "string", required: true, choices: DARK_FATES }, character()],
       },
     ],
   },
@@ -156,7 +136,7 @@ export const characterSubcommands: (SubcommandSpec | GroupSpec)[] = [
   },
   {
     name: "zodiac",
-    options: [{ name: "sign", type: "string", required: true, choices: SIGNS }, character("name")],
+    options: [{ name: "sign", type: "string", required: true, choices: ZODIAC_SIGNS }, character("name")],
   },
   {
     name: "status",

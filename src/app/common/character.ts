@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
+import { ZODIAC_SIGNS } from "../../rules/mountain-witch/zodiac.js";
 import { findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog } from "../log.js";
@@ -9,20 +10,6 @@ import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView } from "../views.js";
 
-const ZODIAC = [
-  "rat",
-  "ox",
-  "tiger",
-  "rabbit",
-  "dragon",
-  "snake",
-  "horse",
-  "ram",
-  "monkey",
-  "rooster",
-  "dog",
-  "boar",
-] as const;
 const userId = z.string().regex(/^\d{1,20}$/);
 const name = z.string().min(1).max(100);
 
@@ -34,7 +21,7 @@ export const characterCreate = defineUseCase({
     player: userId.optional(),
     kind: z.enum(["pc", "npc"]).optional(),
     strength: z.enum(["weak", "medium", "strong"]).optional(),
-    zodiac: z.enum(ZODIAC).optional(),
+    zodiac: z.enum(ZODIAC_SIGNS).optional(),
   }),
   table: "required",
   mutates: true,

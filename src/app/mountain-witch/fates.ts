@@ -284,7 +284,7 @@ export const fateChoose = defineUseCase({
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
   schema: z.object({
     type: z.literal("darkfate.choose"),
-    fate: z.enum(DARK_FATES as [DarkFate, ...DarkFate[]]),
+    fate: z.enum(DARK_FATES),
     ...handSchema,
   }),
   table: "none",

@@ -14,7 +14,6 @@ import {
   isZodiacSign,
   openRecoveryConflict,
   ZODIAC_SIGNS,
-  type ZodiacSign,
 } from "../../rules/mountain-witch/index.js";
 import { actingCharacter, findCharacter, requireControl, requireGm, requireTable } from "../access.js";
 import { createFlow } from "../flows.js";
@@ -233,7 +232,7 @@ export const characterZodiac = defineUseCase({
   systems: SYSTEMS,
   schema: z.object({
     type: z.literal("character.zodiac"),
-    sign: z.enum(ZODIAC_SIGNS as [ZodiacSign, ...ZodiacSign[]]),
+    sign: z.enum(ZODIAC_SIGNS),
     name: name.optional(),
   }),
   table: "required",

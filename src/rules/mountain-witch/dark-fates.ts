@@ -15,14 +15,14 @@ export type DarkFate =
   | "unholy-pact"
   | "worst-fear";
 
-export const DARK_FATES: readonly DarkFate[] = [
+export const DARK_FATES = [
   "tragic-love",
   "oaths-of-the-past",
   "revenge",
   "true-motives",
   "unholy-pact",
   "worst-fear",
-];
+] as const satisfies readonly DarkFate[];
 
 export function isDarkFate(value: string): value is DarkFate {
   return (DARK_FATES as readonly string[]).includes(value);

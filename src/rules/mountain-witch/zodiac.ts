@@ -16,7 +16,7 @@ export type ZodiacSign =
   | "dog"
   | "boar";
 
-export const ZODIAC_SIGNS: readonly ZodiacSign[] = [
+export const ZODIAC_SIGNS = [
   "rat",
   "ox",
   "tiger",
@@ -29,7 +29,7 @@ export const ZODIAC_SIGNS: readonly ZodiacSign[] = [
   "rooster",
   "dog",
   "boar",
-];
+] as const satisfies readonly ZodiacSign[];
 
 export interface ZodiacRelations {
   allies: readonly [ZodiacSign, ZodiacSign];
