@@ -1,6 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { Metrics } from "./metrics.js";
 
+/** Longer than a healthy check ever takes, shorter than a typical probe's timeout. */
+const READINESS_TIMEOUT_MS = 2000;
+
 /**
  * Operations endpoints: `/healthz` (the process is up), `/readyz` (gateway connected and
  * database reachable), `/metrics` (Prometheus).
@@ -15,11 +18,16 @@ export function startHttpServer(options: {
       if (req.url === "/healthz") {
         res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
       } else if (req.url === "/readyz") {
-        const ready = await options.readiness();
-        const ok = ready.gateway && ready.database;
+        // A database that does not answer at all must not hang the probe: not ready.
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), READINESS_TIMEOUT_MS);
+        });
+        const ready = await Promise.race([options.readiness(), timedOut]).finally(() => clearTimeout(timer));
+        const ok = Boolean(ready?.gateway && ready.database);
         res
           .writeHead(ok ? 200 : 503, { "content-type": "application/json" })
-          .end(JSON.stringify({ ...ready, ready: ok }));
+          .end(JSON.stringify(ready ? { ...ready, ready: ok } : { ready: false, timedOut: true }));
       } else if (req.url === "/metrics") {
         res.writeHead(200, { "content-type": options.metrics.registry.contentType });
         res.end(await options.metrics.registry.metrics());

@@ -119,7 +119,7 @@ function errorView(lang: Lang, key: string, params: Record<string, string | numb
 /** PostgreSQL unreachable or failing: the user hears "temporarily unavailable, nothing was changed". */
 function isDatabaseUnavailable(error: unknown): boolean {
   const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? ""} ${(error as { code?: string })?.code ?? ""}`;
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|timeout exceeded when trying to connect|Connection terminated|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down)|terminating connection|Unable to start a transaction/i.test(
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|timeout exceeded when trying to connect|Connection terminated|Query read timeout|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down)|terminating connection|Unable to start a transaction/i.test(
     text,
   );
 }

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 
 export { Prisma, PrismaClient };
@@ -6,13 +7,51 @@ export type Db = PrismaClient;
 /** A transaction client: what use cases get inside `inTransaction`. */
 export type Tx = Prisma.TransactionClient;
 
+/** Well above any real query or table-lock wait; the router has deferred its answer long before. */
+const QUERY_DEADLINE_MS = 5000;
+
+/**
+ * A connection whose query gets no answer within the deadline (the server is frozen, or the network
+ * is cut) is closed: the query fails at once, PostgreSQL rolls back whatever transaction was open on
+ * it, and the pool opens a fresh one. (pg's own `query_timeout` would return the connection to the
+ * pool still inside its transaction, where the next user's work could be committed with it.)
+ */
+class DeadlineClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this only wraps it
+  override query(...args: any[]): any {
+    const timer = setTimeout(() => {
+      (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }, QUERY_DEADLINE_MS);
+    timer.unref();
+    const last = args.at(-1);
+    if (typeof last === "function") {
+      args[args.length - 1] = (...results: unknown[]) => {
+        clearTimeout(timer);
+        last(...results);
+      };
+      return super.query(...(args as [string]));
+    }
+    const pending = super.query(...(args as [string]));
+    if (pending && typeof pending.then === "function") {
+      pending.then(
+        () => clearTimeout(timer),
+        () => clearTimeout(timer),
+      );
+    } else {
+      clearTimeout(timer);
+    }
+    return pending;
+  }
+}
+
 export function createDb(databaseUrl: string, options: { poolSize?: number } = {}): Db {
-  const adapter = new PrismaPg({
+  const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
     // Fail fast when PostgreSQL is down, so users hear "temporarily unavailable" within Discord's 3 s.
     connectionTimeoutMillis: 1500,
     idleTimeoutMillis: 30_000,
+    Client: DeadlineClient as unknown as new () => pg.ClientBase,
   });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
 }

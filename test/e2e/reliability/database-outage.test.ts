@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -5,6 +6,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../../src/store/embedded-postgres.js";
 import { type E2E, startE2E } from "../harness.js";
 import { getText, metricValue, waitUntil } from "./ops.js";
+
+/** The cluster's processes (postmaster and its children), to freeze it as a hung server or a cut network would. */
+function clusterPids(dataDir: string): number[] {
+  const postmaster = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
 
 /**
  * PostgreSQL goes away under a running bot and comes back. This file runs its own PostgreSQL
@@ -95,6 +113,46 @@ describe("e2e reliability: database outage", () => {
     // The command refused during the outage left nothing behind: exactly one Ghost.
     expect(await e2e.database.query("SELECT name FROM character")).toEqual([{ name: "Ghost" }]);
     expect(e2e.bot.alive()).toBe(true);
+    expect(e2e.double.lateInteractions()).toEqual([]);
+  });
+
+  it("answers 'unavailable' instead of hanging when PostgreSQL stops answering (a frozen server, a cut network), and recovers", async () => {
+    const frozen = clusterPids(postgres.dataDir);
+    for (const pid of frozen) process.kill(pid, "SIGSTOP");
+    try {
+      const create = e2e.double.slash(gm, e2e.channelId, "character", ["create"], {
+        name: "Icicle",
+        kind: "npc",
+      });
+      const first = await create.response();
+      expect(first.deferred).toBe(true);
+      expect(first.ms).toBeLessThan(3000);
+      // The public "thinking…" is deleted and the refusal follows privately.
+      const [answer] = await create.followups(1, { timeoutMs: 10_000 });
+      expect(answer?.ephemeral).toBe(true);
+      expect(answer?.text).toContain("temporarily unavailable");
+      expect((answer?.createdAt ?? Number.POSITIVE_INFINITY) - create.view().dispatchedAt).toBeLessThan(7000);
+
+      const started = Date.now();
+      const ready = await fetch(`${base}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(e2e.bot.alive()).toBe(true);
+    } finally {
+      for (const pid of frozen) process.kill(pid, "SIGCONT");
+    }
+    await waitUntil(async () => (await fetch(`${base}/readyz`)).status === 200, 15_000, "/readyz to be 200");
+    const again = await e2e.double
+      .slash(gm, e2e.channelId, "character", ["create"], { name: "Icicle", kind: "npc" })
+      .settled();
+    expect(again.original?.text).toContain("Icicle");
+    expect(await e2e.database.query("SELECT name FROM character WHERE name = 'Icicle'")).toEqual([
+      { name: "Icicle" },
+    ]);
+    // No connection was left inside a half-done transaction.
+    expect(
+      await e2e.database.query("SELECT pid FROM pg_stat_activity WHERE state = 'idle in transaction'"),
+    ).toEqual([]);
     expect(e2e.double.lateInteractions()).toEqual([]);
   });
 });
