@@ -1,6 +1,8 @@
 import type { Flow, Prisma } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
 import type { Tx } from "../store/db.js";
+import type { ActionContext, ActionResult } from "./use-case.js";
+import type { MessageView } from "./views.js";
 
 /**
  * Long-lived flows (conflicts, duels, trust rounds, challenges, checks, compels, contests)
@@ -75,4 +77,28 @@ export async function setFlowPanel(
     where: { id: flowId },
     data: { panelChannelId: channelId, panelMessageId: messageId },
   });
+}
+
+/** Was this action a click on the flow's own panel message? */
+export function isFromPanel(
+  ctx: Pick<ActionContext, "invocation">,
+  flow: Pick<Flow, "panelMessageId">,
+): boolean {
+  return (
+    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId
+  );
+}
+
+/**
+ * The usual answer of an action on a flow with a public panel: a click on the panel edits it
+ * in place; a slash command answers with the new state and brings the panel up to date too.
+ */
+export function answerWithPanel(
+  ctx: Pick<ActionContext, "invocation">,
+  flow: Pick<Flow, "id" | "panelMessageId">,
+  view: MessageView,
+): ActionResult {
+  return isFromPanel(ctx, flow)
+    ? { replyMode: "update", reply: view }
+    : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
 }

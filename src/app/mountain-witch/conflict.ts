@@ -22,7 +22,14 @@ import {
   spendDamage,
 } from "../../rules/mountain-witch/index.js";
 import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
-import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import {
+  answerWithPanel,
+  createFlow,
+  isFromPanel,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+} from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
@@ -91,10 +98,8 @@ async function saved(
 ): Promise<ActionResult> {
   await saveFlowState(ctx.tx, flow.id, state, extra.close ?? state.phase === "closed");
   const view = await panel(ctx, flow, state);
-  const fromPanel =
-    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
   const effects: Effect[] = [...(extra.effects ?? [])];
-  if (fromPanel) {
+  if (isFromPanel(ctx, flow)) {
     return {
       replyMode: "update",
       reply: view,
@@ -441,12 +446,8 @@ export const conflictRoll = defineUseCase({
     });
     const view = await panel(ctx, flow, state);
     await saveFlowState(ctx.tx, flow.id, state);
-    const fromPanel =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
     // The roll is public: a new message with every die, and the panel follows.
-    return fromPanel
-      ? { replyMode: "update", reply: view }
-      : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+    return answerWithPanel(ctx, flow, view);
   },
 });
 

@@ -24,7 +24,7 @@ import {
   strike,
 } from "../../rules/mountain-witch/index.js";
 import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
-import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { answerWithPanel, createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
@@ -448,11 +448,7 @@ export const duelAccept = defineUseCase({
     await logSecretDice(ctx, table, duel, ["a", "b"]);
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
     const view = duelPanel(ctx.lang, flow.id, duel);
-    const fromPanel =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
-    return fromPanel
-      ? { replyMode: "update", reply: view }
-      : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+    return answerWithPanel(ctx, flow, view);
   },
 });
 
@@ -469,11 +465,7 @@ export const duelDecline = defineUseCase({
     const duel = declineDuel(flow.state.duel);
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel }, true);
     const view = duelPanel(ctx.lang, flow.id, duel);
-    const fromPanel =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
-    return fromPanel
-      ? { replyMode: "update", reply: view }
-      : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+    return answerWithPanel(ctx, flow, view);
   },
 });
 
@@ -602,11 +594,7 @@ export const duelEnd = defineUseCase({
       rows: [],
       embeds: [...(view.embeds ?? []), { description: t(ctx.lang, "mw.duel.ended") }],
     };
-    const fromPanel =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
-    return fromPanel
-      ? { replyMode: "update", reply: ended }
-      : { reply: ended, effects: [{ kind: "editPanel", flowId: flow.id, view: ended }] };
+    return answerWithPanel(ctx, flow, ended);
   },
 });
 
