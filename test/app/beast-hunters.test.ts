@@ -3,6 +3,15 @@ import { execute } from "../../src/app/execute.js";
 import { createRegistry } from "../../src/app/registry.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
+import {
+  chooseIntent,
+  clickIntent,
+  controlIntents,
+  expectModalWithinDiscordLimits,
+  expectWithinDiscordLimits,
+  optionLabel,
+  optionValues,
+} from "./beast-hunters-controls.js";
 
 const GM = { id: "500000000000000001", name: "Gail" };
 const PLAYER = { id: "500000000000000002", name: "Pavel", locale: "ru" };
@@ -386,5 +395,138 @@ describe("Beast Hunters with several hunters", () => {
     const state = await challenge();
     expect(state.advantage[ids.Бо!]).toEqual({ obstacle: 1 });
     expect(state.advantage[ids.Ада!]).toEqual({ obstacle: 5 });
+  });
+
+  it("plays switch, pass and help from the panel's team menu, maneuvers and strikes at a chosen hunter, and sets up tasks through the form", async () => {
+    const LURKER2 = { id: "510000000000000009", name: "Lu" };
+    const ada = ids.Ада!;
+    const bo = ids.Бо!;
+    /** The panel as `user` sees it after `/challenge show`, checked against Discord's limits. */
+    const panel = async (user: typeof GM2) => {
+      const view = (await run(user, { type: "challenge.show" })).result.reply!;
+      expectWithinDiscordLimits(view);
+      return view;
+    };
+    /** The private team menu the panel's team button opens for `user`. */
+    const teamMenu = async (user: typeof GM2) => {
+      const reply = (await run(user, clickIntent(await panel(user), "challenge.team"))).result.reply!;
+      expect(reply.ephemeral).toBe(true);
+      expectWithinDiscordLimits(reply);
+      return reply;
+    };
+    /** Nothing at all changed in the database. */
+    const unchanged = async <T>(act: () => Promise<T>): Promise<T> => {
+      const query =
+        "SELECT (SELECT json_agg(f.state ORDER BY f.id) FROM flow f) AS flows, (SELECT count(*) FROM log_entry) AS log, (SELECT json_agg(c.sheet ORDER BY c.id) FROM character c) AS sheets";
+      const before = await app.database.query(query);
+      const result = await act();
+      expect(await app.database.query(query)).toEqual(before);
+      return result;
+    };
+
+    // The wolves' turn, with 10 AP against Bo. Two hunters: a maneuver button for each, strikes by target.
+    let state = await challenge();
+    expect(state.turn).toBe("obstacle");
+    expect(state.advantage.obstacle).toEqual({ [ada]: 0, [bo]: 10 });
+    const gmPanel = await panel(GM2);
+    expect(controlIntents(gmPanel)).toContainEqual({ type: "challenge.team", flowId: expect.any(Number) });
+    expect(clickIntent(gmPanel, "challenge.menu", `m:${ada}`)).toBeTruthy();
+    expect(clickIntent(gmPanel, "challenge.menu", `m:${bo}`)).toBeTruthy();
+    expect(optionValues(gmPanel)).toEqual(expect.arrayContaining([`x:${bo}:1`, `x:${bo}:2`]));
+    expect(optionValues(gmPanel)).not.toContain(`x:${ada}:1`);
+
+    // Not Ada's turn: her team button says whose it is, and changes nothing.
+    const early = await unchanged(() => app.refused(A, clickIntent(gmPanel, "challenge.team"), CHANNEL));
+    expect(early).toEqual({ code: "errors.bh.notYourTurn", params: { name: "Волки" } });
+
+    // The GM's team menu offers only switching (help and pass are for hunters): 10 against Bo → 5 against Ada.
+    const gmTeam = await teamMenu(GM2);
+    expect(optionValues(gmTeam)).toEqual([`s:${bo}:${ada}`]);
+    expect(optionLabel(gmTeam, `s:${bo}:${ada}`)).toBe("Бо: 10 AP → Ада: 5 AP");
+    const switched = await run(GM2, chooseIntent(gmTeam, `s:${bo}:${ada}`));
+    expect(replyText(switched)).toContain("AP Волки → Бо: 10 → 0");
+    expect(replyText(switched)).toContain("AP Волки → Ада: 0 → 5");
+    state = await challenge();
+    expect(state.advantage.obstacle).toEqual({ [ada]: 5, [bo]: 0 });
+    expect(state.turn).toBe(ada);
+
+    // Ada's menu: help Bo with either active trait, or pass her 5 AP against the wolves to him.
+    const adaTeam = await teamMenu(A);
+    expect(optionValues(adaTeam).sort()).toEqual(
+      [`h:${bo}:Сила`, `h:${bo}:Хитрость`, `p:${bo}:obstacle`].sort(),
+    );
+    // A forged pick (a participant this challenge does not have) is stale, and changes nothing.
+    const forged = await unchanged(() =>
+      app.refused(A, { ...chooseIntent(adaTeam, `p:${bo}:obstacle`), pick: "p:999:obstacle" }, CHANNEL),
+    );
+    expect(forged.code).toBe("errors.staleAction");
+    await run(A, chooseIntent(adaTeam, `p:${bo}:obstacle`));
+    state = await challenge();
+    expect(state.advantage[ada]).toEqual({ obstacle: 0 });
+    expect(state.advantage[bo]).toEqual({ obstacle: 6 });
+    expect(state.turn).toBe("obstacle");
+
+    // The GM sets up a task through the form: it is not an action, the turn stays.
+    const formIntent = clickIntent(await panel(GM2), "challenge.taskform");
+    const form = (await run(GM2, formIntent)).result.modal!;
+    expectModalWithinDiscordLimits(form);
+    expect(form.intent).toEqual({ type: "challenge.task", flowId: formIntent.flowId });
+    expect(form.inputs.map((i) => [i.field, i.required ?? true])).toEqual([
+      ["name", true],
+      ["difficulty", false],
+    ]);
+    expect(form.inputs[1]!.placeholder).toBe("1 + additions: the GM 0–2, each hunter +1; at most 5");
+    const bystander = await unchanged(() => app.refused(LURKER2, formIntent, CHANNEL));
+    expect(bystander.code).toBe("errors.character.noneOwned");
+    const submit = (fields: { name: string; difficulty: string }) => ({ ...form.intent, ...fields });
+    expect(
+      await unchanged(() => app.refused(GM2, submit({ name: "Загнать в овраг", difficulty: "3+" }), CHANNEL)),
+    ).toEqual({ code: "errors.bh.badDifficulty", params: { difficulty: "3+", min: 1, max: 5 } });
+    expect(
+      await unchanged(() => app.refused(GM2, submit({ name: "Загнать в овраг", difficulty: "9" }), CHANNEL)),
+    ).toEqual({ code: "errors.bh.badDifficulty", params: { difficulty: 9, min: 1, max: 5 } });
+    await run(GM2, submit({ name: "Загнать в овраг", difficulty: " 3 " }));
+    await run(A, submit({ name: "Сбить со следа", difficulty: "" }));
+    state = await challenge();
+    expect(
+      state.tasks.map((task: { name: string; difficulty: number }) => [task.name, task.difficulty]),
+    ).toEqual([
+      ["Загнать в овраг", 3],
+      ["Сбить со следа", 1],
+    ]);
+    expect(state.turn).toBe("obstacle");
+
+    // The wolves maneuver at Bo from his button: 6 + 6 + 2 = 14 against 3 + 3 = 6 → 8 AP.
+    app.useDice(scriptedDice([6, 6, 3, 3]));
+    await run(GM2, clickIntent(await panel(GM2), "challenge.menu", `m:${bo}`));
+    state = await challenge();
+    expect(state.advantage.obstacle).toEqual({ [ada]: 5, [bo]: 8 });
+    expect(state.turn).toBe(bo);
+
+    // Bo helps Ada with his active "Хитрость" (+2); he could also pass his 6 AP to her.
+    const boTeam = await teamMenu(B);
+    expect(optionValues(boTeam).sort()).toEqual([`h:${ada}:Хитрость`, `p:${ada}:obstacle`].sort());
+    await run(B, chooseIntent(boTeam, `h:${ada}:Хитрость`));
+    state = await challenge();
+    expect(state.participants.find((p: { id: string }) => p.id === ada).help).toEqual([
+      { helper: bo, trait: "Хитрость", value: 2 },
+    ]);
+    expect(state.advantage[bo]).toEqual({ obstacle: 6 });
+    expect(state.turn).toBe("obstacle");
+
+    // The wolves strike Bo with 1d6 from the strike menu: 8 → 4 AP, a light box on his sheet.
+    app.useDice(scriptedDice([3]));
+    const strikePanel = await panel(GM2);
+    expect(optionValues(strikePanel)).toEqual(
+      expect.arrayContaining([`x:${ada}:1`, `x:${bo}:1`, `x:${bo}:2`]),
+    );
+    const struck = await run(GM2, chooseIntent(strikePanel, `x:${bo}:1`));
+    expect(replyText(struck)).toContain("[3] = 3");
+    state = await challenge();
+    expect(state.advantage.obstacle).toEqual({ [ada]: 5, [bo]: 4 });
+    const boSheet = (await app.db.character.findUniqueOrThrow({ where: { id: Number(bo) } })).sheet as {
+      damage: { physical: Record<string, number> };
+    };
+    expect(boSheet.damage.physical.light).toBe(1);
   });
 });

@@ -431,80 +431,155 @@ export function challengePanel(lang: Lang, flowId: number, flow: ChallengeFlowSt
   return { embeds: [embed], rows: panelRows(lang, flowId, state) };
 }
 
-function panelRows(lang: Lang, flowId: number, state: ChallengeState): ComponentView[][] {
+type Row = ComponentView[];
+type Option = { label: string; value: string };
+
+/** Most dice a panel control buys at once (more by `/challenge strike dice`). */
+const PANEL_MAX_DICE = 3;
+/** Discord's limits: 25 options per select, 100 characters per value. */
+const MAX_OPTIONS = 25;
+const MAX_VALUE = 100;
+
+const button = (
+  label: string,
+  intent: ComponentView["intent"],
+  style?: "primary" | "secondary" | "success" | "danger",
+): ComponentView => ({ kind: "button", label, intent, ...(style ? { style } : {}) });
+
+function select(intent: ComponentView["intent"], field: string, placeholder: string, options: Option[]): Row {
+  return [
+    {
+      kind: "select",
+      intent,
+      field,
+      placeholder,
+      // A value Discord would cut would pick the wrong thing: such a choice stays with the slash command.
+      options: options.filter((o) => o.value.length <= MAX_VALUE).slice(0, MAX_OPTIONS),
+    },
+  ];
+}
+
+/** Several hunters take part (RULES §2.5: help, switch target and pass advantage are for them only). */
+export function severalHunters(state: ChallengeState): boolean {
+  return state.participants.filter((p) => p.side === "hunters").length >= 2;
+}
+
+function standingOpponents(state: ChallengeState, actor: Participant): Participant[] {
+  return state.participants.filter((p) => p.side !== actor.side && p.status === "in");
+}
+
+/** Strikes the actor can afford against `target`: 4 AP per d6, at most three dice from the panel. */
+function affordableDice(state: ChallengeState, actor: Participant, target: Participant): number[] {
+  const most = Math.min(PANEL_MAX_DICE, Math.floor(advantageOf(state, actor.id, target.id) / 4));
+  return Array.from({ length: Math.max(0, most) }, (_, i) => i + 1);
+}
+
+/**
+ * Strike controls: buttons when there is one target (the rules find it), else a select of
+ * target and dice (`x:<target id>:<dice>` for the action menu's use case).
+ */
+function strikeControls(
+  lang: Lang,
+  flowId: number,
+  state: ChallengeState,
+  actor: Participant,
+  targets: Participant[],
+): { buttons: Row; select: Row | null } {
+  if (targets.length === 1) {
+    const buttons = affordableDice(state, actor, targets[0]!).map((dice) =>
+      button(
+        t(lang, "bh.panel.strike", { dice, ap: dice * 4 }),
+        { type: "challenge.strike", flowId, dice },
+        "danger",
+      ),
+    );
+    return { buttons, select: null };
+  }
+  const options = targets.flatMap((target) =>
+    affordableDice(state, actor, target).map((dice) => ({
+      label: t(lang, "bh.panel.strikeOption", { target: target.name, dice, ap: dice * 4 }),
+      value: `x:${target.id}:${dice}`,
+    })),
+  );
+  return {
+    buttons: [],
+    select:
+      options.length > 0
+        ? select({ type: "challenge.menu", flowId }, "pick", t(lang, "bh.panel.strikePlaceholder"), options)
+        : null,
+  };
+}
+
+function taskRow(lang: Lang, flowId: number, state: ChallengeState): Row | null {
+  const open = state.tasks.filter((task) => !task.result);
+  if (open.length === 0) return null;
+  return select(
+    { type: "challenge.taskmenu", flowId },
+    "pick",
+    t(lang, "bh.panel.taskPlaceholder"),
+    open.flatMap((task) => [
+      { label: t(lang, "bh.panel.achieveOption", { task: task.name }), value: `a:${task.name}` },
+      { label: t(lang, "bh.panel.resolveOption", { task: task.name }), value: `r:${task.name}` },
+    ]),
+  );
+}
+
+const newTaskButton = (lang: Lang, flowId: number) =>
+  button(t(lang, "bh.panel.newTask"), { type: "challenge.taskform", flowId });
+const refreshButton = (lang: Lang, flowId: number) =>
+  button(t(lang, "bh.panel.refresh"), { type: "challenge.show", flowId });
+
+/**
+ * The panel's controls, within Discord's limits: at most 5 rows, each either up to 5 buttons or
+ * one select; every custom_id carries ids, never names of participants.
+ */
+export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Row[] {
   if (state.status === "closed") return [];
   if (state.status === "aftermath") {
-    return [
-      [
-        {
-          kind: "button",
-          label: t(lang, "bh.panel.close"),
-          intent: { type: "challenge.end", flowId },
-          style: "primary",
-        },
-      ],
-    ];
+    return [[button(t(lang, "bh.panel.close"), { type: "challenge.end", flowId }, "primary")]];
   }
   if (state.status === "fatalChoice") {
     return [
       [
-        {
-          kind: "button",
-          label: t(lang, "bh.fate.survive"),
-          intent: { type: "challenge.fate", flowId, choice: "survive" },
-        },
-        {
-          kind: "button",
-          label: t(lang, "bh.fate.retire"),
-          intent: { type: "challenge.fate", flowId, choice: "retire" },
-          style: "danger",
-        },
+        button(t(lang, "bh.fate.survive"), { type: "challenge.fate", flowId, choice: "survive" }),
+        button(t(lang, "bh.fate.retire"), { type: "challenge.fate", flowId, choice: "retire" }, "danger"),
       ],
     ];
   }
   const actor = state.participants.find((p) => p.id === (state.pendingBonus?.actor ?? state.turn))!;
-  const opponents = state.participants.filter((p) => p.side !== actor.side && p.status === "in");
-  const soleTarget = opponents.length === 1 ? opponents[0]! : null;
-  const ap = soleTarget ? advantageOf(state, actor.id, soleTarget.id) : 0;
-  const strikes: ComponentView[] = [];
-  for (let dice = 1; dice <= Math.min(3, Math.floor(ap / 4)); dice++) {
-    strikes.push({
-      kind: "button",
-      label: t(lang, "bh.panel.strike", { dice, ap: dice * 4 }),
-      intent: { type: "challenge.strike", flowId, dice },
-      style: "danger",
-    });
-  }
+  const opponents = standingOpponents(state, actor);
+
   if (state.pendingBonus) {
+    // The free Strike or Achievement goes against the target of the maneuver that earned it.
+    const bonusTarget = opponents.filter((p) => p.id === state.pendingBonus!.target);
+    const strikes = strikeControls(lang, flowId, state, actor, bonusTarget);
+    const tasks = taskRow(lang, flowId, state);
     return [
-      [
-        ...strikes,
-        { kind: "button", label: t(lang, "bh.panel.skip"), intent: { type: "challenge.skip", flowId } },
-      ],
+      [...strikes.buttons, button(t(lang, "bh.panel.skip"), { type: "challenge.skip", flowId })],
+      ...(tasks ? [tasks] : []),
+      [refreshButton(lang, flowId), newTaskButton(lang, flowId)],
     ];
   }
-  const rows: ComponentView[][] = [
-    [
-      {
-        kind: "button",
-        label: t(lang, "bh.action.maneuver"),
-        intent: { type: "challenge.maneuver", flowId },
-        style: "primary",
-      },
-      ...(state.pendingOffer
-        ? [
-            {
-              kind: "button" as const,
-              label: t(lang, "bh.panel.accept"),
-              intent: { type: "challenge.accept", flowId },
-              style: "success" as const,
-            },
-          ]
-        : []),
-      ...strikes,
-    ],
-  ];
-  const menu = [
+
+  const strikes = strikeControls(lang, flowId, state, actor, opponents);
+  // One opponent: the rules find the target. Several: one button per target, by id.
+  const maneuvers =
+    opponents.length <= 1
+      ? [button(t(lang, "bh.action.maneuver"), { type: "challenge.maneuver", flowId }, "primary")]
+      : opponents.map((o) =>
+          button(
+            t(lang, "bh.panel.maneuverAt", { name: o.name }),
+            { type: "challenge.menu", flowId, pick: `m:${o.id}` },
+            "primary",
+          ),
+        );
+  const accept = state.pendingOffer
+    ? [button(t(lang, "bh.panel.accept"), { type: "challenge.accept", flowId }, "success")]
+    : [];
+  // Five buttons fit a row: a sixth hunter's maneuver stays with `/challenge maneuver target`.
+  const first: Row = [...maneuvers, ...accept, ...strikes.buttons].slice(0, 5);
+
+  const menu: Option[] = [
     ...actor.traits
       .filter((tr) => !tr.active)
       .flatMap((tr) =>
@@ -536,58 +611,120 @@ function panelRows(lang: Lang, flowId: number, state: ChallengeState): Component
         label: t(lang, "bh.panel.restoreOption", { resource: r.name, margin: r.neutralised!.margin }),
         value: `r:${r.name}`,
       })),
-  ].slice(0, 25);
-  if (menu.length > 0) {
-    rows.push([
-      {
-        kind: "select",
-        intent: { type: "challenge.menu", flowId },
-        field: "pick",
-        placeholder: t(lang, "bh.panel.menuPlaceholder", { name: actor.name }),
-        options: menu,
-      },
-    ]);
-  }
+  ];
+  const menuRow =
+    menu.length > 0
+      ? select(
+          { type: "challenge.menu", flowId },
+          "pick",
+          t(lang, "bh.panel.menuPlaceholder", { name: actor.name }),
+          menu,
+        )
+      : null;
   // The GM's offer to the hunter whose turn it is (a maneuver without dice).
-  if (actor.side === "hunters" && !state.pendingOffer) {
-    rows.push([
+  const offerRow =
+    actor.side === "hunters" && !state.pendingOffer
+      ? select(
+          { type: "challenge.offer", flowId },
+          "points",
+          t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
+          [2, 4, 6, 8, 10, 12, 15, 20].map((points) => ({
+            label: t(lang, "bh.panel.offerOption", { points }),
+            value: String(points),
+          })),
+        )
+      : null;
+  const tasks = taskRow(lang, flowId, state);
+  // Three select rows fit between the buttons. A fourth (strikes against several obstacles on a
+  // hunter's turn, while the GM could still offer) is impossible with one obstacle; if it ever
+  // happens the offer stays with `/challenge offer`.
+  const selects = [menuRow, strikes.select, offerRow, tasks].filter((row) => row !== null);
+  const middle = selects.length > 3 ? selects.filter((row) => row !== offerRow) : selects;
+  const last: Row = [
+    refreshButton(lang, flowId),
+    newTaskButton(lang, flowId),
+    ...(severalHunters(state) ? [button(t(lang, "bh.panel.team"), { type: "challenge.team", flowId })] : []),
+    button(t(lang, "bh.panel.giveUp"), { type: "challenge.giveup", flowId }, "danger"),
+  ];
+  return [first, ...middle, last];
+}
+
+/**
+ * The multi-hunter actions for the one who acts (help, switch target, pass advantage), as a
+ * private message of selects: `h:<hunter id>:<trait>`, `s:<from id>:<to id>`,
+ * `p:<to id>:<target id>[:<switch-to id>]`, all run by the action menu's use case. Switching and
+ * passing move all AP against that target (part of them: `/challenge switch|pass points`).
+ */
+export function teamActionsView(
+  lang: Lang,
+  flowId: number,
+  state: ChallengeState,
+  actorId: string,
+): MessageView {
+  const actor = state.participants.find((p) => p.id === actorId)!;
+  const intent = { type: "challenge.menu", flowId };
+  const opponents = state.participants.filter((p) => p.side !== actor.side);
+  const standing = opponents.filter((p) => p.status === "in");
+  const withAp = opponents.filter((o) => advantageOf(state, actor.id, o.id) > 0);
+  const mates =
+    actor.side === "hunters"
+      ? state.participants.filter((p) => p.side === "hunters" && p.id !== actor.id && p.status === "in")
+      : [];
+  const half = (ap: number) => Math.ceil(ap / 2);
+
+  const help = mates.flatMap((mate) =>
+    actor.traits
+      .filter((tr) => tr.active)
+      .map((tr) => ({
+        label: t(lang, "bh.team.helpOption", { hunter: mate.name, trait: tr.name, value: tr.effective }),
+        value: `h:${mate.id}:${tr.name}`,
+      })),
+  );
+  const switches = withAp.flatMap((from) =>
+    standing
+      .filter((to) => to.id !== from.id)
+      .map((to) => {
+        const ap = advantageOf(state, actor.id, from.id);
+        return {
+          label: t(lang, "bh.team.switchOption", { from: from.name, ap, to: to.name, half: half(ap) }),
+          value: `s:${from.id}:${to.id}`,
+        };
+      }),
+  );
+  const passes = withAp.flatMap((target) => {
+    const ap = advantageOf(state, actor.id, target.id);
+    return mates.flatMap((mate) => [
       {
-        kind: "select",
-        intent: { type: "challenge.offer", flowId },
-        field: "points",
-        placeholder: t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
-        options: [2, 4, 6, 8, 10, 12, 15, 20].map((points) => ({
-          label: t(lang, "bh.panel.offerOption", { points }),
-          value: String(points),
+        label: t(lang, "bh.team.passOption", { to: mate.name, ap, target: target.name }),
+        value: `p:${mate.id}:${target.id}`,
+      },
+      ...standing
+        .filter((other) => other.id !== target.id)
+        .map((other) => ({
+          label: t(lang, "bh.team.passSwitchOption", {
+            to: mate.name,
+            ap,
+            target: target.name,
+            switchTo: other.name,
+            half: half(ap),
+          }),
+          value: `p:${mate.id}:${target.id}:${other.id}`,
         })),
-      },
     ]);
-  }
-  const open = state.tasks.filter((task) => !task.result);
-  if (open.length > 0) {
-    rows.push([
+  });
+  const rows: Row[] = [
+    ...(help.length > 0 ? [select(intent, "pick", t(lang, "bh.team.helpPlaceholder"), help)] : []),
+    ...(switches.length > 0 ? [select(intent, "pick", t(lang, "bh.team.switchPlaceholder"), switches)] : []),
+    ...(passes.length > 0 ? [select(intent, "pick", t(lang, "bh.team.passPlaceholder"), passes)] : []),
+  ];
+  return {
+    ephemeral: true,
+    embeds: [
       {
-        kind: "select",
-        intent: { type: "challenge.taskmenu", flowId },
-        field: "pick",
-        placeholder: t(lang, "bh.panel.taskPlaceholder"),
-        options: open
-          .flatMap((task) => [
-            { label: t(lang, "bh.panel.achieveOption", { task: task.name }), value: `a:${task.name}` },
-            { label: t(lang, "bh.panel.resolveOption", { task: task.name }), value: `r:${task.name}` },
-          ])
-          .slice(0, 25),
+        description: t(lang, rows.length > 0 ? "bh.team.intro" : "bh.team.none", { name: actor.name }),
+        tone: "info",
       },
-    ]);
-  }
-  rows.push([
-    { kind: "button", label: t(lang, "bh.panel.refresh"), intent: { type: "challenge.show", flowId } },
-    {
-      kind: "button",
-      label: t(lang, "bh.panel.giveUp"),
-      intent: { type: "challenge.giveup", flowId },
-      style: "danger",
-    },
-  ]);
-  return rows.slice(0, 5);
+    ],
+    rows,
+  };
 }

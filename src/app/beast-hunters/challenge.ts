@@ -30,6 +30,8 @@ import {
   eventLines,
   eventLogEntries,
   priceText,
+  severalHunters,
+  teamActionsView,
 } from "./challenge-view.js";
 import { activeHunters, asReserve, recordReserve, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
@@ -415,8 +417,12 @@ export const challengeReassign = action(
 );
 
 /**
- * The panel's action menu: `attack:<trait>`, `defence:<trait>`, `flip:<trait>` (activate or
- * reassign), `n:<owner id>:<resource>` (neutralise) or `r:<resource>` (restore).
+ * The panel's action menu (a select, and buttons that carry a pick): `attack:<trait>`,
+ * `defence:<trait>`, `flip:<trait>` (activate or reassign), `n:<owner id>:<resource>`
+ * (neutralise), `r:<resource>` (restore), `m:<target id>` (maneuver), `x:<target id>:<dice>`
+ * (strike); from the team actions: `h:<hunter id>:<trait>` (help), `s:<from id>:<to id>`
+ * (switch target), `p:<to id>:<target id>[:<switch-to id>]` (pass advantage). Ids, not names,
+ * keep custom_ids short; a pick that no longer fits the state is refused by the rules.
  */
 export const challengeMenu = action(
   "challenge.menu",
@@ -426,6 +432,9 @@ export const challengeMenu = action(
     const at = pick.indexOf(":");
     const kind = pick.slice(0, at);
     const rest = pick.slice(at + 1);
+    // Participant ids never contain ":"; trait and resource names may.
+    const [first = "", second = ""] = rest.split(":");
+    const afterFirst = rest.slice(first.length + 1);
     const id = await actor();
     switch (kind) {
       case "attack":
@@ -443,14 +452,33 @@ export const challengeMenu = action(
       }
       case "r":
         return { type: "restore", actor: id, resource: rest };
-      case "n": {
-        const split = rest.indexOf(":");
-        if (split < 0) refuse("errors.staleAction");
+      case "n":
+        if (!rest.includes(":")) refuse("errors.staleAction");
+        return { type: "neutralise", actor: id, target: first, resource: afterFirst };
+      case "m":
+        return { type: "maneuver", actor: id, target: known(state, rest) };
+      case "x":
+        return { type: "strike", actor: id, target: known(state, first), dice: diceOf(second) };
+      case "h":
+        if (!rest.includes(":")) refuse("errors.staleAction");
+        return { type: "help", actor: id, helped: known(state, first), trait: afterFirst };
+      case "s":
         return {
-          type: "neutralise",
+          type: "switchTarget",
           actor: id,
-          target: rest.slice(0, split),
-          resource: rest.slice(split + 1),
+          from: known(state, first),
+          to: known(state, second),
+          points: null,
+        };
+      case "p": {
+        const switchTo = rest.split(":")[2];
+        return {
+          type: "passAdvantage",
+          actor: id,
+          to: known(state, first),
+          target: known(state, second),
+          points: null,
+          switchTo: switchTo === undefined ? null : known(state, switchTo),
         };
       }
       default:
@@ -458,6 +486,93 @@ export const challengeMenu = action(
     }
   },
 );
+
+/** A participant id from a pick: one this challenge has, or the pick is stale (or forged). */
+function known(state: ChallengeState, id: string): string {
+  if (!state.participants.some((p) => p.id === id)) refuse("errors.staleAction");
+  return id;
+}
+
+function diceOf(text: string): number {
+  const dice = Number(text);
+  if (!Number.isInteger(dice) || dice < 1 || dice > 25) refuse("errors.staleAction");
+  return dice;
+}
+
+/**
+ * The panel's team actions button (several hunters only): a private menu of help, switch target
+ * and pass advantage for the one who clicks, if it is their turn.
+ */
+export const challengeTeam = defineUseCase({
+  type: "challenge.team",
+  schema: z.object({ type: z.literal("challenge.team"), flowId }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const state = flow.state.challenge;
+    requirePlaying(state);
+    if (!severalHunters(state)) refuse("errors.bh.multiHunterOnly");
+    const actor = await actingParticipant(ctx, table, state, undefined);
+    if (state.pendingBonus)
+      refuse("errors.bh.bonusPending", { name: nameIn(state, state.pendingBonus.actor) });
+    if (state.turn !== actor) refuse("errors.bh.notYourTurn", { name: nameIn(state, state.turn) });
+    return { reply: teamActionsView(ctx.lang, flow.id, state, actor) };
+  },
+});
+
+/** The panel's "new task" button: a form with the same fields as `/challenge task`. */
+export const challengeTaskForm = defineUseCase({
+  type: "challenge.taskform",
+  schema: z.object({ type: z.literal("challenge.taskform"), flowId }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const state = flow.state.challenge;
+    requirePlaying(state);
+    // Whoever may set up a task (the GM or a hunter in the challenge) gets the form; others are told why.
+    await actingParticipant(ctx, table, state, undefined);
+    const hunters = state.participants.filter((p) => p.side === "hunters").length;
+    return {
+      modal: {
+        title: t(ctx.lang, "bh.task.modalTitle"),
+        intent: { type: "challenge.task", flowId: flow.id },
+        inputs: [
+          { field: "name", label: t(ctx.lang, "bh.task.nameLabel"), style: "short", maxLength: 64 },
+          {
+            field: "difficulty",
+            label: t(ctx.lang, "bh.task.difficultyLabel"),
+            style: "short",
+            required: false,
+            maxLength: 2,
+            placeholder: t(ctx.lang, "bh.task.difficultyPlaceholder", {
+              hunters,
+              max: maxDifficulty(state),
+            }),
+          },
+        ],
+      },
+    };
+  },
+});
+
+function requirePlaying(state: ChallengeState): void {
+  if (state.status === "fatalChoice")
+    refuse("errors.bh.fatalChoicePending", { name: nameIn(state, state.pendingFatal!) });
+  if (state.status !== "active") refuse("errors.bh.challengeOver");
+}
+
+/** RULES §2.5: base 1, the GM adds 0..(number of hunters), each hunter may add 1. */
+function maxDifficulty(state: ChallengeState): number {
+  return 1 + 2 * state.participants.filter((p) => p.side === "hunters").length;
+}
 
 /** The panel's task menu: `a:<task>` buys one die (4 AP), `r:<task>` resolves it. */
 export const challengeTaskMenu = defineUseCase({
@@ -575,7 +690,8 @@ export const challengeTask = defineUseCase({
     type: z.literal("challenge.task"),
     flowId,
     name: nameField,
-    difficulty: z.number().int().min(1).max(13).optional(),
+    // A number from the command; text from the panel's form (empty: the base difficulty 1).
+    difficulty: z.union([z.number().int().min(1).max(13), z.string().max(20)]).optional(),
   }),
   systems: SYSTEMS,
   table: "required",
@@ -584,15 +700,25 @@ export const challengeTask = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const by = await actingParticipant(ctx, table, flow.state.challenge, undefined);
+    const state = flow.state.challenge;
+    const by = await actingParticipant(ctx, table, state, undefined);
     return play(ctx, table, flow, {
       type: "proposeTask",
       name: cleanName(ctx.intent.name),
-      difficulty: ctx.intent.difficulty ?? 1,
+      difficulty: difficultyOf(state, ctx.intent.difficulty),
       by,
     });
   },
 });
+
+function difficultyOf(state: ChallengeState, raw: number | string | undefined): number {
+  if (typeof raw === "number") return raw;
+  const text = (raw ?? "").trim();
+  if (text === "") return 1;
+  if (!/^\d{1,2}$/.test(text))
+    refuse("errors.bh.badDifficulty", { difficulty: text.slice(0, 20), min: 1, max: maxDifficulty(state) });
+  return Number(text);
+}
 
 export const challengeAchieve = defineUseCase({
   type: "challenge.achieve",

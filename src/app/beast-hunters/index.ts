@@ -25,7 +25,9 @@ import {
   challengeStrike,
   challengeSwitch,
   challengeTask,
+  challengeTaskForm,
   challengeTaskMenu,
+  challengeTeam,
 } from "./challenge.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
 import { reserveConcede, reserveSet, reserveShow, reserveSpend, reserveSummary } from "./reserve.js";
@@ -62,7 +64,9 @@ export const useCases: UseCase<any>[] = [
   challengeRestore,
   challengeMenu,
   challengeTask,
+  challengeTaskForm,
   challengeTaskMenu,
+  challengeTeam,
   challengeAchieve,
   challengeResolve,
   challengeGiveUp,
