@@ -148,6 +148,24 @@ export async function execute(
   invocation: Invocation,
   rawIntent: Intent,
 ): Promise<Executed> {
+  try {
+    return await executeOnce(deps, registry, invocation, rawIntent);
+  } catch (error) {
+    // A refusal is shown in the table's language like any other answer (one lookup, refusals only).
+    if (error instanceof DomainError && error.language === undefined) {
+      const table = await activeTable(deps.db, invocation.channelId).catch(() => null);
+      error.language = tableLang(table, invocation.actor.locale);
+    }
+    throw error;
+  }
+}
+
+async function executeOnce(
+  deps: AppDeps,
+  registry: UseCaseRegistry,
+  invocation: Invocation,
+  rawIntent: Intent,
+): Promise<Executed> {
   const candidates = registry.candidates(rawIntent.type);
   const needsTable = candidates.some((u) => u.table !== "none");
   const table = needsTable ? await activeTable(deps.db, invocation.channelId) : null;

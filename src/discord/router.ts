@@ -308,7 +308,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
       if (error instanceof DomainError) {
         outcome = "refused";
         // Language for errors: the table's if we can tell cheaply, else the user's.
-        view = errorView(lang, error.code, error.params as Record<string, string | number>);
+        view = errorView(error.language ?? lang, error.code, error.params as Record<string, string | number>);
       } else if (isDatabaseUnavailable(error)) {
         outcome = "unavailable";
         deps.log.error({ err: error, interactionId: interaction.id, command: label }, "database unavailable");

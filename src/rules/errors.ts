@@ -4,6 +4,9 @@
  * user's language. Parameters must never carry a secret value.
  */
 export class DomainError extends Error {
+  /** The language to show it in, when the app knows the table's setting. */
+  language?: "en" | "ru";
+
   constructor(
     readonly code: string,
     readonly params: Readonly<Record<string, string | number>> = {},

@@ -121,6 +121,9 @@ describe("common use cases", () => {
     expect((await app.refused(PLAYER, { type: "table.language", lang: "ru" })).code).toBe(
       "errors.gmOrAdminOnly",
     );
+    // Refusals follow the table's language too, not the Russian-speaking user's locale.
+    const refusal = await app.run(PLAYER, { type: "table.language", lang: "ru" }).catch((e: unknown) => e);
+    expect((refusal as { language?: string }).language).toBe("en");
   });
 
   it("let a server admin recover a table by handing over the GM role; players may not", async () => {
