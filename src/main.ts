@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Events } from "discord.js";
+import { type Client, Events, ShardingManager } from "discord.js";
 import { commands } from "../commands/index.js";
 import type { AppDeps } from "./app/execute.js";
 import { autocompleteSources, createRegistry } from "./app/registry.js";
@@ -9,10 +9,10 @@ import { createClient } from "./discord/client.js";
 import { registerCommands } from "./discord/register.js";
 import { createRouter } from "./discord/router.js";
 import { startHttpServer } from "./http.js";
-import { createLogger } from "./log.js";
+import { createLogger, type Logger } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { cryptoDice } from "./rules/dice.js";
-import { createDb } from "./store/db.js";
+import { createDb, type Db } from "./store/db.js";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./store/embedded-postgres.js";
 import { migrate } from "./store/migrate.js";
 
@@ -30,11 +30,8 @@ function readConfig(): Config {
   }
 }
 
-async function main() {
-  const startedAt = performance.now();
-  const config = readConfig();
-  const log = createLogger(config.LOG_LEVEL);
-
+/** PostgreSQL: DATABASE_URL, or the embedded server under DATA_DIR; migrated either way. */
+async function openDatabase(config: Config, log: Logger) {
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -47,36 +44,140 @@ async function main() {
   }
   const applied = await migrate(databaseUrl);
   if (applied.length > 0) log.info({ applied }, "migrations applied");
-  const db = createDb(databaseUrl);
-  // Warm the pool and Prisma's query compiler so the first player after a restart is not the slow one.
-  await db.gameTable.findFirst({ where: { activeChannelId: "" } });
-  await db.$transaction(async (tx) => tx.$executeRaw`SELECT 1`);
-  const deps: AppDeps = { db, dice: cryptoDice };
+  return { embedded, databaseUrl };
+}
 
+/** The shard ids this process's client serves (set by SHARD_IDS, or by the sharding manager). */
+function shardIdsOf(client: Client): number[] {
+  const shards = client.options.shards;
+  if (Array.isArray(shards)) return shards;
+  if (typeof shards === "number") return [shards];
+  return [0];
+}
+
+/**
+ * `SHARD_COUNT` without `SHARD_IDS` on one machine: this process becomes a discord.js
+ * ShardingManager that runs one bot process per shard (respawning any that dies). It owns the
+ * embedded database when there is no DATABASE_URL, so all shards share one PostgreSQL; shard n
+ * serves its health endpoints on HTTP_PORT + n.
+ */
+async function runShardingManager(config: Config, shardCount: number) {
+  const log = createLogger(config.LOG_LEVEL);
+  const { embedded, databaseUrl } = await openDatabase(config, log);
+  process.env.DATABASE_URL = databaseUrl;
+  const script = process.argv[1] ?? path.join(import.meta.dirname, "main.ts");
+  const manager = new ShardingManager(script, {
+    totalShards: shardCount,
+    token: config.DISCORD_TOKEN,
+    mode: "process",
+    respawn: true,
+    // The same loader (tsx) as this process, so the shards can run TypeScript too.
+    execArgv: process.execArgv,
+  });
+  manager.on("shardCreate", (shard) => {
+    // The shard's environment is built when it is created and used when it is spawned, just after.
+    const env = shard.env as NodeJS.ProcessEnv;
+    if (config.HTTP_PORT !== 0) env.HTTP_PORT = String(config.HTTP_PORT + shard.id);
+    log.info({ shardId: shard.id, shardCount }, "shard process starting");
+  });
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "stopping shard processes");
+    await Promise.all(
+      [...manager.shards.values()].map(
+        (shard) =>
+          new Promise<void>((resolve) => {
+            const child = shard.process;
+            if (!child || child.exitCode !== null) return resolve();
+            child.once("exit", () => resolve());
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+    if (embedded) await embedded.stop().catch(() => {});
+    log.info("stopped");
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  // discord.js spaces identifies 5.5 s apart, as Discord's identify limit requires.
+  await manager.spawn({ amount: shardCount, timeout: 120_000 });
+  log.info({ shardCount }, "all shards ready");
+}
+
+async function runBot(config: Config) {
+  const log = createLogger(config.LOG_LEVEL);
   const metrics = createMetrics();
   const client = createClient({
     apiBase: config.DISCORD_API_BASE,
     shards: config.SHARD_IDS,
     shardCount: config.SHARD_COUNT ?? (config.SHARD_IDS ? Math.max(...config.SHARD_IDS) + 1 : undefined),
   });
-  const router = createRouter(client, {
-    app: deps,
-    registry: createRegistry(),
-    commands,
-    autocomplete: autocompleteSources,
-    log,
-    observe: metrics.observe,
+  const shardIds = shardIdsOf(client);
+  const registers = config.REGISTER_COMMANDS && shardIds.includes(0);
+
+  // Start-up does three slow things at once instead of one after another: the gateway login (READY
+  // and every guild), the database (embedded server, migrations, warm-up), and command registration
+  // (as soon as READY names the application). "ready" is logged when all three are done.
+  let registration: Promise<void> = Promise.resolve();
+  client.on(Events.Raw, (packet: { t?: string; d?: { application?: { id?: string } } }) => {
+    if (packet.t !== "READY" || !registers) return;
+    const applicationId = packet.d?.application?.id;
+    if (!applicationId) return;
+    registration = registerCommands({
+      token: config.DISCORD_TOKEN,
+      applicationId,
+      apiBase: config.DISCORD_API_BASE,
+      guildId: config.DEV_GUILD_ID,
+    }).then(
+      (count) => log.info({ count, guild: config.DEV_GUILD_ID ?? "global" }, "commands registered"),
+      (error) => log.error({ err: error }, "command registration failed"),
+    );
   });
+  const gatewayReady = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
+
+  const database = (async () => {
+    const { embedded, databaseUrl } = await openDatabase(config, log);
+    const db = createDb(databaseUrl);
+    // Warm the pool and Prisma's query compiler so the first player after a restart is not the slow one.
+    await db.gameTable.findFirst({ where: { activeChannelId: "" } });
+    await db.$transaction(async (tx) => tx.$executeRaw`SELECT 1`);
+    return { embedded, db };
+  })();
+  // An interaction can only arrive after the gateway is ready; if the database is still starting
+  // then, it waits for it (the router defers past 1.2 s, so Discord's 3 s are still kept).
+  const app = database.then(({ db }) => {
+    const deps: AppDeps = { db, dice: cryptoDice };
+    return createRouter(client, {
+      app: deps,
+      registry: createRegistry(),
+      commands,
+      autocomplete: autocompleteSources,
+      log,
+      observe: metrics.observe,
+    });
+  });
+  let db: Db | null = null;
+  database.then(
+    (d) => {
+      db = d.db;
+    },
+    () => {},
+  );
 
   const http = await startHttpServer({
     port: config.HTTP_PORT,
     metrics,
     readiness: async () => ({
       gateway: client.isReady() && client.ws.ping !== undefined,
-      database: await db.$queryRaw`SELECT 1`.then(
-        () => true,
-        () => false,
-      ),
+      database: db
+        ? await db.$queryRaw`SELECT 1`.then(
+            () => true,
+            () => false,
+          )
+        : false,
     }),
   });
   log.info({ port: http.port }, "health endpoints listening");
@@ -84,7 +185,7 @@ async function main() {
   let stopping = false;
   client.on(Events.InteractionCreate, (interaction) => {
     if (stopping) return;
-    void router.handle(interaction);
+    void app.then((router) => (stopping ? undefined : router.handle(interaction)));
   });
   client.on(Events.ShardResume, (shardId) => {
     metrics.reconnects.inc();
@@ -92,39 +193,18 @@ async function main() {
   });
   client.on(Events.ShardReconnecting, (shardId) => log.warn({ shardId }, "gateway reconnecting"));
   client.on(Events.Error, (error) => log.error({ err: error }, "discord client error"));
-  client.once(Events.ClientReady, async (ready) => {
-    try {
-      if (config.REGISTER_COMMANDS && (!config.SHARD_IDS || config.SHARD_IDS.includes(0))) {
-        const count = await registerCommands({
-          token: config.DISCORD_TOKEN,
-          applicationId: ready.application.id,
-          apiBase: config.DISCORD_API_BASE,
-          guildId: config.DEV_GUILD_ID,
-        });
-        log.info({ count, guild: config.DEV_GUILD_ID ?? "global" }, "commands registered");
-      }
-    } catch (error) {
-      log.error({ err: error }, "command registration failed");
-    }
-    log.info(
-      {
-        user: ready.user.tag,
-        guilds: ready.guilds.cache.size,
-        startupMs: Math.round(performance.now() - startedAt),
-      },
-      "ready",
-    );
-  });
 
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    log.info({ signal, inFlight: router.inFlight() }, "shutting down");
-    await router.drain(10_000);
+    const router = await app.catch(() => null);
+    log.info({ signal, inFlight: router?.inFlight() ?? 0 }, "shutting down");
+    await router?.drain(10_000);
     await client.destroy().catch(() => {});
     http.server.close();
-    await db.$disconnect().catch(() => {});
-    if (embedded) await embedded.stop().catch(() => {});
+    const opened = await database.catch(() => null);
+    await opened?.db.$disconnect().catch(() => {});
+    if (opened?.embedded) await opened.embedded.stop().catch(() => {});
     log.info("stopped");
     process.exit(0);
   }
@@ -133,6 +213,28 @@ async function main() {
   process.on("unhandledRejection", (error) => log.error({ err: error }, "unhandled rejection"));
 
   await client.login(config.DISCORD_TOKEN);
+  const [ready] = await Promise.all([gatewayReady, app]);
+  await registration;
+  log.info(
+    {
+      user: ready.user.tag,
+      guilds: ready.guilds.cache.size,
+      shards: shardIds,
+      // Since the process started (module loading included): what an operator waits for.
+      startupMs: Math.round(performance.now()),
+    },
+    "ready",
+  );
+}
+
+async function main() {
+  const config = readConfig();
+  // Under the sharding manager each shard process gets SHARD_COUNT too; SHARDING_MANAGER marks it.
+  if (config.SHARD_COUNT && config.SHARD_COUNT > 1 && !config.SHARD_IDS && !process.env.SHARDING_MANAGER) {
+    await runShardingManager(config, config.SHARD_COUNT);
+  } else {
+    await runBot(config);
+  }
 }
 
 main().catch((error) => {
