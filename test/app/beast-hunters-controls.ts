@@ -12,6 +12,10 @@ import { CUSTOM_ID_MAX, encodeIntent } from "../../src/discord/custom-id.js";
 export function expectWithinDiscordLimits(view: MessageView): void {
   const rows = view.rows ?? [];
   expect(rows.length, "rows").toBeLessThanOrEqual(5);
+  const ids = rows
+    .flat()
+    .map((c) => encodeIntent(c.kind === "select" ? { ...c.intent, _field: c.field } : c.intent));
+  expect(new Set(ids).size, `custom_ids on one message are distinct: ${ids.join(" ")}`).toBe(ids.length);
   for (const row of rows) {
     expect(row.length, "components in a row").toBeGreaterThan(0);
     const selects = row.filter((c) => c.kind === "select");

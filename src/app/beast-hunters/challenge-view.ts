@@ -505,7 +505,12 @@ function strikeControls(
     buttons: [],
     select:
       options.length > 0
-        ? select({ type: "challenge.menu", flowId }, "pick", t(lang, "bh.panel.strikePlaceholder"), options)
+        ? select(
+            { type: "challenge.menu", flowId, menu: "x" },
+            "pick",
+            t(lang, "bh.panel.strikePlaceholder"),
+            options,
+          )
         : null,
   };
 }
@@ -662,7 +667,8 @@ export function teamActionsView(
   actorId: string,
 ): MessageView {
   const actor = state.participants.find((p) => p.id === actorId)!;
-  const intent = { type: "challenge.menu", flowId };
+  // `menu` only keeps the selects' custom_ids apart (Discord refuses duplicates on one message).
+  const intent = (menu: string) => ({ type: "challenge.menu", flowId, menu });
   const opponents = state.participants.filter((p) => p.side !== actor.side);
   const standing = opponents.filter((p) => p.status === "in");
   const withAp = opponents.filter((o) => advantageOf(state, actor.id, o.id) > 0);
@@ -713,9 +719,11 @@ export function teamActionsView(
     ]);
   });
   const rows: Row[] = [
-    ...(help.length > 0 ? [select(intent, "pick", t(lang, "bh.team.helpPlaceholder"), help)] : []),
-    ...(switches.length > 0 ? [select(intent, "pick", t(lang, "bh.team.switchPlaceholder"), switches)] : []),
-    ...(passes.length > 0 ? [select(intent, "pick", t(lang, "bh.team.passPlaceholder"), passes)] : []),
+    ...(help.length > 0 ? [select(intent("h"), "pick", t(lang, "bh.team.helpPlaceholder"), help)] : []),
+    ...(switches.length > 0
+      ? [select(intent("s"), "pick", t(lang, "bh.team.switchPlaceholder"), switches)]
+      : []),
+    ...(passes.length > 0 ? [select(intent("p"), "pick", t(lang, "bh.team.passPlaceholder"), passes)] : []),
   ];
   return {
     ephemeral: true,

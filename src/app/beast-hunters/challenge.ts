@@ -426,7 +426,8 @@ export const challengeReassign = action(
  */
 export const challengeMenu = action(
   "challenge.menu",
-  { pick: z.string().min(3).max(120) },
+  // `menu` names which of the panel's selects sent it: their custom_ids must differ on one message.
+  { pick: z.string().min(3).max(120), menu: z.enum(["x", "h", "s", "p"]).optional() },
   async ({ intent, actor, state }): Promise<ChallengeAction> => {
     const pick = intent.pick as string;
     const at = pick.indexOf(":");
