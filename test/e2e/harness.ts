@@ -85,11 +85,16 @@ export class BotProcess {
 export interface E2E {
   double: DiscordDouble;
   database: TestDatabase;
+  /** The (first) bot process: the one serving shard 0 when there are several. */
   bot: BotProcess;
+  /** Every bot process, in the order of `options.processes` (just `[bot]` by default). */
+  bots: BotProcess[];
   guildId: string;
   channelId: string;
   /** Starts a new bot process (after `bot.stop()` or `bot.kill()`). */
   restart(mode?: "graceful" | "kill"): Promise<void>;
+  /** Stops (or kills) bot process `index` and starts it again; resolves when every shard is back. */
+  restartProcess(index: number, mode?: "graceful" | "kill"): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -119,6 +124,11 @@ export interface StartE2EOptions {
   databaseUrl?: string;
   /** Extra environment for the bot process (e.g. LOG_LEVEL). */
   env?: Record<string, string>;
+  /**
+   * Several bot processes forming one bot on one database: the shard ids each serves (its SHARD_IDS;
+   * SHARD_COUNT is `shardCount`), e.g. `[[0], [1]]` with `shardCount: 2`.
+   */
+  processes?: number[][];
 }
 
 export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
@@ -136,28 +146,45 @@ export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
     REGISTER_COMMANDS: "true",
     ...options.env,
   };
+  const envs = options.processes
+    ? options.processes.map((ids) => ({
+        ...env,
+        SHARD_COUNT: String(options.shardCount ?? 1),
+        SHARD_IDS: ids.join(","),
+      }))
+    : [env];
   const guildId = double.addGuild({ name: "Story night" });
   const channelId = double.addChannel({ guildId, name: "table" });
+  const bots = envs.map((e) => new BotProcess(e));
   const e2e: E2E = {
     double,
     database,
-    bot: new BotProcess(env),
+    bot: bots[0]!,
+    bots,
     guildId,
     channelId,
     async restart(mode = "graceful") {
-      if (mode === "kill") await e2e.bot.kill();
-      else await e2e.bot.stop();
-      e2e.bot = new BotProcess(env);
-      await e2e.bot.start();
+      await e2e.restartProcess(0, mode);
+    },
+    async restartProcess(index, mode = "graceful") {
+      const old = e2e.bots[index];
+      if (!old) throw new Error(`no bot process ${index}`);
+      if (mode === "kill") await old.kill();
+      else await old.stop();
+      const fresh = new BotProcess(envs[index]!);
+      e2e.bots[index] = fresh;
+      if (index === 0) e2e.bot = fresh;
+      await fresh.start();
       await double.waitForBot();
     },
     async stop() {
-      await e2e.bot.stop();
+      await Promise.all(e2e.bots.map((b) => b.stop()));
       await double.stop();
       await database.drop();
     },
   };
-  await e2e.bot.start();
+  // The process serving shard 0 registers the commands; the others may start alongside.
+  await Promise.all(e2e.bots.map((b) => b.start()));
   await double.waitForBot();
   return e2e;
 }
