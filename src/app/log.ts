@@ -1,4 +1,4 @@
-import type { Tx } from "../store/db.js";
+import type { Db, Tx } from "../store/db.js";
 import type { ActionContext } from "./use-case.js";
 
 export interface LogInput {
@@ -33,4 +33,34 @@ export async function appendLogAs(tx: Tx, tableId: number, actorUserId: string, 
     VALUES (${tableId}, ${new Date()}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
       ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,
       ${jsonText(entry.dice)}::jsonb, ${entry.reason ?? null}, ${entry.visibleTo ?? null})`;
+}
+
+/**
+ * Records the interaction id and (with `log`) appends its log entry in ONE autocommitted
+ * statement: atomic and idempotent with no transaction, for actions whose only change is the log
+ * (rolls — two thirds of the statements of a transaction saved). Returns false when the id was
+ * already recorded: nothing is appended. The commit does not wait for the disk: a PostgreSQL
+ * crash may lose the last fraction of a second of such entries, never make them inconsistent.
+ */
+export async function recordOnce(
+  db: Db,
+  interactionId: string,
+  log: { tableId: number; actorUserId: string; entry: LogInput } | null,
+): Promise<boolean> {
+  if (!log) {
+    const inserted = await db.$executeRaw`
+      WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
+      INSERT INTO processed_interaction (id) SELECT ${interactionId} FROM quick ON CONFLICT DO NOTHING`;
+    return inserted === 1;
+  }
+  const { tableId, actorUserId, entry } = log;
+  const inserted = await db.$executeRaw`
+    WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING id),
+      quick AS (SELECT set_config('synchronous_commit', 'off', true))
+    INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)
+    SELECT ${tableId}, ${new Date()}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
+      ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,
+      ${jsonText(entry.dice)}::jsonb, ${entry.reason ?? null}, ${entry.visibleTo ?? null}
+    FROM fresh, quick`;
+  return inserted === 1;
 }

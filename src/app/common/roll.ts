@@ -6,7 +6,8 @@ import {
   parseDiceExpression,
   rollDiceExpression,
 } from "../../rules/dice-expression.js";
-import { appendLog } from "../log.js";
+import { AlreadyProcessed } from "../execute.js";
+import { recordOnce } from "../log.js";
 import { cleanText } from "../names.js";
 import { defineUseCase, type Effect } from "../use-case.js";
 
@@ -41,7 +42,9 @@ export const roll = defineUseCase({
     gmCopy: z.boolean().optional(),
   }),
   table: "optional",
-  mutates: true,
+  // A roll changes nothing but the log: it records itself in one statement (recordOnce), atomic
+  // and idempotent without a transaction or the table lock — the most frequent command, made cheap.
+  mutates: false,
   ephemeral: (intent) => intent.secret === true,
   async run(ctx) {
     const fateTable = ctx.table?.system === "fate";
@@ -51,22 +54,18 @@ export const roll = defineUseCase({
     const secret = ctx.intent.secret === true;
     const lines = formatRoll(result);
     const totals = result.rolls.map((r) => r.total);
-    if (ctx.table) {
-      // The roll is public the moment it is answered; its log entry need not wait for the disk.
-      // A PostgreSQL crash may lose the last fraction of a second of roll entries, never make them
-      // inconsistent; changes to tracked numbers keep synchronous commits. (bench: ack latency)
-      await ctx.tx.$executeRaw`SET LOCAL synchronous_commit = off`;
-      await appendLog(ctx, ctx.table.id, {
-        action: secret ? "roll.secret" : "roll",
-        summary: {
-          key: secret ? "log.roll.secret" : "log.roll",
-          params: { expression: result.expression, total: totals.join(", ") },
-        },
-        dice: result,
-        reason: reason ?? null,
-        visibleTo: secret ? ctx.actor.userId : null,
-      });
-    }
+    const entry = {
+      action: secret ? "roll.secret" : "roll",
+      summary: {
+        key: secret ? "log.roll.secret" : "log.roll",
+        params: { expression: result.expression, total: totals.join(", ") },
+      },
+      dice: result,
+      reason: reason ?? null,
+      visibleTo: secret ? ctx.actor.userId : null,
+    };
+    const log = ctx.table ? { tableId: ctx.table.id, actorUserId: ctx.actor.userId, entry } : null;
+    if (!(await recordOnce(ctx.db, ctx.invocation.interactionId, log))) throw new AlreadyProcessed();
     const title = t(ctx.lang, secret ? "roll.titleSecret" : "roll.title", {
       who: ctx.actor.displayName,
       expression: result.expression,
