@@ -178,6 +178,38 @@ const contest = defineCommand({
 });
 
 /** This game's own slash commands. */
+/** `/faction` (RULES §3.5): the GM's factions with aspects, abilities, fate points and stress. */
+const factionName = { name: "name", type: "string", required: true, maxLength: 64 } as const;
+const faction = defineCommand({
+  spec: {
+    name: "faction",
+    subcommands: [
+      {
+        name: "create",
+        options: [
+          factionName,
+          { name: "abilities", type: "string", maxLength: 300 },
+          { name: "aspects", type: "string", maxLength: 500 },
+        ],
+      },
+      { name: "show", options: [{ ...factionName, required: false }] },
+      {
+        name: "fp",
+        options: [factionName, { name: "amount", type: "integer", required: true, min: -20, max: 20 }],
+      },
+      {
+        name: "hit",
+        options: [
+          factionName,
+          { name: "shifts", type: "integer", required: true, min: 0, max: 30 },
+          { name: "kind", type: "string", choices: ["physical", "mental"] },
+        ],
+      },
+      { name: "delete", options: [factionName] },
+    ],
+  },
+});
+
 export const commands: CommandModule[] = [
   check,
   invoke,
@@ -187,6 +219,7 @@ export const commands: CommandModule[] = [
   stress,
   consequence,
   contest,
+  faction,
 ];
 
 /** Subcommands this game adds to `/character` (sheet fields). */

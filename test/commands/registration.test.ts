@@ -71,7 +71,13 @@ describe("registered commands", () => {
 
   it("include the fixed command surface", () => {
     const names = commands.map((c) => c.name);
-    for (const name of ["help", "table", "character", "roll"]) expect(names).toContain(name);
+    const surface = [
+      ...["help", "table", "character", "roll"],
+      ...["conflict", "duel", "trust", "chapter", "darkfate", "damage"],
+      ...["reserve", "challenge"],
+      ...["check", "invoke", "aspect", "fp", "compel", "stress", "consequence", "contest", "faction"],
+    ];
+    for (const name of surface) expect(names).toContain(name);
   });
 
   it("pass Discord's validation: names, localizations, lengths, option counts and order", () => {
