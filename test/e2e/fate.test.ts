@@ -258,4 +258,20 @@ describe("e2e: Fate of Panavea", () => {
     expect(await fp("Elf")).toBe(Math.max(elf, 3));
     expect(await fp("Bandit")).toBe(7);
   });
+  it("factions: the GM creates one, gives it fate points and hits it; players may not", async () => {
+    const created = await slash(gm, "faction", ["create"], {
+      name: "Silver Guild",
+      abilities: "commerce:4 espionage:3",
+      aspects: "Coin opens every door; Old debts",
+    }).settled();
+    expect(created.original?.text).toContain("Silver Guild");
+    const refused = await slash(player, "faction", ["fp"], { name: "Silver Guild", amount: 1 }).response();
+    expect(refused.ephemeral).toBe(true);
+    const given = await slash(gm, "faction", ["fp"], { name: "Silver Guild", amount: 2 }).settled();
+    expect(given.original?.text).toMatch(/2/);
+    const hit = await slash(gm, "faction", ["hit"], { name: "Silver Guild", shifts: 1 }).settled();
+    expect(hit.original?.text).toContain("Silver Guild");
+    const shown = await slash(player, "faction", ["show"], { name: "Silver Guild" }).settled();
+    expect(shown.original?.text).toContain("Coin opens every door");
+  });
 });

@@ -24,12 +24,13 @@ import { boxesText } from "./views.js";
 
 const factionName = z.string().min(1).max(100);
 
-/** "military 4, Магическая сила 3, commerce 2" → ratings. */
+/** "military 4, Магическая сила 3, commerce 2" (or the compact "military:4 commerce:2") → ratings. */
 export function parseAbilities(text: string): FactionAbilities {
   const abilities: FactionAbilities = {};
   for (const item of text
     .split(/[,;\n]+/)
     .map((s) => s.trim())
+    .flatMap((s) => (/^\S+[:=]\+?\d+(\s+\S+[:=]\+?\d+)+$/.test(s) ? s.split(/\s+/) : [s]))
     .filter(Boolean)) {
     const match = /^(.+?)\s*[:=]?\s*\+?(\d+)$/.exec(item);
     if (!match) refuse("errors.fate.ranksUnreadable", { item: echo(item) });
