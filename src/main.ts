@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { Session } from "node:inspector";
 import path from "node:path";
 import { type Client, Events, ShardingManager } from "discord.js";
+import pino from "pino";
 import { commands } from "../commands/index.js";
 import type { AppDeps } from "./app/execute.js";
 import { autocompleteSources, createRegistry } from "./app/registry.js";
@@ -124,7 +125,9 @@ async function runShardingManager(config: Config, shardCount: number) {
 }
 
 async function runBot(config: Config) {
-  const log = createLogger(config.LOG_LEVEL);
+  // Asynchronous writes: a log line per interaction must not cost a blocking write(2) each
+  // (pino still flushes what is buffered when the process exits).
+  const log = createLogger(config.LOG_LEVEL, pino.destination({ dest: 1, sync: false }));
   const metrics = createMetrics();
   const client = createClient({
     apiBase: config.DISCORD_API_BASE,

@@ -73,7 +73,8 @@ export async function setFlowPanel(
   channelId: string,
   messageId: string,
 ): Promise<void> {
-  await tx.flow.update({
+  // updateMany: no need to read back the whole row (its state JSON) after every new panel.
+  await tx.flow.updateMany({
     where: { id: flowId },
     data: { panelChannelId: channelId, panelMessageId: messageId },
   });

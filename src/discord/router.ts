@@ -364,8 +364,13 @@ export function createRouter(client: Client, deps: RouterDeps) {
         messageId = (await interaction.followUp(renderReply(view))).id;
       }
     } else {
-      const response = await interaction.reply({ ...renderReply(view), withResponse: true });
-      messageId = response.resource?.message?.id;
+      // Only a panel needs its message id back; without it Discord's answer is empty (less to parse).
+      if (result.replyIsPanelOf !== undefined) {
+        const response = await interaction.reply({ ...renderReply(view), withResponse: true });
+        messageId = response.resource?.message?.id;
+      } else {
+        await interaction.reply(renderReply(view));
+      }
     }
     if (result.replyIsPanelOf !== undefined && messageId && interaction.channelId) {
       await setFlowPanel(deps.app.db, result.replyIsPanelOf, interaction.channelId, messageId);
