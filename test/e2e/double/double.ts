@@ -193,10 +193,17 @@ export class DiscordDouble {
         user: { ...this.store.userJson(bot), verified: true, mfa_enabled: false, email: null },
         application: { id: this.applicationId, flags: 0 },
       }),
-      guildCreates: (shardId, count) =>
-        [...this.store.guilds.values()]
+      guildCreates: (shardId, count) => {
+        // Channels grouped once, not filtered per guild: READY for thousands of guilds stays prompt.
+        const channels = new Map<string, ChannelRec[]>();
+        for (const c of this.store.channels.values()) {
+          if (!c.guildId || c.deleted) continue;
+          channels.set(c.guildId, [...(channels.get(c.guildId) ?? []), c]);
+        }
+        return [...this.store.guilds.values()]
           .filter((g) => Number((BigInt(g.id) >> 22n) % BigInt(count)) === shardId)
-          .map((g) => this.store.guildCreateJson(g)),
+          .map((g) => this.store.guildCreateJson(g, channels.get(g.id) ?? []));
+      },
       membersChunk: (request) => this.membersChunk(request),
       log: (line) => this.logLine(line),
       changed: () => this.changed(),

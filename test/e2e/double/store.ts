@@ -428,16 +428,17 @@ export class Store {
     };
   }
 
-  guildCreateJson(g: GuildRec): Json {
+  /** `channels`: the guild's live channels, when the caller has them already (a shard's thousands of guilds). */
+  guildCreateJson(g: GuildRec, channels: ChannelRec[] = this.guildChannels(g.id)): Json {
     return {
       ...this.guildJson(g),
       joined_at: new Date(g.joinedAt).toISOString(),
       large: false,
       unavailable: false,
-      member_count: [...this.users.values()].length,
+      member_count: this.users.size,
       voice_states: [],
       members: [this.memberJson(this.bot, g, false)],
-      channels: this.guildChannels(g.id).map((c) => {
+      channels: channels.map((c) => {
         const { guild_id: _ignored, ...rest } = this.channelJson(c);
         return rest;
       }),
