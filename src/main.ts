@@ -221,6 +221,15 @@ async function runBot(config: Config) {
     metrics.reconnects.inc();
     log.info({ shardId }, "gateway resumed");
   });
+  // A shard that becomes ready again re-identified (its session was invalidated): a reconnect too.
+  const readyShards = new Set<number>();
+  client.on(Events.ShardReady, (shardId) => {
+    if (readyShards.has(shardId)) {
+      metrics.reconnects.inc();
+      log.info({ shardId }, "gateway re-identified");
+    }
+    readyShards.add(shardId);
+  });
   client.on(Events.ShardReconnecting, (shardId) => log.warn({ shardId }, "gateway reconnecting"));
   client.on(Events.Error, (error) => log.error({ err: error }, "discord client error"));
 
