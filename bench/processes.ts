@@ -7,6 +7,13 @@ export type LogLine = Record<string, unknown>;
  * A bot process (`node --import tsx <script>`) whose pino JSON log is watched: start-up time to
  * the "ready" line, the /metrics port, each interaction's outcome, and its memory.
  */
+/** Every process the benchmark started, so a failed run can still stop them all. */
+const running = new Set<BenchProcess>();
+
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((p) => p.kill().catch(() => {})));
+}
+
 export class BenchProcess {
   private child: ChildProcess | null = null;
   private buffer = "";
@@ -33,11 +40,20 @@ export class BenchProcess {
   /** Spawns the process and resolves when it logs "ready"; returns wall-clock ms from spawn to ready. */
   async start(timeoutMs = 60_000): Promise<number> {
     const started = performance.now();
-    const child = spawn(process.execPath, [...this.nodeArgs, "--import", "tsx", this.script], {
-      env: { ...process.env, ...this.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(this.nodeArgs.includes("tsx") ? this.nodeArgs : [...this.nodeArgs, "--import", "tsx"]),
+        this.script,
+      ],
+      {
+        env: { ...process.env, ...this.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     this.child = child;
+    running.add(this);
+    child.once("exit", () => running.delete(this));
     child.stdout?.on("data", (chunk: Buffer) => this.collect(chunk));
     child.stderr?.on("data", (chunk: Buffer) => this.collect(chunk));
     await this.waitForLog((l) => l.msg === "ready", timeoutMs);

@@ -11,7 +11,7 @@
  *   npm run bench -- --no-floor --no-fairness --out /tmp/x.json
  *   npm run bench -- --scenarios "conflict|trust" --profile   (a subset; a CPU profile of the bot)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -21,7 +21,7 @@ import { CpuMeter, coreCount, postgresPids } from "./cpu.js";
 import { diceFairness, type FairnessResult } from "./fairness.js";
 import { InspectorSession } from "./inspector.js";
 import { Driver, Pacer, runTables, type Sample } from "./load.js";
-import { BenchProcess } from "./processes.js";
+import { BenchProcess, stopAll } from "./processes.js";
 import {
   FLOOR_SCENARIOS,
   type Options,
@@ -51,6 +51,8 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     profile: { type: "boolean", default: false },
     scenarios: { type: "string" },
+    "sql-census": { type: "boolean", default: false },
+    "node-args": { type: "string" },
   },
 });
 
@@ -69,6 +71,10 @@ const settings = {
   fairnessRolls: 1_000_000,
   /** Only the scenarios whose name matches this regular expression. */
   scenarios: args.scenarios ?? null,
+  /** Extra node flags for the measured bot, to try V8 settings (e.g. "--max-semi-space-size=4"). */
+  nodeArgs: args["node-args"]?.split(/\s+/).filter(Boolean) ?? [],
+  /** Count the bot's SQL statements by text (bench/sql-census.ts) and print the most frequent. */
+  sqlCensus: args["sql-census"] ?? false,
   /** Write a V8 CPU profile of the bot's measured run to bench/profiles/. */
   profile: args.profile ?? false,
 };
@@ -131,6 +137,7 @@ async function main() {
   say(`PostgreSQL ready in ${Math.round(performance.now() - pgStarted)} ms (${postgres.dataDir})`);
 
   const cleanup = async () => {
+    await stopAll();
     await double.stop().catch(() => {});
     await postgres.stop().catch(() => {});
     rmSync(dataRoot, { recursive: true, force: true });
@@ -209,7 +216,15 @@ async function main() {
     // ---- warm restart: start-up time with a warm database and every guild -----------------------
     await bot.stop();
     const profileArgs = settings.profile ? ["--inspect=127.0.0.1:0"] : [];
-    bot = new BenchProcess("bot", "src/main.ts", env, profileArgs);
+    const censusFile = path.join(dataRoot, "sql-census.json");
+    const censusArgs = settings.sqlCensus ? ["--import", "./bench/sql-census.ts"] : [];
+    bot = new BenchProcess("bot", "src/main.ts", { ...env, SQL_CENSUS_FILE: censusFile }, [
+      ...settings.nodeArgs,
+      ...profileArgs,
+      "--import",
+      "tsx",
+      ...censusArgs,
+    ]);
     const warmStartMs = await bot.start();
     await double.waitForBot();
     const selfReported = Number(bot.readyLine?.startupMs ?? Number.NaN);
@@ -285,7 +300,8 @@ async function main() {
       }
       await driver.drain();
       await loop;
-      await sleep(200);
+      // The bot logs an interaction once its effects (panel edits, DMs) are done too: wait for those.
+      await waitForOutcomes(botProcess, driver.samples, `bot#${run}`);
       if (run === 1) {
         rssAtEnd = botProcess.rss();
         heapAtEnd = (await botProcess.metrics())?.nodejs_heap_size_used_bytes ?? Number.NaN;
@@ -347,6 +363,8 @@ async function main() {
       runs.push({ bot: botPhase, floor: floorPhase });
     }
 
+    if (settings.sqlCensus) printCensus(censusFile, runs);
+
     // ---- dice fairness ----------------------------------------------------------------------------
     const fairness: FairnessResult[] = settings.fairness ? diceFairness(settings.fairnessRolls) : [];
 
@@ -388,6 +406,31 @@ async function main() {
   } finally {
     await cleanup();
   }
+}
+
+function printCensus(file: string, runs: Array<{ bot: PhaseResult }>) {
+  // The bot writes its census when it exits (it has, for the floor phase or at the end).
+  let census: Array<[string, number]> = [];
+  try {
+    census = JSON.parse(readFileSync(file, "utf8")) as Array<[string, number]>;
+  } catch {
+    say("no SQL census (the bot has not exited yet)");
+    return;
+  }
+  const total = census.reduce((sum, [, n]) => sum + n, 0);
+  const interactions = runs.reduce((sum, r) => sum + r.bot.interactions, 0);
+  say(
+    `\nSQL census (whole bot life incl. warm-up): ${total} statements, ~${round(total / Math.max(1, interactions), 1)} per measured interaction`,
+  );
+  for (const [text, n] of census.slice(0, 25)) say(`${String(n).padStart(7)}  ${text.slice(0, 150)}`);
+}
+
+async function waitForOutcomes(bot: BenchProcess, samples: Sample[], phase: string, timeoutMs = 15_000) {
+  const ids = samples.filter(
+    (s) => s.phase === phase && s.interactionId && !s.label.startsWith("autocomplete"),
+  );
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && ids.some((s) => !bot.outcomes.has(s.interactionId))) await sleep(100);
 }
 
 /** "roll", "table show", "character vp add", … for every registered command. */
