@@ -128,13 +128,20 @@ export class Driver {
     const who = this.actorOf(table, step.as, random);
     const ctx: StepContext = { table, ...who, random };
     if ("click" in step) {
+      // Look for the button only once it is this click's turn: panels change while waiting.
+      if (this.pacer && !(await this.pacer.take())) return false;
       const target = this.findButton(table, who.actor, step.on, step.click);
       if (!target) {
-        if (step.else) return this.runStep(table, scenario, step.else, random);
-        throw new ScenarioError(`no button ${step.click} on ${step.on}`);
+        if (!step.else) throw new ScenarioError(`no button ${step.click} on ${step.on}`);
+        const other = { ...ctx, ...this.actorOf(table, step.else.as, random) };
+        return this.slash(table, scenario, step.else, other, true);
       }
-      return this.timed(scenario, `click ${step.click}`, () =>
-        this.double.click(who.actor, target.messageId, target.customId),
+      return this.timed(
+        scenario,
+        `click ${step.click}`,
+        () => this.double.click(who.actor, target.messageId, target.customId),
+        undefined,
+        true,
       );
     }
     if ("autocomplete" in step) {
@@ -172,6 +179,7 @@ export class Driver {
     scenario: Scenario,
     step: SlashStep,
     ctx: StepContext,
+    slotTaken = false,
   ): Promise<boolean> {
     const [command, ...path] = step.slash.split(" ");
     const options = typeof step.options === "function" ? step.options(ctx) : (step.options ?? {});
@@ -184,6 +192,7 @@ export class Driver {
       (view) => {
         messageId = view?.id;
       },
+      slotTaken,
     );
     if (step.remember && messageId) table.remembered[step.remember] = messageId;
     return ok;
@@ -211,8 +220,9 @@ export class Driver {
     label: string,
     act: () => InteractionHandle,
     onSettled?: (message: MessageView | null) => void,
+    slotTaken = false,
   ): Promise<boolean> {
-    if (this.pacer && !(await this.pacer.take())) return false;
+    if (this.pacer && !slotTaken && !(await this.pacer.take())) return false;
     const sample = this.newSample(scenario, label);
     const started = performance.now();
     sample.dispatchedAt = started;
