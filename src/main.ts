@@ -6,6 +6,7 @@ import pino from "pino";
 import { commands } from "../commands/index.js";
 import type { AppDeps } from "./app/execute.js";
 import { autocompleteSources, createRegistry } from "./app/registry.js";
+import { TableCache } from "./app/table-cache.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { createClient } from "./discord/client.js";
 import { registerCommands } from "./discord/register.js";
@@ -174,12 +175,14 @@ async function runBot(config: Config) {
         await new Promise((r) => setTimeout(r, 250 * attempt));
       }
     }
-    return { embedded, db };
+    const tables = new TableCache();
+    const stopListening = tables.listen(databaseUrl, log);
+    return { embedded, db, tables, stopListening };
   })();
   // An interaction can only arrive after the gateway is ready; if the database is still starting
   // then, it waits for it (the router defers past 1.2 s, so Discord's 3 s are still kept).
-  const app = database.then(({ db }) => {
-    const deps: AppDeps = { db, dice: cryptoDice };
+  const app = database.then(({ db, tables }) => {
+    const deps: AppDeps = { db, dice: cryptoDice, tables };
     return createRouter(client, {
       app: deps,
       registry: createRegistry(),
@@ -242,6 +245,7 @@ async function runBot(config: Config) {
     await client.destroy().catch(() => {});
     http.server.close();
     const opened = await database.catch(() => null);
+    await opened?.stopListening();
     await opened?.db.$disconnect().catch(() => {});
     if (opened?.embedded) await opened.embedded.stop().catch(() => {});
     log.info("stopped");

@@ -1,6 +1,6 @@
 import type { Character, GameTable } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
-import type { Tx } from "../store/db.js";
+import { sqlFor, type Tx } from "../store/db.js";
 import { nameKey } from "./names.js";
 import type { ActionContext, Actor } from "./use-case.js";
 
@@ -29,9 +29,8 @@ export function requireGmOrAdmin(ctx: Pick<ActionContext, "table" | "actor">): G
 }
 
 export async function findCharacter(tx: Tx, tableId: number, name: string): Promise<Character> {
-  const character = await tx.character.findFirst({
-    where: { tableId, nameKey: nameKey(name), deletedAt: null },
-  });
+  const character = await sqlFor(tx).one<Character>`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND name_key = ${nameKey(name)} AND deleted_at IS NULL`;
   if (!character) refuse("errors.character.notFound", { name: name.slice(0, 64) });
   return character;
 }
@@ -76,10 +75,9 @@ export async function actingCharacter(
     requireControl(ctx, character, options);
     return character;
   }
-  const own = await ctx.tx.character.findMany({
-    where: { tableId: table.id, ownerUserId: ctx.actor.userId, deletedAt: null },
-    orderBy: { id: "asc" },
-  });
+  const own = await sqlFor(ctx.tx).rows<Character>`
+    SELECT * FROM "character" WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL
+    ORDER BY id`;
   if (own.length === 1) return own[0]!;
   if (own.length === 0)
     refuse(isGm(table, ctx.actor) ? "errors.character.nameNeeded" : "errors.character.noneOwned");

@@ -2,15 +2,19 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { type Lang, langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
-import type { Db, Tx } from "../store/db.js";
+import { type Db, sqlFor, type Tx } from "../store/db.js";
+import { transactionScope } from "../store/sql.js";
 import type { Intent } from "./intent.js";
 import { cleanName } from "./names.js";
+import type { TableCache } from "./table-cache.js";
 import type { ActionResult, Invocation, UseCase } from "./use-case.js";
 
 export interface AppDeps {
   db: Db;
   dice: DiceSource;
   clock?: () => Date;
+  /** The channels' active tables in memory (kept coherent by the database); absent = always query. */
+  tables?: TableCache;
 }
 
 /** The interaction was already applied (a redelivery after a gateway resume, or another process got it). */
@@ -59,34 +63,25 @@ export function tableLang(table: GameTable | null, locale: string): Lang {
   return langFromLocale(locale);
 }
 
-/**
- * A `game_table` row read with raw SQL, as Prisma's model would have it (snake_case → camelCase;
- * jsonb, timestamps and integers already decoded by $queryRaw). Every interaction reads its table,
- * and raw reads cost the bot about half the CPU of the query builder's (bench/statements.ts).
- */
-function tableFromRow(row: Record<string, unknown>): GameTable {
-  const table: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
-    if (column.startsWith("_")) continue;
-    table[column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = value;
-  }
-  return table as unknown as GameTable;
+export async function activeTable(db: Db | Tx, channelId: string): Promise<GameTable | null> {
+  return sqlFor(db).one<GameTable>`SELECT * FROM game_table WHERE active_channel_id = ${channelId}`;
 }
 
-export async function activeTable(db: Db | Tx, channelId: string): Promise<GameTable | null> {
-  const rows = await db.$queryRaw<
-    Record<string, unknown>[]
-  >`SELECT * FROM game_table WHERE active_channel_id = ${channelId}`;
-  return rows[0] ? tableFromRow(rows[0]) : null;
+/** The channel's active table outside a transaction: from the cache when there is one. */
+export function channelTable(
+  deps: Pick<AppDeps, "db" | "tables">,
+  channelId: string,
+): Promise<GameTable | null> {
+  return deps.tables
+    ? deps.tables.get(channelId, () => activeTable(deps.db, channelId))
+    : activeTable(deps.db, channelId);
 }
 
 /** Locks the table row for the rest of the transaction: actions on one table happen one at a time. */
 export async function lockTable(tx: Tx, tableId: number): Promise<GameTable> {
-  const rows = await tx.$queryRaw<
-    Record<string, unknown>[]
-  >`SELECT * FROM game_table WHERE id = ${tableId} FOR UPDATE`;
-  if (!rows[0]) throw new Error(`game_table ${tableId} not found`);
-  return tableFromRow(rows[0]);
+  const table = await sqlFor(tx).one<GameTable>`SELECT * FROM game_table WHERE id = ${tableId} FOR UPDATE`;
+  if (!table) throw new Error(`game_table ${tableId} not found`);
+  return table;
 }
 
 /**
@@ -98,15 +93,15 @@ async function recordAndLock(
   interactionId: string,
   tableId: number,
 ): Promise<{ fresh: boolean; table: GameTable | null }> {
-  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+  const row = await sqlFor(tx).one<GameTable & { isFresh: number }>`
     WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING 1)
-    SELECT (SELECT count(*) FROM fresh)::int AS _fresh, g.* FROM game_table g WHERE g.id = ${tableId} FOR UPDATE OF g`;
-  const row = rows[0];
+    SELECT (SELECT count(*) FROM fresh)::int AS is_fresh, g.* FROM game_table g WHERE g.id = ${tableId} FOR UPDATE OF g`;
   if (!row) {
     // The table row is gone (deleted under us): whether the id was new no longer matters.
     return { fresh: true, table: null };
   }
-  return { fresh: row._fresh === 1, table: tableFromRow(row) };
+  const { isFresh, ...table } = row;
+  return { fresh: isFresh === 1, table };
 }
 
 /** Picks the use case for the intent and the channel's table, or explains which game the command belongs to. */
@@ -153,7 +148,7 @@ export async function execute(
   } catch (error) {
     // A refusal is shown in the table's language like any other answer (one lookup, refusals only).
     if (error instanceof DomainError && error.language === undefined) {
-      const table = await activeTable(deps.db, invocation.channelId).catch(() => null);
+      const table = await channelTable(deps, invocation.channelId).catch(() => null);
       error.language = tableLang(table, invocation.actor.locale);
     }
     throw error;
@@ -168,7 +163,7 @@ async function executeOnce(
 ): Promise<Executed> {
   const candidates = registry.candidates(rawIntent.type);
   const needsTable = candidates.some((u) => u.table !== "none");
-  const table = needsTable ? await activeTable(deps.db, invocation.channelId) : null;
+  const table = needsTable ? await channelTable(deps, invocation.channelId) : null;
   const useCase = chooseUseCase(candidates, table, rawIntent.type);
   const lang = tableLang(table, invocation.actor.locale);
   if (useCase.table === "required" && !table) throw new DomainError("errors.noTable");
@@ -197,29 +192,62 @@ async function executeOnce(
     return { result, lang, useCase, table };
   }
 
-  const result = await deps.db
-    .$transaction(
-      async (tx) => {
-        let locked: GameTable | null = null;
-        if (table && useCase.table !== "none") {
-          const recorded = await recordAndLock(tx, invocation.interactionId, table.id);
-          if (!recorded.fresh) throw new AlreadyProcessed();
-          if (recorded.table?.status !== "active") throw new DomainError("errors.noTable");
-          locked = recorded.table;
-        } else {
-          const fresh =
-            await tx.$executeRaw`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
-          if (fresh === 0) throw new AlreadyProcessed();
-        }
-        return useCase.run({ ...base, table: locked, tx });
-      },
-      { maxWait: 2000, timeout: 10_000 },
+  // Writes to game_table by this action are forgotten by the cache before anyone hears the answer
+  // (other processes learn of them by NOTIFY).
+  let tableWritten = false;
+  const result = await transactionScope
+    .run({ client: null }, () =>
+      deps.db.$transaction(
+        async (rawTx) => {
+          if (!transactionScope.getStore()?.client)
+            throw new Error("the transaction's connection was not captured");
+          const tx = deps.tables ? noticingTableWrites(rawTx, () => (tableWritten = true)) : rawTx;
+          let locked: GameTable | null = null;
+          if (table && useCase.table !== "none") {
+            const recorded = await recordAndLock(tx, invocation.interactionId, table.id);
+            if (!recorded.fresh) throw new AlreadyProcessed();
+            if (recorded.table?.status !== "active") throw new DomainError("errors.noTable");
+            locked = recorded.table;
+          } else {
+            const fresh = await sqlFor(tx)
+              .run`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
+            if (fresh === 0) throw new AlreadyProcessed();
+          }
+          return useCase.run({ ...base, table: locked, tx });
+        },
+        { maxWait: 2000, timeout: 10_000 },
+      ),
     )
     .catch(async (error: unknown) => {
       const refusal = await refusalForRace(deps.db, invocation, intent, error);
       throw refusal ?? error;
+    })
+    .finally(() => {
+      if (tableWritten) deps.tables?.forgetAll();
     });
   return { result, lang, useCase, table };
+}
+
+const WRITES = new Set(["create", "createMany", "update", "updateMany", "upsert", "delete", "deleteMany"]);
+
+/** The transaction as a use case sees it, calling `onWrite` when it writes a game_table row. */
+function noticingTableWrites(tx: Tx, onWrite: () => void): Tx {
+  return new Proxy(tx, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "gameTable") {
+        return new Proxy(value, {
+          get(delegate, method) {
+            const fn = Reflect.get(delegate, method, delegate);
+            if (typeof fn !== "function") return fn;
+            if (WRITES.has(method as string)) onWrite();
+            return fn.bind(delegate);
+          },
+        });
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** What PostgreSQL said, from a Prisma error (driver adapter or engine shape). */

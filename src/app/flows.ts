@@ -1,6 +1,6 @@
-import type { Flow, Prisma } from "../generated/prisma/client.js";
+import type { Flow } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
-import type { Tx } from "../store/db.js";
+import { sqlFor, type Tx } from "../store/db.js";
 import type { ActionContext, ActionResult } from "./use-case.js";
 import type { MessageView } from "./views.js";
 
@@ -27,19 +27,18 @@ export async function createFlow<S>(
   tx: Tx,
   input: { tableId: number; kind: FlowKind; state: S; createdByUserId: string },
 ): Promise<TypedFlow<S>> {
-  const flow = await tx.flow.create({
-    data: { ...input, state: input.state as Prisma.InputJsonValue },
-  });
-  return flow as unknown as TypedFlow<S>;
+  const now = new Date();
+  const flow = await sqlFor(tx).one<TypedFlow<S>>`
+    INSERT INTO flow (table_id, kind, status, state, created_by_user_id, created_at, updated_at)
+    VALUES (${input.tableId}, ${input.kind}, 'open', ${input.state}::jsonb, ${input.createdByUserId}, ${now}, ${now})
+    RETURNING *`;
+  return flow!;
 }
 
 /** The open flow of a kind at a table (the newest), or null. */
 export async function findOpenFlow<S>(tx: Tx, tableId: number, kind: FlowKind): Promise<TypedFlow<S> | null> {
-  const flow = await tx.flow.findFirst({
-    where: { tableId, kind, status: "open" },
-    orderBy: { id: "desc" },
-  });
-  return flow as unknown as TypedFlow<S> | null;
+  return sqlFor(tx).one<TypedFlow<S>>`
+    SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ${kind} AND status = 'open' ORDER BY id DESC LIMIT 1`;
 }
 
 /** A flow by id that must belong to this table and be of this kind (ids from buttons are user input). */
@@ -50,21 +49,21 @@ export async function requireFlow<S>(
   kind: FlowKind,
   options: { open?: boolean } = { open: true },
 ): Promise<TypedFlow<S>> {
-  const flow = await tx.flow.findFirst({ where: { id: flowId, tableId, kind } });
+  const flow = await sqlFor(tx).one<TypedFlow<S>>`
+    SELECT * FROM flow WHERE id = ${flowId} AND table_id = ${tableId} AND kind = ${kind}`;
   if (!flow) refuse("errors.flow.notFound");
   if (options.open !== false && flow.status !== "open") refuse("errors.flow.closed");
-  return flow as unknown as TypedFlow<S>;
+  return flow;
 }
 
 export async function saveFlowState<S>(tx: Tx, flowId: number, state: S, close = false): Promise<void> {
-  await tx.flow.update({
-    where: { id: flowId },
-    data: {
-      state: state as Prisma.InputJsonValue,
-      updatedAt: new Date(),
-      ...(close ? { status: "closed", closedAt: new Date() } : {}),
-    },
-  });
+  const now = new Date();
+  if (close) {
+    await sqlFor(tx).run`
+      UPDATE flow SET state = ${state}::jsonb, updated_at = ${now}, status = 'closed', closed_at = ${now} WHERE id = ${flowId}`;
+  } else {
+    await sqlFor(tx).run`UPDATE flow SET state = ${state}::jsonb, updated_at = ${now} WHERE id = ${flowId}`;
+  }
 }
 
 export async function setFlowPanel(
@@ -73,11 +72,16 @@ export async function setFlowPanel(
   channelId: string,
   messageId: string,
 ): Promise<void> {
-  // updateMany: no need to read back the whole row (its state JSON) after every new panel.
-  await tx.flow.updateMany({
-    where: { id: flowId },
-    data: { panelChannelId: channelId, panelMessageId: messageId },
-  });
+  await sqlFor(tx).run`
+    UPDATE flow SET panel_channel_id = ${channelId}, panel_message_id = ${messageId} WHERE id = ${flowId}`;
+}
+
+/** Where a flow's panel is, if it has one (for editing it after an action). */
+export async function flowPanel(
+  tx: Tx,
+  flowId: number,
+): Promise<{ id: number; panelChannelId: string | null; panelMessageId: string | null } | null> {
+  return sqlFor(tx).one`SELECT id, panel_channel_id, panel_message_id FROM flow WHERE id = ${flowId}`;
 }
 
 /** Was this action a click on the flow's own panel message? */

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "../store/db.js";
+import { type Db, sqlFor, type Tx } from "../store/db.js";
 import type { ActionContext } from "./use-case.js";
 
 export interface LogInput {
@@ -28,7 +28,7 @@ const jsonText = (v: unknown) => (v === undefined || v === null ? null : JSON.st
  * create costs the bot about twice the CPU (bench/statements.ts).
  */
 export async function appendLogAs(tx: Tx, tableId: number, actorUserId: string, entry: LogInput) {
-  await tx.$executeRaw`
+  await sqlFor(tx).run`
     INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)
     VALUES (${tableId}, ${new Date()}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
       ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,
@@ -48,13 +48,13 @@ export async function recordOnce(
   log: { tableId: number; actorUserId: string; entry: LogInput } | null,
 ): Promise<boolean> {
   if (!log) {
-    const inserted = await db.$executeRaw`
+    const inserted = await sqlFor(db).run`
       WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
       INSERT INTO processed_interaction (id) SELECT ${interactionId} FROM quick ON CONFLICT DO NOTHING`;
     return inserted === 1;
   }
   const { tableId, actorUserId, entry } = log;
-  const inserted = await db.$executeRaw`
+  const inserted = await sqlFor(db).run`
     WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING id),
       quick AS (SELECT set_config('synchronous_commit', 'off', true))
     INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)

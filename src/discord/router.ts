@@ -17,12 +17,12 @@ import { findOptionSpec } from "../../commands/spec.js";
 import {
   AlreadyProcessed,
   type AppDeps,
-  activeTable,
+  channelTable,
   execute,
   tableLang,
   type UseCaseRegistry,
 } from "../app/execute.js";
-import { setFlowPanel } from "../app/flows.js";
+import { flowPanel, setFlowPanel } from "../app/flows.js";
 import type { Intent } from "../app/intent.js";
 import type { ActionResult, Actor, AutocompleteSource, Effect, Invocation } from "../app/use-case.js";
 import type { MessageView } from "../app/views.js";
@@ -165,7 +165,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
   async function runEffect(interaction: ActionInteraction, effect: Effect, lang: Lang) {
     switch (effect.kind) {
       case "editPanel": {
-        const flow = await deps.app.db.flow.findUnique({ where: { id: effect.flowId } });
+        const flow = await flowPanel(deps.app.db, effect.flowId);
         if (!flow?.panelChannelId || !flow.panelMessageId) return;
         try {
           await client.rest.patch(Routes.channelMessage(flow.panelChannelId, flow.panelMessageId), {
@@ -421,7 +421,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
       const sourceName = spec && "autocomplete" in spec ? spec.autocomplete : undefined;
       const source = sourceName ? sources.get(sourceName) : undefined;
       if (!source) return void (await interaction.respond([]));
-      const table = interaction.channelId ? await activeTable(deps.app.db, interaction.channelId) : null;
+      const table = interaction.channelId ? await channelTable(deps.app, interaction.channelId) : null;
       const options = Object.fromEntries(
         interaction.options.data
           .flatMap((o) => (o.options ? o.options.flatMap((x) => (x.options ? x.options : [x])) : [o]))

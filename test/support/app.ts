@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type AppDeps, type Executed, execute } from "../../src/app/execute.js";
 import type { Intent } from "../../src/app/intent.js";
 import { createRegistry } from "../../src/app/registry.js";
+import { TableCache } from "../../src/app/table-cache.js";
 import type { Actor } from "../../src/app/use-case.js";
 import { type DiceSource, seededDice } from "../../src/rules/dice.js";
 import { DomainError } from "../../src/rules/errors.js";
@@ -22,8 +23,14 @@ export async function createAppHarness() {
   const database: TestDatabase = await createTestDatabase();
   const registry = createRegistry();
   let dice: DiceSource = seededDice(42);
+  // The table cache as in production, so every app test also checks that it stays coherent.
+  const tables = new TableCache();
+  const stopListening = tables.listen(database.url, { info() {}, warn() {} });
+  for (let i = 0; i < 200 && !tables.active; i++) await new Promise((r) => setTimeout(r, 10));
+  if (!tables.active) throw new Error("the table cache did not start listening");
   const deps: AppDeps = {
     db: database.db,
+    tables,
     get dice() {
       return dice;
     },
@@ -79,7 +86,10 @@ export async function createAppHarness() {
       }
       throw new Error(`expected ${intent.type} to be refused`);
     },
-    close: () => database.drop(),
+    close: async () => {
+      await stopListening();
+      await database.drop();
+    },
   };
 }
 

@@ -1,0 +1,143 @@
+import { LRUCache } from "lru-cache";
+import pg from "pg";
+import type { Logger } from "pino";
+import type { GameTable } from "../generated/prisma/client.js";
+
+/** The channel the `game_table_change` trigger (prisma/migrations) notifies with every change. */
+const CHANNEL = "game_table_change";
+/** A bound on staleness should a notification ever be missed without the connection noticing. */
+const TTL_MS = 60_000;
+const HEALTH_CHECK_MS = 20_000;
+
+/** Freezes a row and its JSON state: a use case that tried to change a shared cached row would throw. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value) && !(value instanceof Date)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/**
+ * Every interaction starts by finding its channel's active table: in memory instead of a query each
+ * time. PostgreSQL tells every process which channel to forget (LISTEN on a trigger's NOTIFY), so
+ * a change made anywhere is seen everywhere within milliseconds. The cache only answers while that
+ * listener is connected; without it, every lookup goes to the database as before.
+ */
+export class TableCache {
+  private readonly rows = new LRUCache<string, { table: GameTable | null }>({ max: 20_000, ttl: TTL_MS });
+  /** Bumped by every invalidation: a lookup that raced one must not store what it read. */
+  private generation = 0;
+  private listening = false;
+
+  async get(channelId: string, load: () => Promise<GameTable | null>): Promise<GameTable | null> {
+    if (!this.listening) return load();
+    const hit = this.rows.get(channelId);
+    if (hit) return hit.table;
+    const generation = this.generation;
+    const table = await load();
+    if (this.listening && generation === this.generation)
+      this.rows.set(channelId, { table: deepFreeze(table) });
+    return table;
+  }
+
+  forget(channelId: string): void {
+    this.generation++;
+    this.rows.delete(channelId);
+  }
+
+  forgetAll(): void {
+    this.generation++;
+    this.rows.clear();
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** Whether lookups are being answered from memory (the listener is connected). */
+  get active(): boolean {
+    return this.listening;
+  }
+
+  /**
+   * Connects the listener (and reconnects it with backoff after any failure). While it is down the
+   * cache is empty and bypassed. Returns a stop function for shutdown.
+   */
+  listen(databaseUrl: string, log: Pick<Logger, "info" | "warn">): () => Promise<void> {
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retryTimer: NodeJS.Timeout | undefined;
+    let healthTimer: NodeJS.Timeout | undefined;
+    let backoffMs = 500;
+
+    const down = (reason: unknown) => {
+      const wasListening = this.listening;
+      this.listening = false;
+      this.forgetAll();
+      clearInterval(healthTimer);
+      const dead = client;
+      client = null;
+      dead?.removeAllListeners();
+      dead?.on("error", () => {});
+      void dead?.end().catch(() => {});
+      if (stopped) return;
+      if (wasListening)
+        log.warn({ err: reason }, "table cache listener lost; looking tables up in the database");
+      retryTimer = setTimeout(connect, backoffMs);
+      retryTimer.unref();
+      backoffMs = Math.min(backoffMs * 2, 30_000);
+    };
+
+    const connect = async () => {
+      const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
+      client = next;
+      next.on("error", down);
+      next.on("end", () => down(new Error("connection ended")));
+      next.on("notification", (message) => {
+        if (message.channel === CHANNEL && message.payload) this.forget(message.payload);
+      });
+      try {
+        await next.connect();
+        await next.query(`LISTEN ${CHANNEL}`);
+      } catch (error) {
+        if (client === next) down(error);
+        return;
+      }
+      if (stopped || client !== next) return;
+      // Anything cached before now may have missed a notification.
+      this.forgetAll();
+      this.listening = true;
+      backoffMs = 500;
+      log.info("table cache listening for changes");
+      // A connection cut without a FIN would lose notifications silently: probe it.
+      healthTimer = setInterval(() => {
+        const probe = setTimeout(() => {
+          if (client === next) down(new Error("listener health check timed out"));
+        }, 5000);
+        next.query("SELECT 1").then(
+          () => clearTimeout(probe),
+          (error) => {
+            clearTimeout(probe);
+            if (client === next) down(error);
+          },
+        );
+      }, HEALTH_CHECK_MS);
+      healthTimer.unref();
+    };
+
+    void connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      clearInterval(healthTimer);
+      this.listening = false;
+      this.forgetAll();
+      const last = client;
+      client = null;
+      last?.removeAllListeners();
+      last?.on("error", () => {});
+      await last?.end().catch(() => {});
+    };
+  }
+}

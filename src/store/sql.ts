@@ -1,0 +1,75 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type pg from "pg";
+
+/**
+ * Raw SQL for the statements nearly every action sends (find the flow, save it, find the acting
+ * character, append to the log, lock the table). Prisma's query builder costs the bot about four
+ * times the CPU of the same statement sent by `pg` (bench/statements.ts), and those few statements
+ * are most of what the bot does; everything else keeps the query builder.
+ *
+ * Results come back as Prisma's models have them: camelCase fields, jsonb parsed, TIMESTAMP(3)
+ * columns as UTC Dates (the pool is configured in db.ts).
+ */
+export interface Sql {
+  /** All rows of a query written as a template: `sql.rows<Flow>\`SELECT * FROM flow WHERE id = ${id}\``. */
+  rows<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
+  /** The first row, or null. */
+  one<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T | null>;
+  /** Runs a statement; returns how many rows it changed. */
+  run(strings: TemplateStringsArray, ...values: unknown[]): Promise<number>;
+}
+
+type Queryable = Pick<pg.ClientBase, "query">;
+
+/** `snake_case` → `camelCase`, remembered per column name. */
+const fieldNames = new Map<string, string>();
+function fieldName(column: string): string {
+  let name = fieldNames.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    fieldNames.set(column, name);
+  }
+  return name;
+}
+
+export function modelFromRow<T>(row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const column in row) out[fieldName(column)] = row[column];
+  return out as T;
+}
+
+/** Objects and arrays go as JSON text (pg would send an array as a PostgreSQL array literal). */
+function parameter(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) return JSON.stringify(value);
+  return value;
+}
+
+function statement(strings: TemplateStringsArray, values: unknown[]): { text: string; values: unknown[] } {
+  let text = strings[0]!;
+  for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
+  return { text, values: values.map(parameter) };
+}
+
+export function sqlOn(target: Queryable | (() => Queryable)): Sql {
+  const on = typeof target === "function" ? target : () => target;
+  return {
+    async rows<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]> {
+      const result = await on().query(statement(strings, values));
+      return result.rows.map((row) => modelFromRow<T>(row));
+    },
+    async one<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T | null> {
+      const result = await on().query(statement(strings, values));
+      return result.rows[0] ? modelFromRow<T>(result.rows[0]) : null;
+    },
+    async run(strings: TemplateStringsArray, ...values: unknown[]): Promise<number> {
+      return (await on().query(statement(strings, values))).rowCount ?? 0;
+    },
+  };
+}
+
+/**
+ * The connection of the transaction being run (execute.ts): raw statements and the query builder's
+ * go down the same connection, so they see each other's writes and commit or roll back together.
+ */
+export const transactionScope = new AsyncLocalStorage<{ client: pg.PoolClient | null }>();
