@@ -194,14 +194,16 @@ async function executeOnce(
 
   // Writes to game_table by this action are forgotten by the cache before anyone hears the answer
   // (other processes learn of them by NOTIFY).
-  let tableWritten = false;
+  const tablesWritten = new Set<number | "new" | "unknown">();
   const result = await transactionScope
     .run({ client: null }, () =>
       deps.db.$transaction(
         async (rawTx) => {
           if (!transactionScope.getStore()?.client)
             throw new Error("the transaction's connection was not captured");
-          const tx = deps.tables ? noticingTableWrites(rawTx, () => (tableWritten = true)) : rawTx;
+          const tx = deps.tables
+            ? noticingTableWrites(rawTx, (id) => tablesWritten.add(id ?? "unknown"))
+            : rawTx;
           let locked: GameTable | null = null;
           if (table && useCase.table !== "none") {
             const recorded = await recordAndLock(tx, invocation.interactionId, table.id);
@@ -223,15 +225,24 @@ async function executeOnce(
       throw refusal ?? error;
     })
     .finally(() => {
-      if (tableWritten) deps.tables?.forgetAll();
+      if (tablesWritten.size === 0 || !deps.tables) return;
+      // The channel's own entry (a new table), and every entry of a table that was written.
+      deps.tables.forget(invocation.channelId);
+      for (const id of tablesWritten) {
+        if (id === "unknown") deps.tables.forgetAll();
+        else if (id !== "new") deps.tables.forgetTable(id);
+      }
     });
   return { result, lang, useCase, table };
 }
 
 const WRITES = new Set(["create", "createMany", "update", "updateMany", "upsert", "delete", "deleteMany"]);
 
-/** The transaction as a use case sees it, calling `onWrite` when it writes a game_table row. */
-function noticingTableWrites(tx: Tx, onWrite: () => void): Tx {
+/**
+ * The transaction as a use case sees it, calling `onWrite` with the row's id (when the call names
+ * one by `where: { id }`) whenever it writes a game_table row.
+ */
+function noticingTableWrites(tx: Tx, onWrite: (tableId: number | "new" | null) => void): Tx {
   return new Proxy(tx, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
@@ -240,8 +251,13 @@ function noticingTableWrites(tx: Tx, onWrite: () => void): Tx {
           get(delegate, method) {
             const fn = Reflect.get(delegate, method, delegate);
             if (typeof fn !== "function") return fn;
-            if (WRITES.has(method as string)) onWrite();
-            return fn.bind(delegate);
+            if (!WRITES.has(method as string)) return fn.bind(delegate);
+            return (args?: { where?: { id?: unknown } }) => {
+              const id = args?.where?.id;
+              // A new row has no id yet: only its channel (this interaction's) was cached, as "no table".
+              onWrite(method === "create" ? "new" : typeof id === "number" ? id : null);
+              return fn.call(delegate, args);
+            };
           },
         });
       }
@@ -250,10 +266,11 @@ function noticingTableWrites(tx: Tx, onWrite: () => void): Tx {
   });
 }
 
-/** What PostgreSQL said, from a Prisma error (driver adapter or engine shape). */
+/** What PostgreSQL said, from a Prisma error (driver adapter or engine shape) or pg's own (raw SQL). */
 function databaseCause(error: unknown): { sqlState?: string; constraint?: string } {
   const e = error as {
     code?: string;
+    constraint?: string;
     message?: string;
     meta?: {
       target?: unknown;
@@ -263,6 +280,9 @@ function databaseCause(error: unknown): { sqlState?: string; constraint?: string
     };
   };
   if (typeof e !== "object" || e === null) return {};
+  if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && !e.meta) {
+    return { sqlState: e.code, constraint: e.constraint };
+  }
   const cause = e.meta?.driverAdapterError?.cause;
   const sqlState = cause?.originalCode ?? cause?.code ?? (e.code === "P2002" ? "23505" : undefined);
   const constraint =

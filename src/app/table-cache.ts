@@ -46,6 +46,14 @@ export class TableCache {
     this.rows.delete(channelId);
   }
 
+  /** Forgets the channel(s) of one table, wherever it is cached. */
+  forgetTable(tableId: number): void {
+    this.generation++;
+    for (const [channelId, entry] of this.rows.entries()) {
+      if (entry.table?.id === tableId) this.rows.delete(channelId);
+    }
+  }
+
   forgetAll(): void {
     this.generation++;
     this.rows.clear();

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AlreadyProcessed, execute, UseCaseRegistry } from "../../src/app/execute.js";
+import { AlreadyProcessed, execute, refusalForRace, UseCaseRegistry } from "../../src/app/execute.js";
 import type { Intent } from "../../src/app/intent.js";
 import { type ActionContext, defineUseCase, type Invocation } from "../../src/app/use-case.js";
 import type { GameTable } from "../../src/generated/prisma/client.js";
 import { DomainError } from "../../src/rules/errors.js";
+import { sqlFor } from "../../src/store/db.js";
 import { type AppHarness, createAppHarness } from "../support/app.js";
 
 const GM = { id: "410000000000000001", name: "Gail" };
@@ -185,5 +186,24 @@ describe("reliability of the use-case runner: idempotency and races", () => {
     // Every refused transaction was rolled back.
     const table = await app.db.gameTable.findFirstOrThrow({ where: { channelId } });
     expect(await app.db.character.count({ where: { tableId: table.id } })).toBe(0);
+  });
+
+  it("turns a race that PostgreSQL reports through raw SQL (pg's error shape) into the same refusal", async () => {
+    const id = `raw-race-${Date.now()}`;
+    await sqlFor(app.db).run`INSERT INTO processed_interaction (id) VALUES (${id})`;
+    const error = await sqlFor(app.db).run`INSERT INTO processed_interaction (id) VALUES (${id})`.catch(
+      (e: unknown) => e,
+    );
+    expect((error as { code?: string }).code).toBe("23505");
+    const invocation = {
+      interactionId: "x",
+      interactionToken: "t",
+      applicationId: "1",
+      actor: { userId: GM.id, displayName: "Gail", locale: "en-US", canManageGuild: false },
+      guildId: null,
+      channelId: nextChannel(),
+    };
+    const refusal = await refusalForRace(app.db, invocation, { type: "roll" } as Intent, error);
+    expect(refusal?.code).toBe("errors.concurrentChange");
   });
 });
