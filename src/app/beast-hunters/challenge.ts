@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { GameTable } from "../../generated/prisma/client.js";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import {
   applyChallengeAction,
@@ -18,8 +18,16 @@ import {
   type TraitRole,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
-import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import {
+  createFlow,
+  findOpenFlow,
+  isFromPanel,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+} from "../flows.js";
 import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
@@ -123,10 +131,12 @@ async function settle(ctx: ActionContext, table: GameTable, state: ChallengeStat
       .filter((id) => isHunter(state, id)),
   );
   for (const id of hunterIds) {
-    const character = await ctx.tx.character.findUniqueOrThrow({ where: { id: Number(id) } });
+    const character = await sqlFor(ctx.tx).one<Pick<Character, "sheet">>`
+      SELECT sheet FROM "character" WHERE id = ${Number(id)}`;
+    if (!character) throw new Error(`character ${id} not found`);
     const sheet = hunterSheet(character);
     const damage = state.participants.find((p) => p.id === id)!.damage;
-    await saveHunterSheet(ctx.tx, character.id, {
+    await saveHunterSheet(ctx.tx, Number(id), {
       ...sheet,
       damage: { ...sheet.damage, [state.sphere]: { ...damage } },
     });
@@ -147,7 +157,7 @@ async function settle(ctx: ActionContext, table: GameTable, state: ChallengeStat
       });
     }
     for (const id of outcome.retired) {
-      await ctx.tx.character.update({ where: { id: Number(id) }, data: { status: "retired" } });
+      await sqlFor(ctx.tx).run`UPDATE "character" SET status = 'retired' WHERE id = ${Number(id)}`;
       await appendLog(ctx, table.id, {
         action: "character.status",
         characterId: Number(id),
@@ -177,10 +187,10 @@ async function awardVp(
 ) {
   for (const [id, amount] of Object.entries(vp)) {
     if (amount <= 0) continue;
-    const character = await ctx.tx.character.update({
-      where: { id: Number(id) },
-      data: { victoryPoints: { increment: amount } },
-    });
+    const character = await sqlFor(ctx.tx).one<Pick<Character, "id" | "victoryPoints">>`
+      UPDATE "character" SET victory_points = victory_points + ${amount} WHERE id = ${Number(id)}
+      RETURNING id, victory_points`;
+    if (!character) throw new Error(`character ${id} not found`);
     await appendLog(ctx, table.id, {
       action: "character.vp",
       characterId: character.id,
@@ -203,9 +213,7 @@ function answer(
   const panel = challengePanel(ctx.lang, id, state);
   const text = lines.filter((l) => l !== "").join("\n");
   const summary = { embeds: [{ description: text || "—", tone: "info" as const }] };
-  const fromPanel =
-    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
-  if (fromPanel) {
+  if (isFromPanel(ctx, flow)) {
     return {
       replyMode: "update",
       reply: panel,
@@ -898,9 +906,7 @@ export const challengeShow = defineUseCase({
           })
         : await loadFlow(ctx, table, undefined);
     const panel = challengePanel(ctx.lang, flow.id, flow.state);
-    const fromPanel =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId;
-    if (fromPanel) return { replyMode: "update", reply: panel };
+    if (isFromPanel(ctx, flow)) return { replyMode: "update", reply: panel };
     // A fresh panel further down the channel: later actions edit this one.
     return { reply: panel, replyIsPanelOf: flow.id };
   },

@@ -30,7 +30,14 @@ import {
   challengeTeam,
 } from "./challenge.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
-import { reserveConcede, reserveSet, reserveShow, reserveSpend, reserveSummary } from "./reserve.js";
+import {
+  findReserve,
+  reserveConcede,
+  reserveSet,
+  reserveShow,
+  reserveSpend,
+  reserveSummary,
+} from "./reserve.js";
 import {
   boxesSet,
   initiativeSet,
@@ -105,7 +112,7 @@ export const hooks: SystemHooks = {
   async tableFields(ctx) {
     const table = ctx.table;
     if (!table) return [];
-    const pool = await ctx.tx.reservePool.findUnique({ where: { tableId: table.id } });
+    const pool = await findReserve(ctx.tx, table.id);
     const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
     return [
       { name: t(ctx.lang, "bh.terms.reserve.title"), value: reserveSummary(ctx.lang, pool) },

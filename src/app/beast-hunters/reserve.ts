@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { GameTable, ReservePool } from "../../generated/prisma/client.js";
+import type { Character, GameTable, LogEntry, ReservePool } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import {
   chargeReserve,
@@ -10,7 +10,7 @@ import {
   reserveLeft,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
-import type { Tx } from "../../store/db.js";
+import { sqlFor, type Tx } from "../../store/db.js";
 import { isGm, requireGm, requireTable } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -25,8 +25,12 @@ export function asReserve(pool: ReservePool): Reserve {
   return { total: pool.total, ceiling: pool.ceiling, spent: pool.spent };
 }
 
+export function findReserve(tx: Tx, tableId: number): Promise<ReservePool | null> {
+  return sqlFor(tx).one<ReservePool>`SELECT * FROM reserve_pool WHERE table_id = ${tableId}`;
+}
+
 export async function requireReserve(tx: Tx, tableId: number): Promise<ReservePool> {
-  const pool = await tx.reservePool.findUnique({ where: { tableId } });
+  const pool = await findReserve(tx, tableId);
   if (!pool) refuse("errors.bh.noReserve");
   return pool;
 }
@@ -39,10 +43,11 @@ export async function recordReserve(
   next: Reserve,
   log: { action: string; key: string; params?: Record<string, string | number>; reason?: string | null },
 ): Promise<void> {
-  await ctx.tx.reservePool.update({
-    where: { tableId: table.id },
-    data: { total: next.total, ceiling: next.ceiling, spent: next.spent, updatedAt: new Date() },
-  });
+  // The CHECK constraint (spent within 0..total) stays the last word on the amounts.
+  const changed = await sqlFor(ctx.tx).run`
+    UPDATE reserve_pool SET total = ${next.total}, ceiling = ${next.ceiling}, spent = ${next.spent}, updated_at = ${new Date()}
+    WHERE table_id = ${table.id}`;
+  if (changed !== 1) throw new Error(`reserve of table ${table.id} not found`);
   const before = { ...asReserve(pool), left: reserveLeft(asReserve(pool)) };
   const after = { ...next, left: reserveLeft(next) };
   await appendLog(ctx, table.id, {
@@ -55,11 +60,11 @@ export async function recordReserve(
 }
 
 /** The table's active hunters: player characters still in play. */
-export function activeHunters(tx: Tx, tableId: number) {
-  return tx.character.findMany({
-    where: { tableId, kind: "pc", status: "active", deletedAt: null },
-    orderBy: { id: "asc" },
-  });
+export function activeHunters(tx: Tx, tableId: number): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND kind = 'pc' AND status = 'active' AND deleted_at IS NULL
+    ORDER BY id`;
 }
 
 export function reserveSummary(lang: Lang, pool: ReservePool | null): string {
@@ -96,16 +101,16 @@ export const reserveSet = defineUseCase({
       refuse("errors.bh.huntersOrGmOnly");
     }
     const fresh = newReserve(ctx.intent.total, ctx.intent.ceiling);
-    const existing = await ctx.tx.reservePool.findUnique({ where: { tableId: table.id } });
+    const existing = await findReserve(ctx.tx, table.id);
     const newAdventure = ctx.intent.adventure !== "same" || !existing;
     if (newAdventure) await refuseIfChallengeOpen(ctx.tx, table.id);
     const spent = newAdventure ? 0 : Math.min(existing!.spent, fresh.total);
     const next: Reserve = { ...fresh, spent };
-    await ctx.tx.reservePool.upsert({
-      where: { tableId: table.id },
-      create: { tableId: table.id, total: next.total, ceiling: next.ceiling, spent },
-      update: { total: next.total, ceiling: next.ceiling, spent, updatedAt: new Date() },
-    });
+    await sqlFor(ctx.tx).run`
+      INSERT INTO reserve_pool (table_id, total, ceiling, spent, updated_at)
+      VALUES (${table.id}, ${next.total}, ${next.ceiling}, ${spent}, ${new Date()})
+      ON CONFLICT (table_id) DO UPDATE
+      SET total = EXCLUDED.total, ceiling = EXCLUDED.ceiling, spent = EXCLUDED.spent, updated_at = EXCLUDED.updated_at`;
     await appendLog(ctx, table.id, {
       action: "reserve.set",
       summary: {
@@ -145,8 +150,6 @@ export const reserveSet = defineUseCase({
   },
 });
 
-const HISTORY = ["reserve.set", "reserve.spend", "reserve.concede", "challenge.start", "challenge.refund"];
-
 export const reserveShow = defineUseCase({
   type: "reserve.show",
   schema: z.object({ type: z.literal("reserve.show") }),
@@ -156,12 +159,13 @@ export const reserveShow = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
-    const pool = await ctx.tx.reservePool.findUnique({ where: { tableId: table.id } });
-    const history = await ctx.tx.logEntry.findMany({
-      where: { tableId: table.id, action: { in: HISTORY }, visibleTo: null },
-      orderBy: { id: "desc" },
-      take: 10,
-    });
+    const pool = await findReserve(ctx.tx, table.id);
+    // Not log_entry.id itself: an int8 would come back as a string.
+    const history = await sqlFor(ctx.tx).rows<Pick<LogEntry, "at" | "actorUserId" | "summary" | "reason">>`
+      SELECT at, actor_user_id, summary, reason FROM log_entry
+      WHERE table_id = ${table.id} AND visible_to IS NULL
+        AND action IN ('reserve.set', 'reserve.spend', 'reserve.concede', 'challenge.start', 'challenge.refund')
+      ORDER BY id DESC LIMIT 10`;
     const lines = history.reverse().map((e) => {
       const summary = e.summary as { key: string; params?: Record<string, string | number> };
       const reason = e.reason ? ` — _${e.reason}_` : "";
@@ -236,10 +240,8 @@ export const reserveConcede = defineUseCase({
       params: { phase: concession.phase, rating: concession.rating, cost: concession.cost },
     });
     for (const hunter of hunters) {
-      await ctx.tx.character.update({
-        where: { id: hunter.id },
-        data: { victoryPoints: { increment: concession.vp } },
-      });
+      await sqlFor(ctx.tx).run`
+        UPDATE "character" SET victory_points = victory_points + ${concession.vp} WHERE id = ${hunter.id}`;
       await appendLog(ctx, table.id, {
         action: "character.vp",
         characterId: hunter.id,

@@ -13,13 +13,14 @@ import {
   validateSheet,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, requireGm, requireTable } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
-import { creationCheckText, hunterSheet, hunterSheetFields, saveHunterSheet } from "./sheets.js";
+import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
 
 const SYSTEMS = ["beast-hunters"] as const;
 const SPHERE = z.enum(["physical", "social", "mental"]);
@@ -45,7 +46,10 @@ async function editSheet(
   const before = hunterSheet(character);
   const after = change(structuredClone(before));
   validateSheet(after);
-  await saveHunterSheet(ctx.tx, character.id, after);
+  // Saved and read back in one statement (the reply shows the row as stored).
+  const fresh = await sqlFor(ctx.tx).one<Character>`
+    UPDATE "character" SET sheet = ${after}::jsonb WHERE id = ${character.id} RETURNING *`;
+  if (!fresh) throw new Error(`character ${character.id} not found`);
   await appendLog(ctx, table.id, {
     action: "character.sheet",
     characterId: character.id,
@@ -53,7 +57,6 @@ async function editSheet(
     before,
     after,
   });
-  const fresh = await ctx.tx.character.findUniqueOrThrow({ where: { id: character.id } });
   // Built here rather than with the common sheet embed: importing it would close an import cycle through the hooks.
   const embed = {
     title: fresh.name,
@@ -322,11 +325,9 @@ async function changeVictoryPoints(
       ? addVictoryPoints(character.victoryPoints, ctx.intent.amount)
       : spendVictoryPoints(character.victoryPoints, ctx.intent.amount);
   // Conditional update: never below zero even if two spends race past the lock.
-  const updated = await ctx.tx.character.updateMany({
-    where: { id: character.id, victoryPoints: change.before },
-    data: { victoryPoints: change.after },
-  });
-  if (updated.count !== 1) refuse("errors.staleAction");
+  const updated = await sqlFor(ctx.tx).run`
+    UPDATE "character" SET victory_points = ${change.after} WHERE id = ${character.id} AND victory_points = ${change.before}`;
+  if (updated !== 1) refuse("errors.staleAction");
   await appendLog(ctx, table.id, {
     action: direction === "add" ? "character.vp" : "character.vp.spend",
     characterId: character.id,

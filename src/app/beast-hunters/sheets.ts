@@ -1,4 +1,4 @@
-import type { Character, Prisma } from "../../generated/prisma/client.js";
+import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import {
   checkNewHunter,
@@ -9,7 +9,7 @@ import {
   STAGES,
   type StageCounts,
 } from "../../rules/beast-hunters/index.js";
-import type { Tx } from "../../store/db.js";
+import { sqlFor, type Tx } from "../../store/db.js";
 
 /** A hunter's sheet from the character row; an empty or partial JSON gets the creation defaults. */
 export function hunterSheet(character: Pick<Character, "sheet">): HunterSheet {
@@ -29,10 +29,10 @@ export function hunterSheet(character: Pick<Character, "sheet">): HunterSheet {
 }
 
 export async function saveHunterSheet(tx: Tx, characterId: number, sheet: HunterSheet): Promise<void> {
-  await tx.character.update({
-    where: { id: characterId },
-    data: { sheet: sheet as unknown as Prisma.InputJsonValue },
-  });
+  const changed = await sqlFor(tx)
+    .run`UPDATE "character" SET sheet = ${sheet}::jsonb WHERE id = ${characterId}`;
+  // As Prisma's update did: a missing row is a bug, not a silent no-op.
+  if (changed !== 1) throw new Error(`character ${characterId} not found`);
 }
 
 export const sphereShort = (lang: Lang, sphere: Sphere) => t(lang, `bh.sphere.short.${sphere}`);
