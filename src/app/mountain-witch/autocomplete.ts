@@ -1,6 +1,7 @@
 /** Autocomplete for Mountain Witch options. Never lists a secret: names, ids and public damage only. */
 import { t } from "../../i18n/index.js";
 import type { ConflictState } from "../../rules/mountain-witch/index.js";
+import { sqlFor } from "../../store/db.js";
 import { nameKey } from "../names.js";
 import type { AutocompleteSource } from "../use-case.js";
 import { participantName } from "./conflict-view.js";
@@ -10,14 +11,11 @@ export const conflictParticipants: AutocompleteSource = {
   name: "mw-participant",
   async choices({ db, table, lang, query }) {
     if (!table) return [];
-    const flows = await db.flow.findMany({
-      where: { tableId: table.id, kind: "mw.conflict", status: "open" },
-      orderBy: { id: "desc" },
-    });
+    const flows = await sqlFor(db).rows<{ state: ConflictState }>`
+      SELECT state FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' ORDER BY id DESC`;
     const key = nameKey(query);
     const names = new Set<string>();
-    for (const f of flows)
-      for (const p of (f.state as unknown as ConflictState).participants) names.add(participantName(lang, p));
+    for (const f of flows) for (const p of f.state.participants) names.add(participantName(lang, p));
     return [...names]
       .filter((n) => !key || nameKey(n).includes(key))
       .slice(0, 25)
@@ -29,17 +27,12 @@ export const conflictParticipants: AutocompleteSource = {
 export const trustTables: AutocompleteSource = {
   name: "mw-table",
   async choices({ db, actor, lang }) {
-    const mine = await db.character.findMany({
-      where: {
-        ownerUserId: actor.userId,
-        kind: "pc",
-        deletedAt: null,
-        table: { status: "active", system: "mountain-witch" },
-      },
-      select: { name: true, tableId: true },
-      orderBy: { tableId: "asc" },
-    });
-    return mine.slice(0, 25).map((c) => ({
+    const mine = await sqlFor(db).rows<{ name: string; tableId: number }>`
+      SELECT c.name, c.table_id FROM "character" c JOIN game_table g ON g.id = c.table_id
+      WHERE c.owner_user_id = ${actor.userId} AND c.kind = 'pc' AND c.deleted_at IS NULL
+        AND g.status = 'active' AND g.system = 'mountain-witch'
+      ORDER BY c.table_id LIMIT 25`;
+    return mine.map((c) => ({
       name: t(lang, "mw.trust.tableChoice", { id: c.tableId, name: c.name }),
       value: String(c.tableId),
     }));
@@ -53,12 +46,11 @@ export const trustTargets: AutocompleteSource = {
     const tableId = options.table !== undefined ? Number(options.table) : table?.id;
     if (!tableId || !Number.isInteger(tableId)) return [];
     const key = nameKey(query);
-    const characters = await db.character.findMany({
-      where: { tableId, kind: "pc", deletedAt: null, ...(key ? { nameKey: { contains: key } } : {}) },
-      select: { name: true },
-      orderBy: { name: "asc" },
-      take: 25,
-    });
+    // strpos: a plain substring test (no LIKE wildcards in what the user typed); true for "".
+    const characters = await sqlFor(db).rows<{ name: string }>`
+      SELECT name FROM "character"
+      WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND strpos(name_key, ${key}) > 0
+      ORDER BY name LIMIT 25`;
     return characters.map((c) => ({ name: c.name, value: c.name }));
   },
 };
@@ -68,15 +60,18 @@ export const damageEntries: AutocompleteSource = {
   name: "mw-damage-entry",
   async choices({ db, table, lang, options }) {
     if (!table || typeof options.character !== "string") return [];
-    const character = await db.character.findFirst({
-      where: { tableId: table.id, nameKey: nameKey(options.character), deletedAt: null },
-    });
-    if (!character) return [];
-    const entries = await db.damageEntry.findMany({
-      where: { characterId: character.id, clearedAt: null },
-      orderBy: { id: "asc" },
-      take: 25,
-    });
+    // The character by name and its entries in one statement (no character: no rows).
+    const entries = await sqlFor(db).rows<{
+      id: number;
+      duration: string;
+      ability: string | null;
+      condition: string | null;
+    }>`
+      SELECT d.id, d.duration, d.ability, d.condition FROM damage_entry d
+      JOIN "character" c ON c.id = d.character_id
+      WHERE c.table_id = ${table.id} AND c.name_key = ${nameKey(options.character)} AND c.deleted_at IS NULL
+        AND d.cleared_at IS NULL
+      ORDER BY d.id LIMIT 25`;
     return entries.map((e) => ({
       name: `#${e.id} ${e.ability ? e.ability : "−1"} · ${t(lang, `mw.durationShort.${e.duration}`)}${e.condition ? ` (${e.condition})` : ""}`,
       value: String(e.id),

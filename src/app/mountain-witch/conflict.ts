@@ -21,6 +21,7 @@ import {
   rollConflict,
   spendDamage,
 } from "../../rules/mountain-witch/index.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
 import {
   answerWithPanel,
@@ -37,6 +38,7 @@ import { conflictPanel, participantName } from "./conflict-view.js";
 import {
   activeDamage,
   clearDamage,
+  intArray,
   lockMatrix,
   persistDamage,
   persistTrustSpend,
@@ -59,10 +61,8 @@ async function loadConflict(
 ): Promise<TypedFlow<ConflictState>> {
   const table = requireTable(ctx);
   if (id !== undefined) return requireFlow<ConflictState>(ctx.tx, table.id, id, "mw.conflict");
-  const open = (await ctx.tx.flow.findMany({
-    where: { tableId: table.id, kind: "mw.conflict", status: "open" },
-    orderBy: { id: "desc" },
-  })) as unknown as TypedFlow<ConflictState>[];
+  const open = await sqlFor(ctx.tx).rows<TypedFlow<ConflictState>>`
+    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' ORDER BY id DESC`;
   if (open.length === 0) refuse("errors.mw.noConflict");
   const mine =
     characterId !== undefined ? open.find((f) => findParticipant(f.state, characterId)) : undefined;
@@ -78,10 +78,8 @@ async function outsideNames(
   for (const b of state.betrayals) if (!findParticipant(state, b.betrayerId)) ids.add(b.betrayerId);
   for (const p of state.pairings) if (p.narration?.reason === "bought") ids.add(p.narration.characterId);
   if (ids.size === 0) return {};
-  const rows = await ctx.tx.character.findMany({
-    where: { id: { in: [...ids] } },
-    select: { id: true, name: true },
-  });
+  const rows = await sqlFor(ctx.tx).rows<{ id: number; name: string }>`
+    SELECT id, name FROM "character" WHERE id = ANY(${intArray([...ids])}::int[])`;
   return Object.fromEntries(rows.map((r) => [r.id, r.name]));
 }
 
@@ -134,7 +132,8 @@ async function participantNamed(
 }
 
 async function characterById(tx: ActionContext["tx"], table: GameTable, id: number): Promise<Character> {
-  const character = await tx.character.findFirst({ where: { id, tableId: table.id, deletedAt: null } });
+  const character = await sqlFor(tx).one<Character>`
+    SELECT * FROM "character" WHERE id = ${id} AND table_id = ${table.id} AND deleted_at IS NULL`;
   if (!character) refuse("errors.character.notFound", { name: `#${id}` });
   return character;
 }
@@ -146,9 +145,8 @@ async function assertFree(
   characterId: number,
   except: number,
 ) {
-  const others = (await ctx.tx.flow.findMany({
-    where: { tableId: table.id, kind: "mw.conflict", status: "open", NOT: { id: except } },
-  })) as unknown as TypedFlow<ConflictState>[];
+  const others = await sqlFor(ctx.tx).rows<TypedFlow<ConflictState>>`
+    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' AND id <> ${except}`;
   if (others.some((f) => f.state.phase === "open" && findParticipant(f.state, characterId)))
     refuse("errors.mw.inAnotherConflict");
 }
@@ -171,10 +169,9 @@ export const conflictStart = defineUseCase({
     const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) || null : null;
     let state = openConflict({ mode: ctx.intent.mode ?? "opposed", title });
     if (ctx.intent.opponent) {
-      const key = nameKey(ctx.intent.opponent);
-      const existing = await ctx.tx.character.findFirst({
-        where: { tableId: table.id, nameKey: key, deletedAt: null },
-      });
+      const existing = await sqlFor(ctx.tx).one<Character>`
+        SELECT * FROM "character"
+        WHERE table_id = ${table.id} AND name_key = ${nameKey(ctx.intent.opponent)} AND deleted_at IS NULL`;
       if (existing) {
         state = addParticipant(state, refOf(existing), "b");
       } else {
@@ -216,9 +213,9 @@ export const conflictAdd = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const existing = await ctx.tx.character.findFirst({
-      where: { tableId: table.id, nameKey: nameKey(ctx.intent.name), deletedAt: null },
-    });
+    const existing = await sqlFor(ctx.tx).one<Character>`
+      SELECT * FROM "character"
+      WHERE table_id = ${table.id} AND name_key = ${nameKey(ctx.intent.name)} AND deleted_at IS NULL`;
     let state: ConflictState;
     if (existing) {
       await assertFree(ctx, table, existing.id, flow.id);
@@ -346,10 +343,10 @@ export const conflictTrade = defineUseCase({
     const table = requireTable(ctx);
     // The GM never trades: say so rather than "which character?".
     if (isGm(table, ctx.actor)) {
-      const own = await ctx.tx.character.count({
-        where: { tableId: table.id, ownerUserId: ctx.actor.userId, deletedAt: null },
-      });
-      if (own === 0) refuse("errors.mw.gmCannotTrade");
+      const own = await sqlFor(ctx.tx).one<{ id: number }>`
+        SELECT id FROM "character"
+        WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL LIMIT 1`;
+      if (!own) refuse("errors.mw.gmCannotTrade");
     }
     const declarer = await actingCharacter(ctx, ctx.intent.character);
     if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");
@@ -494,9 +491,9 @@ export const conflictDamage = defineUseCase({
     const attackerSide = target.side === "a" ? "b" : "a";
     // The narrator spends the successes (the GM may always, for the GM's side and to fix mistakes).
     if (!isGm(table, ctx.actor)) {
-      const own = await ctx.tx.character.findMany({
-        where: { tableId: table.id, ownerUserId: ctx.actor.userId, deletedAt: null },
-      });
+      const own = await sqlFor(ctx.tx).rows<{ id: number }>`
+        SELECT id FROM "character"
+        WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL`;
       const narrates = flow.state.pairings.some(
         (p) =>
           p.narration &&
@@ -525,7 +522,7 @@ export const conflictDamage = defineUseCase({
       recoveryOutcome(state) === "recovered"
     ) {
       const patient = await characterById(ctx.tx, table, state.recoveryOf);
-      await ctx.tx.character.update({ where: { id: patient.id }, data: { status: "active" } });
+      await sqlFor(ctx.tx).run`UPDATE "character" SET status = 'active' WHERE id = ${patient.id}`;
       await persistDamage(
         ctx,
         table,

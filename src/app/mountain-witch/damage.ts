@@ -4,17 +4,24 @@ import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import type { DamageDuration } from "../../rules/mountain-witch/index.js";
+import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { appendLog } from "../log.js";
 import { defineUseCase } from "../use-case.js";
-import { durationText } from "./shared.js";
+import { durationText, intArray } from "./shared.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
 
-export function damageLine(
-  lang: Lang,
-  e: { id: number; duration: string; ability: string | null; condition: string | null; note: string | null },
-): string {
+/** What a damage line shows of an entry. */
+export interface DamageLineEntry {
+  id: number;
+  duration: string;
+  ability: string | null;
+  condition: string | null;
+  note: string | null;
+}
+
+export function damageLine(lang: Lang, e: DamageLineEntry): string {
   const what = e.ability ? t(lang, "mw.damage.ability", { ability: e.ability }) : "−1";
   const note = e.note ? ` — _${e.note}_` : "";
   return `\`#${e.id}\` ${what} · ${durationText(lang, e.duration as DamageDuration, e.condition)}${note}`;
@@ -29,17 +36,16 @@ export const damageList = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
+    const sql = sqlFor(ctx.tx);
     let characters: Character[];
     if (ctx.intent.character) characters = [await findCharacter(ctx.tx, table.id, ctx.intent.character)];
     else
-      characters = await ctx.tx.character.findMany({
-        where: { tableId: table.id, deletedAt: null },
-        orderBy: { name: "asc" },
-      });
-    const entries = await ctx.tx.damageEntry.findMany({
-      where: { characterId: { in: characters.map((c) => c.id) }, clearedAt: null },
-      orderBy: { id: "asc" },
-    });
+      characters = await sql.rows<Character>`
+        SELECT * FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL ORDER BY name`;
+    const entries = await sql.rows<DamageLineEntry & { characterId: number }>`
+      SELECT id, character_id, duration, ability, condition, note FROM damage_entry
+      WHERE character_id = ANY(${intArray(characters.map((c) => c.id))}::int[]) AND cleared_at IS NULL
+      ORDER BY id`;
     // Without a name: everyone who carries damage or is out of play.
     const shown = ctx.intent.character
       ? characters
@@ -80,11 +86,12 @@ export const damageClear = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     const character = await findCharacter(ctx.tx, table.id, ctx.intent.character);
-    const entry = await ctx.tx.damageEntry.findFirst({
-      where: { id: ctx.intent.entry, characterId: character.id, clearedAt: null },
-    });
+    // Find and clear in one statement: RETURNING gives the entry as it was (only cleared_at changes).
+    const entry = await sqlFor(ctx.tx).one<DamageLineEntry>`
+      UPDATE damage_entry SET cleared_at = ${ctx.now}
+      WHERE id = ${ctx.intent.entry} AND character_id = ${character.id} AND cleared_at IS NULL
+      RETURNING id, duration, ability, condition, note`;
     if (!entry) refuse("errors.mw.damageEntryNotFound", { name: character.name, id: ctx.intent.entry });
-    await ctx.tx.damageEntry.update({ where: { id: entry.id }, data: { clearedAt: ctx.now } });
     await appendLog(ctx, table.id, {
       action: "damage.clear",
       characterId: character.id,

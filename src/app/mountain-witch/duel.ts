@@ -23,6 +23,7 @@ import {
   spendDuelDamage,
   strike,
 } from "../../rules/mountain-witch/index.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { answerWithPanel, createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -33,6 +34,7 @@ import {
   activeDamage,
   clearDamage,
   durationText,
+  intArray,
   lockMatrix,
   persistDamage,
   persistTrustSpend,
@@ -64,10 +66,8 @@ async function loadDuel(
 ): Promise<TypedFlow<DuelFlowState>> {
   const table = requireTable(ctx);
   if (id !== undefined) return requireFlow<DuelFlowState>(ctx.tx, table.id, id, "mw.duel");
-  const open = (await ctx.tx.flow.findMany({
-    where: { tableId: table.id, kind: "mw.duel", status: "open" },
-    orderBy: { id: "desc" },
-  })) as unknown as TypedFlow<DuelFlowState>[];
+  const open = await sqlFor(ctx.tx).rows<TypedFlow<DuelFlowState>>`
+    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.duel' AND status = 'open' ORDER BY id DESC`;
   const mine = open.find((f) => sideOfPlayer(f.state.duel, ctx.actor.userId) !== null);
   const flow = mine ?? open[0];
   if (!flow) refuse("errors.mw.noDuel");
@@ -388,9 +388,8 @@ export const duelChallenge = defineUseCase({
     const table = requireTable(ctx);
     const challenger = await actingCharacter(ctx, ctx.intent.character);
     const opponent = await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
-    const open = (await ctx.tx.flow.findMany({
-      where: { tableId: table.id, kind: "mw.duel", status: "open" },
-    })) as unknown as TypedFlow<DuelFlowState>[];
+    const open = await sqlFor(ctx.tx).rows<TypedFlow<DuelFlowState>>`
+      SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.duel' AND status = 'open'`;
     const busy = open.find((f) =>
       [f.state.duel.a.characterId, f.state.duel.b.characterId].some(
         (id) => id === challenger.id || id === opponent.id,
@@ -423,9 +422,8 @@ async function requireOpponentPlayer(
   flow: TypedFlow<DuelFlowState>,
 ): Promise<Character> {
   const table = requireTable(ctx);
-  const opponent = await ctx.tx.character.findFirst({
-    where: { id: flow.state.duel.b.characterId, tableId: table.id },
-  });
+  const opponent = await sqlFor(ctx.tx).one<Character>`
+    SELECT * FROM "character" WHERE id = ${flow.state.duel.b.characterId} AND table_id = ${table.id}`;
   if (!opponent) refuse("errors.flow.notFound");
   requireControl(ctx, opponent);
   return opponent;
@@ -539,9 +537,9 @@ export const duelDamage = defineUseCase({
       condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
       ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
     });
-    const target = await ctx.tx.character.findFirstOrThrow({
-      where: { id: damage.targetId, tableId: table.id },
-    });
+    const target = await sqlFor(ctx.tx).one<Character>`
+      SELECT * FROM "character" WHERE id = ${damage.targetId} AND table_id = ${table.id}`;
+    if (!target) throw new Error(`duel target ${damage.targetId} not found`);
     await persistDamage(ctx, table, target, { ...damage, ability: null }, null);
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
     const view = duelPanel(ctx.lang, flow.id, duel);
@@ -561,7 +559,8 @@ export const duelRound = defineUseCase({
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     mySide(flow.state, ctx.actor.userId);
     const ids = [flow.state.duel.a.characterId, flow.state.duel.b.characterId];
-    const fighters = await ctx.tx.character.findMany({ where: { id: { in: ids } } });
+    const fighters = await sqlFor(ctx.tx).rows<{ status: string }>`
+      SELECT status FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
     if (fighters.some((c) => c.status !== "active")) refuse("errors.mw.duelOver");
     const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
     await clearDamage(ctx, duel.expiredDamageIds);

@@ -21,6 +21,7 @@ import {
   revealFate,
   undealtFates,
 } from "../../rules/mountain-witch/index.js";
+import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { appendLog } from "../log.js";
@@ -37,10 +38,10 @@ function fateName(lang: Lang, fate: DarkFate): string {
 
 /** The player characters who hold a fate (with a player, not deleted). */
 async function fatePlayers(tx: ActionContext["tx"], table: GameTable): Promise<Character[]> {
-  return tx.character.findMany({
-    where: { tableId: table.id, kind: "pc", deletedAt: null, ownerUserId: { not: null } },
-    orderBy: { id: "asc" },
-  });
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${table.id} AND kind = 'pc' AND deleted_at IS NULL AND owner_user_id IS NOT NULL
+    ORDER BY id`;
 }
 
 function ownFateView(
@@ -90,7 +91,8 @@ function ownFateView(
 async function fateTable(ctx: ActionContext<{ type: string; tableId?: number }>): Promise<GameTable> {
   let table: GameTable | null = null;
   if (ctx.intent.tableId !== undefined)
-    table = await ctx.tx.gameTable.findFirst({ where: { id: ctx.intent.tableId, status: "active" } });
+    table = await sqlFor(ctx.tx).one<GameTable>`
+      SELECT * FROM game_table WHERE id = ${ctx.intent.tableId} AND status = 'active'`;
   else if (ctx.invocation.guildId) table = await activeTable(ctx.tx, ctx.invocation.channelId);
   if (!table) refuse("errors.noTable");
   if (table.system !== "mountain-witch")
@@ -104,14 +106,9 @@ async function ownCharacter(
   characterName?: string,
   characterId?: number,
 ): Promise<Character> {
-  const own = await ctx.tx.character.findMany({
-    where: { tableId: table.id, ownerUserId: ctx.actor.userId, kind: "pc", deletedAt: null },
-    orderBy: { id: "asc" },
-  });
   if (characterId !== undefined) {
-    const c = await ctx.tx.character.findFirst({
-      where: { id: characterId, tableId: table.id, deletedAt: null },
-    });
+    const c = await sqlFor(ctx.tx).one<Character>`
+      SELECT * FROM "character" WHERE id = ${characterId} AND table_id = ${table.id} AND deleted_at IS NULL`;
     if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
     if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
     return c;
@@ -121,6 +118,10 @@ async function ownCharacter(
     if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
     return c;
   }
+  const own = await sqlFor(ctx.tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND kind = 'pc' AND deleted_at IS NULL
+    ORDER BY id`;
   if (own.length === 0) refuse("errors.character.noneOwned");
   if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
   return own[0]!;

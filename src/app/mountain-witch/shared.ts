@@ -17,7 +17,7 @@ import type {
   TrustLink,
   TrustSpend,
 } from "../../rules/mountain-witch/index.js";
-import type { Tx } from "../../store/db.js";
+import { sqlFor, type Tx } from "../../store/db.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 
@@ -44,7 +44,7 @@ export function mwSheet(character: Character): MwSheet {
 
 export async function saveSheet(tx: Tx, character: Character, patch: Partial<MwSheet>): Promise<void> {
   const sheet = { ...((character.sheet ?? {}) as object), ...mwSheet(character), ...patch };
-  await tx.character.update({ where: { id: character.id }, data: { sheet: sheet as Prisma.InputJsonValue } });
+  await sqlFor(tx).run`UPDATE "character" SET sheet = ${sheet}::jsonb WHERE id = ${character.id}`;
 }
 
 /** Mountain Witch state in `game_table.state`. */
@@ -91,6 +91,11 @@ export function refOf(character: Character): CharacterRef {
   };
 }
 
+/** An int[] parameter (sql.ts sends a JS array as JSON): PostgreSQL's array literal, `{1,2,3}`. */
+export function intArray(ids: readonly number[]): string {
+  return `{${ids.join(",")}}`;
+}
+
 /** Active damage entries by character, in the rules' shape. */
 export async function activeDamage(
   tx: Tx,
@@ -98,22 +103,16 @@ export async function activeDamage(
 ): Promise<Record<number, DamageEntry[]>> {
   const ids = characterIds.filter((id) => id > 0);
   const rows = ids.length
-    ? await tx.damageEntry.findMany({
-        where: { characterId: { in: ids }, clearedAt: null, duration: { not: "taken-out" } },
-        orderBy: { id: "asc" },
-      })
+    ? await sqlFor(tx).rows<DamageEntry>`
+        SELECT id, character_id, duration, ability, condition FROM damage_entry
+        WHERE character_id = ANY(${intArray(ids)}::int[]) AND cleared_at IS NULL AND duration <> 'taken-out'
+        ORDER BY id`
     : [];
   const out: Record<number, DamageEntry[]> = {};
   for (const r of rows) {
     const list = out[r.characterId] ?? [];
     out[r.characterId] = list;
-    list.push({
-      id: r.id,
-      characterId: r.characterId,
-      duration: r.duration as DamageEntry["duration"],
-      ability: r.ability,
-      condition: r.condition,
-    });
+    list.push(r);
   }
   return out;
 }
@@ -123,18 +122,13 @@ export async function clearDamage(
   ids: readonly number[],
 ): Promise<void> {
   if (ids.length === 0) return;
-  await ctx.tx.damageEntry.updateMany({
-    where: { id: { in: [...ids] }, clearedAt: null },
-    data: { clearedAt: ctx.now },
-  });
+  await sqlFor(ctx.tx).run`
+    UPDATE damage_entry SET cleared_at = ${ctx.now} WHERE id = ANY(${intArray(ids)}::int[]) AND cleared_at IS NULL`;
 }
 
 export async function trustLinks(tx: Tx, tableId: number): Promise<TrustLink[]> {
-  const rows = await tx.trustLink.findMany({
-    where: { tableId },
-    orderBy: [{ giverId: "asc" }, { holderId: "asc" }],
-  });
-  return rows.map((r) => ({ giverId: r.giverId, holderId: r.holderId, value: r.value, points: r.points }));
+  return sqlFor(tx).rows<TrustLink>`
+    SELECT giver_id, holder_id, value, points FROM trust_link WHERE table_id = ${tableId} ORDER BY giver_id, holder_id`;
 }
 
 /**
@@ -147,11 +141,10 @@ export async function persistTrustSpend(
   spent: TrustSpend,
   names: { giver: string; holder: string },
 ): Promise<void> {
-  const updated = await ctx.tx.trustLink.updateMany({
-    where: { giverId: spent.giverId, holderId: spent.holderId, points: spent.before },
-    data: { points: spent.after },
-  });
-  if (updated.count !== 1) refuse("errors.mw.notEnoughTrust", { have: 0, need: spent.amount });
+  const updated = await sqlFor(ctx.tx).run`
+    UPDATE trust_link SET points = ${spent.after}
+    WHERE giver_id = ${spent.giverId} AND holder_id = ${spent.holderId} AND points = ${spent.before}`;
+  if (updated !== 1) refuse("errors.mw.notEnoughTrust", { have: 0, need: spent.amount });
   await appendLog(ctx, tableId, {
     action: `trust.${spent.use}`,
     characterId: spent.holderId,
@@ -179,7 +172,7 @@ export async function persistDamage(
   note: string | null,
 ): Promise<void> {
   if (damage.takenOut) {
-    await ctx.tx.character.update({ where: { id: target.id }, data: { status: damage.takenOut } });
+    await sqlFor(ctx.tx).run`UPDATE "character" SET status = ${damage.takenOut} WHERE id = ${target.id}`;
     if (damage.takenOut === "incapacitated") {
       await saveSheet(ctx.tx, target, {
         incapacitatedInChapter: table.chapter,
@@ -195,16 +188,10 @@ export async function persistDamage(
     });
     return;
   }
-  const entry = await ctx.tx.damageEntry.create({
-    data: {
-      tableId: table.id,
-      characterId: target.id,
-      duration: damage.duration,
-      ability: damage.ability,
-      condition: damage.condition,
-      note,
-    },
-  });
+  const entry = (await sqlFor(ctx.tx).one<{ id: number }>`
+    INSERT INTO damage_entry (table_id, character_id, duration, ability, condition, note, created_at)
+    VALUES (${table.id}, ${target.id}, ${damage.duration}, ${damage.ability}, ${damage.condition}, ${note}, ${new Date()})
+    RETURNING id`)!;
   await appendLog(ctx, table.id, {
     action: "damage.add",
     characterId: target.id,
@@ -218,10 +205,10 @@ export async function persistDamage(
 
 /** Player characters at the table who take part in trust (dead ones too; not retired or deleted). */
 export async function trustCharacters(tx: Tx, tableId: number): Promise<Character[]> {
-  return tx.character.findMany({
-    where: { tableId, kind: "pc", deletedAt: null, status: { in: ["active", "incapacitated", "dead"] } },
-    orderBy: { id: "asc" },
-  });
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND status IN ('active', 'incapacitated', 'dead')
+    ORDER BY id`;
 }
 
 /** Marks play as begun: the starting matrix can no longer be edited freely. */

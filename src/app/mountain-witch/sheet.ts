@@ -15,13 +15,14 @@ import {
   openRecoveryConflict,
   ZODIAC_SIGNS,
 } from "../../rules/mountain-witch/index.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, requireControl, requireGm, requireTable } from "../access.js";
 import { createFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
 import { conflictPanel } from "./conflict-view.js";
-import { damageLine } from "./damage.js";
+import { type DamageLineEntry, damageLine } from "./damage.js";
 import { mwSheet, mwTableState, refOf, saveSheet, trustCharacters } from "./shared.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
@@ -45,11 +46,10 @@ async function seedTrust(tx: ActionContext["tx"], table: GameTable, character: C
       [character.id, other.id],
       [other.id, character.id],
     ] as const) {
-      await tx.trustLink.upsert({
-        where: { giverId_holderId: { giverId, holderId } },
-        create: { tableId: table.id, giverId, holderId, value, points: value },
-        update: { value, points: value },
-      });
+      await sqlFor(tx).run`
+        INSERT INTO trust_link (table_id, giver_id, holder_id, value, points)
+        VALUES (${table.id}, ${giverId}, ${holderId}, ${value}, ${value})
+        ON CONFLICT (giver_id, holder_id) DO UPDATE SET value = EXCLUDED.value, points = EXCLUDED.points`;
     }
   }
 }
@@ -64,10 +64,9 @@ export const hooks: SystemHooks = {
   async sheetFields(ctx, character) {
     const table = requireTable(ctx);
     const sheet = mwSheet(character);
-    const damage = await ctx.tx.damageEntry.findMany({
-      where: { characterId: character.id, clearedAt: null },
-      orderBy: { id: "asc" },
-    });
+    const damage = await sqlFor(ctx.tx).rows<DamageLineEntry>`
+      SELECT id, duration, ability, condition, note FROM damage_entry
+      WHERE character_id = ${character.id} AND cleared_at IS NULL ORDER BY id`;
     const lost = new Set(damage.flatMap((d) => (d.ability ? [d.ability.toLowerCase()] : [])));
     const fields: { name: string; value: string; inline?: boolean }[] = [];
     if (character.kind === "npc") {
@@ -242,18 +241,18 @@ export const characterZodiac = defineUseCase({
     const table = requireTable(ctx);
     const character = await sheetTarget(ctx, ctx.intent.name);
     if (mwTableState(table).matrixLocked) refuse("errors.mw.zodiacLocked");
-    const holder = await ctx.tx.character.findFirst({
-      where: { tableId: table.id, zodiac: ctx.intent.sign, deletedAt: null, NOT: { id: character.id } },
-    });
+    const sql = sqlFor(ctx.tx);
+    const holder = await sql.one<{ name: string }>`
+      SELECT name FROM "character"
+      WHERE table_id = ${table.id} AND zodiac = ${ctx.intent.sign} AND deleted_at IS NULL AND id <> ${character.id}
+      LIMIT 1`;
     if (holder)
       refuse("errors.character.zodiacTaken", {
         sign: t(ctx.lang, `mw.sign.${ctx.intent.sign}`),
         name: holder.name,
       });
-    const updated = await ctx.tx.character.update({
-      where: { id: character.id },
-      data: { zodiac: ctx.intent.sign },
-    });
+    const updated = (await sql.one<Character>`
+      UPDATE "character" SET zodiac = ${ctx.intent.sign} WHERE id = ${character.id} RETURNING *`)!;
     // The starting matrix follows the signs until play begins.
     await seedTrust(ctx.tx, table, updated);
     await appendLog(ctx, table.id, {
@@ -296,7 +295,7 @@ export const characterStatus = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
-    await ctx.tx.character.update({ where: { id: character.id }, data: { status: ctx.intent.status } });
+    await sqlFor(ctx.tx).run`UPDATE "character" SET status = ${ctx.intent.status} WHERE id = ${character.id}`;
     if (ctx.intent.status === "incapacitated" && character.status !== "incapacitated") {
       await saveSheet(ctx.tx, character, {
         incapacitatedInChapter: table.chapter,

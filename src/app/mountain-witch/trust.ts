@@ -21,13 +21,14 @@ import {
   trustRoundVisibleTo,
   validateInitialTrust,
 } from "../../rules/mountain-witch/index.js";
+import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
-import { clearDamage, lockMatrix, mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
+import { lockMatrix, mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
 const name = z.string().min(1).max(100);
@@ -182,12 +183,11 @@ async function reveal(
   const { state: round, changes } = revealTrustRound(flow.state.round, { force });
   const links = await trustLinks(ctx.tx, table.id);
   const start = applyChapterStart({ chapter: round.chapter, links, changes, damage: [], characters: [] });
-  for (const l of start.links) {
-    await ctx.tx.trustLink.update({
-      where: { giverId_holderId: { giverId: l.giverId, holderId: l.holderId } },
-      data: { value: l.value, points: l.points },
-    });
-  }
+  // Every link in one statement (the links were just read under the table lock, so all exist).
+  await sqlFor(ctx.tx).run`
+    UPDATE trust_link AS l SET value = s.value, points = s.points
+    FROM jsonb_to_recordset(${start.links}::jsonb) AS s("giverId" int, "holderId" int, value int, points int)
+    WHERE l.giver_id = s."giverId" AND l.holder_id = s."holderId"`;
   const characters = await trustCharacters(ctx.tx, table.id);
   const names = nameMap(characters);
   for (const c of changes) {
@@ -241,34 +241,36 @@ async function reveal(
  * `table` option, or the only table where the player's character adjusts trust.
  */
 async function trustTable(ctx: ActionContext<{ type: string; table?: string | number }>): Promise<GameTable> {
-  let table: GameTable | null = null;
+  let tableId: number;
   if (ctx.intent.table !== undefined) {
     const id = Number(ctx.intent.table);
-    table = Number.isInteger(id)
-      ? await ctx.tx.gameTable.findFirst({ where: { id, status: "active", system: "mountain-witch" } })
-      : null;
+    const table = await activeMwTable(ctx.tx, id);
     if (!table) refuse("errors.mw.trustTableUnknown");
+    tableId = table.id;
   } else if (ctx.invocation.guildId) {
-    table = await activeTable(ctx.tx, ctx.invocation.channelId);
+    const table = await activeTable(ctx.tx, ctx.invocation.channelId);
     if (!table) refuse("errors.noTable");
     if (table.system !== "mountain-witch")
       refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });
+    tableId = table.id;
   } else {
-    const mine = await ctx.tx.character.findMany({
-      where: {
-        ownerUserId: ctx.actor.userId,
-        kind: "pc",
-        deletedAt: null,
-        table: { status: "active", system: "mountain-witch" },
-      },
-      select: { tableId: true },
-    });
-    const ids = [...new Set(mine.map((c) => c.tableId))];
-    if (ids.length === 0) refuse("errors.character.noneOwned");
-    if (ids.length > 1) refuse("errors.mw.trustWhichTable");
-    table = await ctx.tx.gameTable.findUniqueOrThrow({ where: { id: ids[0]! } });
+    const mine = await sqlFor(ctx.tx).rows<{ tableId: number }>`
+      SELECT DISTINCT c.table_id FROM "character" c JOIN game_table g ON g.id = c.table_id
+      WHERE c.owner_user_id = ${ctx.actor.userId} AND c.kind = 'pc' AND c.deleted_at IS NULL
+        AND g.status = 'active' AND g.system = 'mountain-witch'`;
+    if (mine.length === 0) refuse("errors.character.noneOwned");
+    if (mine.length > 1) refuse("errors.mw.trustWhichTable");
+    tableId = mine[0]!.tableId;
   }
-  return lockTable(ctx.tx, table.id);
+  return lockTable(ctx.tx, tableId);
+}
+
+/** An active Mountain Witch table by id (an option typed in a DM), or null. */
+async function activeMwTable(tx: ActionContext["tx"], id: number): Promise<GameTable | null> {
+  // Typed text: a number no int4 column holds names no table (rather than a PostgreSQL error).
+  if (!Number.isInteger(id) || Math.abs(id) > 2_147_483_647) return null;
+  return sqlFor(tx).one<GameTable>`
+    SELECT * FROM game_table WHERE id = ${id} AND status = 'active' AND system = 'mountain-witch'`;
 }
 
 /** The player's character at that table (the named one, or their only one). */
@@ -279,9 +281,8 @@ async function giverAt(
   characterId?: number,
 ): Promise<Character> {
   if (characterId !== undefined) {
-    const c = await ctx.tx.character.findFirst({
-      where: { id: characterId, tableId: table.id, deletedAt: null },
-    });
+    const c = await sqlFor(ctx.tx).one<Character>`
+      SELECT * FROM "character" WHERE id = ${characterId} AND table_id = ${table.id} AND deleted_at IS NULL`;
     if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
     if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
     return c;
@@ -291,10 +292,10 @@ async function giverAt(
     if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
     return c;
   }
-  const own = await ctx.tx.character.findMany({
-    where: { tableId: table.id, ownerUserId: ctx.actor.userId, kind: "pc", deletedAt: null },
-    orderBy: { id: "asc" },
-  });
+  const own = await sqlFor(ctx.tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND kind = 'pc' AND deleted_at IS NULL
+    ORDER BY id`;
   if (own.length === 0) refuse("errors.character.noneOwned");
   if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
   return own[0]!;
@@ -322,11 +323,7 @@ export const chapterNext = defineUseCase({
     if (!mw.matrixLocked) {
       // The first chapter begins: the starting matrix is final and points are full.
       await lockMatrix(ctx.tx, table);
-      for (const l of links)
-        await ctx.tx.trustLink.update({
-          where: { giverId_holderId: { giverId: l.giverId, holderId: l.holderId } },
-          data: { points: l.value },
-        });
+      await sqlFor(ctx.tx).run`UPDATE trust_link SET points = value WHERE table_id = ${table.id}`;
       await appendLog(ctx, table.id, {
         action: "chapter.start",
         summary: { key: "log.mw.chapter.start", params: { chapter: table.chapter } },
@@ -345,14 +342,14 @@ export const chapterNext = defineUseCase({
     }
     const chapter = table.chapter + 1;
     await ctx.tx.gameTable.update({ where: { id: table.id }, data: { chapter } });
-    // "Until the end of the chapter" damage ends with it.
-    const damage = await ctx.tx.damageEntry.findMany({
-      where: { tableId: table.id, clearedAt: null, duration: "chapter" },
-    });
-    await clearDamage(
-      ctx,
-      damage.map((d) => d.id),
-    );
+    // "Until the end of the chapter" damage ends with it (cleared and listed in one statement).
+    const damage = await sqlFor(ctx.tx).rows<{ id: number }>`
+      WITH cleared AS (
+        UPDATE damage_entry SET cleared_at = ${ctx.now}
+        WHERE table_id = ${table.id} AND cleared_at IS NULL AND duration = 'chapter'
+        RETURNING id
+      )
+      SELECT id FROM cleared ORDER BY id`;
     const characters = await trustCharacters(ctx.tx, table.id);
     const recoverable = characters.filter((c) => {
       const s = mwSheet(c);
@@ -491,14 +488,13 @@ export const trustSet = defineUseCase({
     if (!mwTableState(table).matrixLocked) {
       // Before play begins the starting matrix may be edited freely.
       const value = validateInitialTrust(ctx.intent.value);
-      const link = await ctx.tx.trustLink.findUnique({
-        where: { giverId_holderId: { giverId: giver.id, holderId: target.id } },
-      });
-      await ctx.tx.trustLink.upsert({
-        where: { giverId_holderId: { giverId: giver.id, holderId: target.id } },
-        create: { tableId: table.id, giverId: giver.id, holderId: target.id, value, points: value },
-        update: { value, points: value },
-      });
+      const sql = sqlFor(ctx.tx);
+      const link = await sql.one<{ value: number }>`
+        SELECT value FROM trust_link WHERE giver_id = ${giver.id} AND holder_id = ${target.id}`;
+      await sql.run`
+        INSERT INTO trust_link (table_id, giver_id, holder_id, value, points)
+        VALUES (${table.id}, ${giver.id}, ${target.id}, ${value}, ${value})
+        ON CONFLICT (giver_id, holder_id) DO UPDATE SET value = EXCLUDED.value, points = EXCLUDED.points`;
       await appendLog(ctxT, table.id, {
         action: "trust.value",
         characterId: giver.id,
@@ -579,7 +575,8 @@ export const trustSubmit = defineUseCase({
 });
 
 async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number): Promise<GameTable> {
-  const flow = await ctx.tx.flow.findUnique({ where: { id: flowId } });
+  const flow = await sqlFor(ctx.tx).one<{ kind: string; tableId: number }>`
+    SELECT kind, table_id FROM flow WHERE id = ${flowId}`;
   if (flow?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
   const table = await lockTable(ctx.tx, flow.tableId);
   if (table.status !== "active") refuse("errors.noTable");
@@ -598,12 +595,14 @@ export const trustEdit = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const flow = await ctx.tx.flow.findUnique({ where: { id: ctx.intent.flowId } });
+    const sql = sqlFor(ctx.tx);
+    const flow = await sql.one<TypedFlow<TrustRoundFlow>>`SELECT * FROM flow WHERE id = ${ctx.intent.flowId}`;
     if (flow?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
     if (flow.status !== "open") refuse("errors.flow.closed");
-    const table = await ctx.tx.gameTable.findUniqueOrThrow({ where: { id: flow.tableId } });
+    const table = await sql.one<GameTable>`SELECT * FROM game_table WHERE id = ${flow.tableId}`;
+    if (!table) throw new Error(`game_table ${flow.tableId} not found`);
     const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
-    const state = flow.state as unknown as TrustRoundFlow;
+    const state = flow.state;
     const names = nameMap(await trustCharacters(ctx.tx, table.id));
     const own = (trustRoundVisibleTo(state.round, giver.id).own ?? []).slice(0, 5);
     return {
@@ -696,9 +695,7 @@ export const trustShow = defineUseCase({
     const table = await (async () => {
       const id = ctx.intent.table !== undefined ? Number(ctx.intent.table) : null;
       if (id !== null) {
-        const found = await ctx.tx.gameTable.findFirst({
-          where: { id, status: "active", system: "mountain-witch" },
-        });
+        const found = await activeMwTable(ctx.tx, id);
         if (!found) refuse("errors.mw.trustTableUnknown");
         return found;
       }
