@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 export type LogLine = Record<string, unknown>;
 
 /**
- * A bot process (`node --import tsx <script>`) whose pino JSON log is watched: start-up time to
+ * A bot process (`node dist/src/main.js` as production runs it, or `node --import tsx <script.ts>`) whose pino JSON log is watched: start-up time to
  * the "ready" line, the /metrics port, each interaction's outcome, and its memory.
  */
 /** Every process the benchmark started, so a failed run can still stop them all. */
@@ -43,7 +43,10 @@ export class BenchProcess {
     const child = spawn(
       process.execPath,
       [
-        ...(this.nodeArgs.includes("tsx") ? this.nodeArgs : [...this.nodeArgs, "--import", "tsx"]),
+        // TypeScript runs through tsx; the built bot (dist/*.js) on bare node, as in production.
+        ...(this.nodeArgs.includes("tsx") || this.script.endsWith(".js")
+          ? this.nodeArgs
+          : [...this.nodeArgs, "--import", "tsx"]),
         this.script,
       ],
       {

@@ -11,6 +11,7 @@
  *   npm run bench -- --no-floor --no-fairness --out /tmp/x.json
  *   npm run bench -- --scenarios "conflict|trust" --profile   (a subset; a CPU profile of the bot)
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
@@ -57,6 +58,10 @@ const { values: args } = parseArgs({
 });
 
 const quick = args.quick ?? false;
+
+/** The bot as production runs it (`npm start` builds it first): bench/run.ts builds it the same way. */
+const BOT_SCRIPT = "dist/src/main.js";
+execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 const settings = {
   rate: Number(args.rate ?? 200),
   durationS: Number(args.duration ?? (quick ? 10 : 60)),
@@ -181,7 +186,7 @@ async function main() {
 
   try {
     // ---- cold start (migrations), then set the tables up through the bot -----------------------
-    let bot = new BenchProcess("bot", "src/main.ts", env);
+    let bot = new BenchProcess("bot", BOT_SCRIPT, env);
     const coldStartMs = await bot.start();
     await double.waitForBot();
     const registration = await bot.waitForLog(
@@ -218,12 +223,11 @@ async function main() {
     const profileArgs = settings.profile ? ["--inspect=127.0.0.1:0"] : [];
     const censusFile = path.join(dataRoot, "sql-census.json");
     const censusArgs = settings.sqlCensus ? ["--import", "./bench/sql-census.ts"] : [];
-    bot = new BenchProcess("bot", "src/main.ts", { ...env, SQL_CENSUS_FILE: censusFile }, [
+    bot = new BenchProcess("bot", BOT_SCRIPT, { ...env, SQL_CENSUS_FILE: censusFile }, [
       ...settings.nodeArgs,
       ...profileArgs,
-      "--import",
-      "tsx",
-      ...censusArgs,
+      // The census preload is TypeScript; the bot itself stays the built JavaScript.
+      ...(settings.sqlCensus ? ["--import", "tsx", ...censusArgs] : []),
     ]);
     const warmStartMs = await bot.start();
     await double.waitForBot();
@@ -250,7 +254,7 @@ async function main() {
     for (let run = 1; run <= settings.runs; run++) {
       if (run > 1) {
         // The floor took the gateway session; bring the bot back.
-        bot = new BenchProcess("bot", "src/main.ts", env);
+        bot = new BenchProcess("bot", BOT_SCRIPT, env);
         await bot.start();
         await double.waitForBot();
       }

@@ -1,13 +1,23 @@
 import { createHash, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
-export const MIGRATIONS_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../prisma/migrations",
-);
+/** prisma/migrations of the checkout, found from this module whether it runs from src/ or from dist/src/. */
+function findMigrationsDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, "prisma", "migrations");
+    if (existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("prisma/migrations not found above the bot's code");
+    dir = parent;
+  }
+}
+
+export const MIGRATIONS_DIR = findMigrationsDir();
 
 /** An arbitrary constant: the advisory lock that serialises migrations across processes (shards starting together). */
 const MIGRATION_LOCK_KEY = 7_241_905_113;

@@ -34,12 +34,17 @@ describe("deployment files", () => {
     for (const key of keys) expect(example, key).toMatch(new RegExp(`^#? ?${key}=`, "m"));
   });
 
-  it("build the image from what the bot needs and start it with npm start", () => {
+  it("build the image from what the bot needs, build the JavaScript, and start it on bare node", () => {
     const dockerfile = readFileSync("Dockerfile", "utf8");
     for (const path of ["package-lock.json", "prisma", "src", "commands", "scripts"])
       expect(dockerfile).toContain(path);
     expect(dockerfile).toMatch(/npm ci/);
-    expect(dockerfile).toMatch(/CMD \["npm", "start"\]/);
+    expect(dockerfile).toMatch(/RUN npm run build/);
+    expect(dockerfile).toMatch(/CMD \["node", "dist\/src\/main\.js"\]/);
+    // What the image runs is what `npm start` runs after its build.
+    const scripts = JSON.parse(readFileSync("package.json", "utf8")).scripts;
+    expect(scripts.start).toBe("node dist/src/main.js");
+    expect(scripts.prestart).toBe("npm run build");
     expect(dockerfile).toContain("/healthz");
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,8 +7,9 @@ import { DiscordDouble } from "./double/index.js";
 import { BotProcess } from "./harness.js";
 
 /**
- * `npm start` with no DATABASE_URL: the bot runs its own embedded PostgreSQL with data under
- * DATA_DIR, and what was created survives a graceful restart and a kill -9.
+ * `npm start` with no DATABASE_URL: the bot, built to JavaScript as `npm start` builds it, runs its
+ * own embedded PostgreSQL with data under DATA_DIR, and what was created survives a graceful
+ * restart and a kill -9.
  */
 describe("e2e: the embedded database by default", () => {
   let double: DiscordDouble;
@@ -29,7 +31,8 @@ describe("e2e: the embedded database by default", () => {
     };
     // The bot must not inherit a DATABASE_URL from the environment running the tests.
     delete process.env.DATABASE_URL;
-    bot = new BotProcess(env);
+    execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+    bot = new BotProcess(env, { built: true });
     await bot.start();
     await double.waitForBot();
   });
@@ -49,7 +52,7 @@ describe("e2e: the embedded database by default", () => {
     await double.slash(gm, channelId, "character", ["create"], { name: "Lira" }).settled();
 
     await bot.stop();
-    bot = new BotProcess(env);
+    bot = new BotProcess(env, { built: true });
     await bot.start();
     await double.waitForBot();
     const afterRestart = await double.slash(gm, channelId, "character", ["list"]).settled();
@@ -57,7 +60,7 @@ describe("e2e: the embedded database by default", () => {
 
     // A crash leaves the embedded server running; the next start must take the data directory over.
     await bot.kill();
-    bot = new BotProcess(env);
+    bot = new BotProcess(env, { built: true });
     await bot.start();
     await double.waitForBot();
     const afterCrash = await double.slash(gm, channelId, "table", ["show"]).settled();

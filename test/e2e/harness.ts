@@ -5,17 +5,22 @@ import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { DiscordDouble, type MessageView } from "./double/index.js";
 
 /**
- * The real bot process (src/main.ts, what `npm start` runs) against the Discord double and a
+ * The real bot process (src/main.ts, what `npm start` runs once built) against the Discord double and a
  * real PostgreSQL database. Its stdout (pino JSON lines) is kept for assertions and debugging.
  */
 export class BotProcess {
   private child: ChildProcess | null = null;
   readonly output: string[] = [];
 
-  constructor(private readonly env: Record<string, string>) {}
+  /** `built`: run dist/src/main.js (what `npm start` runs after its build) instead of the sources through tsx. */
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly options: { built?: boolean } = {},
+  ) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const args = this.options.built ? ["dist/src/main.js"] : ["--import", "tsx", "src/main.ts"];
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
