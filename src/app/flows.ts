@@ -100,10 +100,11 @@ export function isFromPanel(
  */
 export function answerWithPanel(
   ctx: Pick<ActionContext, "invocation">,
-  flow: Pick<Flow, "id" | "panelMessageId">,
+  flow: Pick<Flow, "id" | "panelChannelId" | "panelMessageId">,
   view: MessageView,
 ): ActionResult {
+  const panel = { channelId: flow.panelChannelId, messageId: flow.panelMessageId };
   return isFromPanel(ctx, flow)
     ? { replyMode: "update", reply: view }
-    : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+    : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view, panel }] };
 }

@@ -50,7 +50,13 @@ export interface ActionContext<I extends Intent = Intent> {
 /** Side effects on Discord, run after the transaction has committed (never inside it). */
 export type Effect =
   /** Edit the panel message of a flow (no-op when it has none or it was deleted). */
-  | { kind: "editPanel"; flowId: number; view: MessageView }
+  | {
+      kind: "editPanel";
+      flowId: number;
+      view: MessageView;
+      /** Where the panel is, when the use case read it with the flow (saves reading the flow again). */
+      panel?: { channelId: string | null; messageId: string | null };
+    }
   /** Post a new panel for a flow in a channel and remember its message id. */
   | { kind: "postPanel"; flowId: number; channelId: string; view: MessageView }
   /** Post a message in a channel. */

@@ -165,7 +165,13 @@ export function createRouter(client: Client, deps: RouterDeps) {
   async function runEffect(interaction: ActionInteraction, effect: Effect, lang: Lang) {
     switch (effect.kind) {
       case "editPanel": {
-        const flow = await flowPanel(deps.app.db, effect.flowId);
+        const flow = effect.panel
+          ? {
+              id: effect.flowId,
+              panelChannelId: effect.panel.channelId,
+              panelMessageId: effect.panel.messageId,
+            }
+          : await flowPanel(deps.app.db, effect.flowId);
         if (!flow?.panelChannelId || !flow.panelMessageId) return;
         try {
           await client.rest.patch(Routes.channelMessage(flow.panelChannelId, flow.panelMessageId), {
