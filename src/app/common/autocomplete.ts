@@ -1,3 +1,4 @@
+import { sqlFor } from "../../store/db.js";
 import { nameKey } from "../names.js";
 import type { AutocompleteSource } from "../use-case.js";
 
@@ -7,12 +8,11 @@ export const characterNames: AutocompleteSource = {
   async choices({ db, table, query }) {
     if (!table) return [];
     const key = nameKey(query);
-    const characters = await db.character.findMany({
-      where: { tableId: table.id, deletedAt: null, ...(key ? { nameKey: { contains: key } } : {}) },
-      orderBy: { name: "asc" },
-      take: 25,
-      select: { name: true },
-    });
+    // strpos: a plain substring test, so `%` or `_` typed by the user match only themselves.
+    const characters = await sqlFor(db).rows<{ name: string }>`
+      SELECT name FROM "character"
+      WHERE table_id = ${table.id} AND deleted_at IS NULL AND strpos(name_key, ${key}) > 0
+      ORDER BY name LIMIT 25`;
     return characters.map((c) => ({ name: c.name, value: c.name }));
   },
 };

@@ -3,6 +3,7 @@ import type { Character } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { ZODIAC_SIGNS } from "../../rules/mountain-witch/zodiac.js";
+import { sqlFor } from "../../store/db.js";
 import { findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog } from "../log.js";
@@ -113,10 +114,9 @@ export const characterShow = defineUseCase({
     let character: Character;
     if (ctx.intent.name) character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     else {
-      const own = await ctx.tx.character.findFirst({
-        where: { tableId: table.id, ownerUserId: ctx.actor.userId, deletedAt: null },
-        orderBy: { id: "asc" },
-      });
+      const own = await sqlFor(ctx.tx).one<Character>`
+        SELECT * FROM "character" WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL
+        ORDER BY id LIMIT 1`;
       if (!own) refuse("errors.character.noneOwned");
       character = own;
     }
@@ -132,10 +132,12 @@ export const characterList = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
-    const characters = await ctx.tx.character.findMany({
-      where: { tableId: table.id, deletedAt: null },
-      orderBy: [{ kind: "asc" }, { name: "asc" }],
-    });
+    const characters = await sqlFor(ctx.tx).rows<
+      Pick<Character, "name" | "kind" | "ownerUserId" | "strength" | "status">
+    >`
+      SELECT name, kind, owner_user_id, strength, status FROM "character"
+      WHERE table_id = ${table.id} AND deleted_at IS NULL
+      ORDER BY kind, name`;
     const lines = characters.map((c) => {
       const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.lang, "character.gmCharacter");
       const strength =

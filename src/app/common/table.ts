@@ -1,6 +1,8 @@
 import { z } from "zod";
+import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
+import { sqlFor } from "../../store/db.js";
 import { requireGmOrAdmin, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog } from "../log.js";
@@ -59,10 +61,9 @@ export const tableSetup = defineUseCase({
 
 export async function tableSummary(ctx: Pick<ActionContext, "tx" | "lang" | "table">): Promise<EmbedView> {
   const table = requireTable(ctx);
-  const characters = await ctx.tx.character.findMany({
-    where: { tableId: table.id, deletedAt: null },
-    orderBy: [{ kind: "asc" }, { name: "asc" }],
-  });
+  const characters = await sqlFor(ctx.tx).rows<Pick<Character, "name" | "kind" | "ownerUserId">>`
+    SELECT name, kind, owner_user_id FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL
+    ORDER BY kind, name`;
   const pcs = characters.filter((c) => c.kind === "pc");
   const npcs = characters.filter((c) => c.kind !== "pc");
   const extra = (await hooksFor(table.system).tableFields?.(ctx)) ?? [];

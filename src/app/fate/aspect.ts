@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { GameTable } from "../../generated/prisma/client.js";
+import type { Aspect as AspectRow, Character, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
@@ -9,12 +9,13 @@ import {
   makeAspect,
 } from "../../rules/fate/aspects.js";
 import { sceneCompel } from "../../rules/fate/compel.js";
+import { sqlFor } from "../../store/db.js";
 import { findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import { openConflict } from "./conflict-state.js";
-import { findTableAspect, liveCharacters, tableAspects } from "./state.js";
+import { findTableAspect, liveCharacters, saveFatePoints, tableAspects } from "./state.js";
 
 const ADDABLE_KINDS = ASPECT_KINDS.filter((k) => k !== "consequence" && k !== "faction");
 
@@ -44,26 +45,22 @@ export const aspectAdd = defineUseCase({
     const aspect = makeAspect(cleanName(ctx.intent.name, 100), kind, {
       freeInvokes: ctx.intent.invokes ?? 0,
     });
-    const here = await ctx.tx.aspect.findMany({
-      where: { tableId: table.id, characterId: owner?.id ?? null, removedAt: null },
-    });
+    const here = await sqlFor(ctx.tx).rows<AspectRow>`
+      SELECT * FROM aspect
+      WHERE table_id = ${table.id} AND character_id IS NOT DISTINCT FROM ${owner?.id ?? null}::int AND removed_at IS NULL
+      ORDER BY id`;
     if (here.some((a) => a.nameKey === nameKey(aspect.name)))
       refuse("errors.fate.aspectExists", { name: aspect.name });
     // One aspect of each character kind: a new Ambition replaces the old one.
     const replaced = (CHARACTER_ASPECT_KINDS as readonly string[]).includes(kind)
       ? here.find((a) => a.kind === kind)
       : undefined;
-    if (replaced) await ctx.tx.aspect.update({ where: { id: replaced.id }, data: { removedAt: ctx.now } });
-    await ctx.tx.aspect.create({
-      data: {
-        tableId: table.id,
-        characterId: owner?.id ?? null,
-        name: aspect.name,
-        nameKey: nameKey(aspect.name),
-        kind,
-        freeInvokes: aspect.freeInvokes.length,
-      },
-    });
+    if (replaced)
+      await sqlFor(ctx.tx).run`UPDATE aspect SET removed_at = ${ctx.now} WHERE id = ${replaced.id}`;
+    await sqlFor(ctx.tx).run`
+      INSERT INTO aspect (table_id, character_id, name, name_key, kind, free_invokes, created_at)
+      VALUES (${table.id}, ${owner?.id ?? null}, ${aspect.name}, ${nameKey(aspect.name)}, ${kind},
+              ${aspect.freeInvokes.length}, ${new Date()})`;
     await appendLog(ctx, table.id, {
       action: "fate.aspect.add",
       characterId: owner?.id ?? null,
@@ -109,10 +106,13 @@ export const aspectRemove = defineUseCase({
     if (!found.ref.startsWith("a")) refuse("errors.fate.consequenceUseCommand");
     if (found.characterId === null) requireGm(ctx);
     else {
-      const character = await ctx.tx.character.findUniqueOrThrow({ where: { id: found.characterId } });
+      const character = await sqlFor(ctx.tx).one<Character>`
+        SELECT * FROM "character" WHERE id = ${found.characterId}`;
+      if (!character) throw new Error(`character ${found.characterId} not found`);
       requireControl(ctx, character, { gmMayActForPlayers: true });
     }
-    await ctx.tx.aspect.update({ where: { id: Number(found.ref.slice(1)) }, data: { removedAt: ctx.now } });
+    await sqlFor(ctx.tx)
+      .run`UPDATE aspect SET removed_at = ${ctx.now} WHERE id = ${Number(found.ref.slice(1))}`;
     await appendLog(ctx, table.id, {
       action: "fate.aspect.remove",
       characterId: found.characterId,
@@ -196,7 +196,7 @@ export const aspectCompel = defineUseCase({
     );
     const after = sceneCompel(everyone);
     for (const [i, row] of everyone.entries()) {
-      await ctx.tx.character.update({ where: { id: row.id }, data: { fatePoints: after[i]!.fatePoints } });
+      await saveFatePoints(ctx.tx, row.id, after[i]!.fatePoints);
       await appendLog(ctx, table.id, {
         action: "fate.compel.scene",
         characterId: row.id,

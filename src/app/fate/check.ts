@@ -17,6 +17,7 @@ import {
 import { ACTIONS, actionOutcome, hitAfterRatings } from "../../rules/fate/outcomes.js";
 import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
 import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -29,6 +30,7 @@ import {
   characterById,
   fateCharacter,
   findTableAspect,
+  saveFatePoints,
   saveTableAspect,
   tableAspects,
 } from "./state.js";
@@ -79,24 +81,20 @@ export function panel(
   return view;
 }
 
-/** Older checks of the same roller stop taking invokes: "your latest check" is unambiguous. */
+/**
+ * Older checks of the same roller stop taking invokes: "your latest check" is unambiguous.
+ * One statement finds and closes them (a contest's rolls stay open; their state is unchanged).
+ */
 async function closeOlderChecks(ctx: Ctx, table: GameTable, rollerId: number): Promise<Effect[]> {
-  const older = await ctx.tx.flow.findMany({
-    where: {
-      tableId: table.id,
-      kind: "fate.check",
-      status: "open",
-      state: { path: ["rollerId"], equals: rollerId },
-    },
-  });
-  const effects: Effect[] = [];
-  for (const flow of older) {
-    const state = flow.state as unknown as CheckFlowState;
-    if (state.contestFlowId !== null) continue;
-    await saveFlowState(ctx.tx, flow.id, state, true);
-    effects.push({ kind: "editPanel", flowId: flow.id, view: panel(ctx, flow, state, false) });
-  }
-  return effects;
+  const now = new Date();
+  const closed = await sqlFor(ctx.tx).rows<TypedFlow<CheckFlowState>>`
+    UPDATE flow SET status = 'closed', closed_at = ${now}, updated_at = ${now}
+    WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+      AND state -> 'rollerId' = ${JSON.stringify(rollerId)}::jsonb AND state -> 'contestFlowId' = 'null'::jsonb
+    RETURNING *`;
+  return closed
+    .sort((a, b) => a.id - b.id)
+    .map((flow) => ({ kind: "editPanel", flowId: flow.id, view: panel(ctx, flow, flow.state, false) }));
 }
 
 /** Rolls a check and stores it as a flow. */
@@ -175,20 +173,15 @@ async function pendingAttackOn(
   defenderId: number,
   attackerId: number | null,
 ): Promise<TypedFlow<CheckFlowState> | null> {
-  const flows = await ctx.tx.flow.findMany({
-    where: {
-      tableId: table.id,
-      kind: "fate.check",
-      status: "open",
-      state: { path: ["targetId"], equals: defenderId },
-    },
-    orderBy: { id: "desc" },
-  });
-  const found = flows.find((f) => {
-    const s = f.state as unknown as CheckFlowState;
-    return s.awaitingDefence && (attackerId === null || s.rollerId === attackerId);
-  });
-  return (found as unknown as TypedFlow<CheckFlowState>) ?? null;
+  const flows = await sqlFor(ctx.tx).rows<TypedFlow<CheckFlowState>>`
+    SELECT * FROM flow
+    WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+      AND state -> 'targetId' = ${JSON.stringify(defenderId)}::jsonb
+    ORDER BY id DESC`;
+  const found = flows.find(
+    (f) => f.state.awaitingDefence && (attackerId === null || f.state.rollerId === attackerId),
+  );
+  return found ?? null;
 }
 
 /** Rolls `defender`'s defence against a waiting attack and links the two checks. */
@@ -310,27 +303,26 @@ async function checkForInvoke(
   id: number | undefined,
 ): Promise<TypedFlow<CheckFlowState>> {
   if (id !== undefined) return requireFlow<CheckFlowState>(ctx.tx, table.id, id, "fate.check");
-  const open = await ctx.tx.flow.findMany({
-    where: { tableId: table.id, kind: "fate.check", status: "open" },
-    orderBy: { id: "desc" },
-    take: 50,
-  });
-  const rollers = new Map<number, Character>();
-  for (const flow of open) {
-    const state = flow.state as unknown as CheckFlowState;
-    if (mode === "passive") {
-      if (state.check.opposition.kind === "passive") return flow as unknown as TypedFlow<CheckFlowState>;
-      continue;
-    }
-    const roller =
-      rollers.get(state.rollerId) ?? (await ctx.tx.character.findUnique({ where: { id: state.rollerId } }));
-    if (!roller) continue;
-    rollers.set(roller.id, roller);
-    if (roller.ownerUserId === ctx.actor.userId || (roller.ownerUserId === null && isGm(table, ctx.actor))) {
-      return flow as unknown as TypedFlow<CheckFlowState>;
-    }
-  }
-  return refuse("errors.fate.noCheck");
+  // Among the table's 50 latest open checks: the newest with a difficulty, or the newest whose
+  // roller the actor plays (the GM: an NPC's).
+  const found =
+    mode === "passive"
+      ? await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+          SELECT f.* FROM (
+            SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+            ORDER BY id DESC LIMIT 50
+          ) f
+          WHERE f.state -> 'check' -> 'opposition' ->> 'kind' = 'passive'
+          ORDER BY f.id DESC LIMIT 1`
+      : await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+          SELECT f.* FROM (
+            SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+            ORDER BY id DESC LIMIT 50
+          ) f
+          JOIN "character" c ON c.id = (f.state ->> 'rollerId')::int
+          WHERE c.owner_user_id = ${ctx.actor.userId} OR (c.owner_user_id IS NULL AND ${isGm(table, ctx.actor)}::boolean)
+          ORDER BY f.id DESC LIMIT 1`;
+  return found ?? refuse("errors.fate.noCheck");
 }
 
 /** Who may invoke on this check: the roller's player (the GM for NPCs); for `passive`, the GM. */
@@ -424,21 +416,17 @@ export const invoke = defineUseCase({
       ctx.dice,
     );
     if (invokerRow && result.invoker.fatePoints !== invokerRow.fatePoints) {
-      await ctx.tx.character.update({
-        where: { id: invokerRow.id },
-        data: { fatePoints: result.invoker.fatePoints },
-      });
+      await saveFatePoints(ctx.tx, invokerRow.id, result.invoker.fatePoints);
     }
     await saveTableAspect(ctx.tx, found, result.aspect);
     const state: CheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, flow.id, state);
     const effects: Effect[] = [{ kind: "editPanel", flowId: flow.id, view: panel(ctx, flow, state) }];
     if (state.linkFlowId !== null) {
-      const linked = await ctx.tx.flow.findFirst({
-        where: { id: state.linkFlowId, tableId: table.id, status: "open" },
-      });
+      const linked = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+        SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`;
       if (linked) {
-        const other = linked.state as unknown as CheckFlowState;
+        const other = linked.state;
         const updated: CheckFlowState = {
           ...other,
           check: withOpposition(other.check, {
@@ -573,25 +561,18 @@ export const claimAdvantage = defineUseCase({
       const found = await findTableAspect(ctx.tx, table.id, name, state.targetId);
       const row = found.ref.startsWith("a") ? Number(found.ref.slice(1)) : null;
       if (row === null) refuse("errors.fate.advantageOnConsequence");
-      const updated = await ctx.tx.aspect.update({
-        where: { id: row },
-        data: { freeInvokes: { increment: effects.freeInvokes } },
-      });
+      const updated = await sqlFor(ctx.tx).one<{ name: string }>`
+        UPDATE aspect SET free_invokes = free_invokes + ${effects.freeInvokes} WHERE id = ${row} RETURNING name`;
+      if (!updated) throw new Error(`aspect ${row} not found`);
       text = t(ctx.lang, "fate.advantage.invokesAdded", { aspect: updated.name, count: effects.freeInvokes });
     } else {
       if (effects.aspect !== "created" && effects.aspect !== "boost") refuse("errors.fate.advantageFailed");
       const kind = effects.aspect === "boost" ? "boost" : "situational";
       const aspect = makeAspect(name, kind, { freeInvokes: effects.freeInvokes });
-      await ctx.tx.aspect.create({
-        data: {
-          tableId: table.id,
-          characterId: state.targetId,
-          name: aspect.name,
-          nameKey: nameKey(aspect.name),
-          kind,
-          freeInvokes: aspect.freeInvokes.length,
-        },
-      });
+      await sqlFor(ctx.tx).run`
+        INSERT INTO aspect (table_id, character_id, name, name_key, kind, free_invokes, created_at)
+        VALUES (${table.id}, ${state.targetId}, ${aspect.name}, ${nameKey(aspect.name)}, ${kind},
+                ${aspect.freeInvokes.length}, ${new Date()})`;
       text = t(ctx.lang, kind === "boost" ? "fate.advantage.boost" : "fate.advantage.created", {
         aspect: aspect.name,
         count: aspect.freeInvokes.length,

@@ -3,12 +3,13 @@ import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { acceptCompel, buyOffCompel, type CompelOffer, offerCompel } from "../../rules/fate/compel.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
 import { createFlow, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { characterById, tableAspects } from "./state.js";
+import { characterById, saveFatePoints, tableAspects } from "./state.js";
 
 /** A compel waiting for its target's answer (flow kind `fate.compel`). */
 export interface CompelFlowState {
@@ -106,7 +107,7 @@ export const compel = defineUseCase({
       compeller: compeller ? { id: String(compeller.id), fatePoints: compeller.fatePoints } : undefined,
     });
     if (compeller && paid) {
-      await ctx.tx.character.update({ where: { id: compeller.id }, data: { fatePoints: paid.fatePoints } });
+      await saveFatePoints(ctx.tx, compeller.id, paid.fatePoints);
     }
     const state: CompelFlowState = {
       offer,
@@ -157,7 +158,7 @@ export const compelAccept = defineUseCase({
   async run(ctx) {
     const { table, flow, target } = await answerable(ctx, ctx.intent.flowId);
     const after = acceptCompel(flow.state.offer, { id: String(target.id), fatePoints: target.fatePoints });
-    await ctx.tx.character.update({ where: { id: target.id }, data: { fatePoints: after.fatePoints } });
+    await saveFatePoints(ctx.tx, target.id, after.fatePoints);
     const state: CompelFlowState = { ...flow.state, answer: "accepted" };
     await saveFlowState(ctx.tx, flow.id, state, true);
     await appendLog(ctx, table.id, {
@@ -185,7 +186,7 @@ export const compelBuyOff = defineUseCase({
     const { table, flow, target } = await answerable(ctx, ctx.intent.flowId);
     const compeller =
       flow.state.compellerId !== null
-        ? await ctx.tx.character.findUnique({ where: { id: flow.state.compellerId } })
+        ? await sqlFor(ctx.tx).one<Character>`SELECT * FROM "character" WHERE id = ${flow.state.compellerId}`
         : null;
     const paid = buyOffCompel(
       flow.state.offer,
@@ -194,13 +195,8 @@ export const compelBuyOff = defineUseCase({
         ? { id: String(compeller.id), fatePoints: compeller.fatePoints }
         : null,
     );
-    await ctx.tx.character.update({ where: { id: target.id }, data: { fatePoints: paid.target.fatePoints } });
-    if (compeller && paid.compeller) {
-      await ctx.tx.character.update({
-        where: { id: compeller.id },
-        data: { fatePoints: paid.compeller.fatePoints },
-      });
-    }
+    await saveFatePoints(ctx.tx, target.id, paid.target.fatePoints);
+    if (compeller && paid.compeller) await saveFatePoints(ctx.tx, compeller.id, paid.compeller.fatePoints);
     const state: CompelFlowState = { ...flow.state, answer: "boughtOff" };
     await saveFlowState(ctx.tx, flow.id, state, true);
     await appendLog(ctx, table.id, {

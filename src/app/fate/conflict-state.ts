@@ -1,8 +1,9 @@
-import type { GameTable } from "../../generated/prisma/client.js";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { clearStress } from "../../rules/fate/character.js";
 import { conflictWinner, type FateConflict, resolveHit } from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
+import { sqlFor } from "../../store/db.js";
 import { findOpenFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
@@ -85,7 +86,8 @@ export async function finishConflict(
   state: ConflictFlowState,
 ): Promise<Effect[]> {
   for (const p of state.conflict.participants) {
-    const row = await ctx.tx.character.findFirst({ where: { id: Number(p.characterId), tableId: table.id } });
+    const row = await sqlFor(ctx.tx).one<Character>`
+      SELECT * FROM "character" WHERE id = ${Number(p.characterId)} AND table_id = ${table.id}`;
     if (!row) continue;
     const before = fateCharacter(row);
     await saveFateCharacter(ctx.tx, row, clearStress(before));

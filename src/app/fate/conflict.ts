@@ -8,7 +8,7 @@ import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import { type ConflictFlowState, conflictView, finishConflict, openConflict } from "./conflict-state.js";
-import { liveCharacters } from "./state.js";
+import { liveCharacters, saveFatePoints } from "./state.js";
 
 const flowId = z.number().int().positive();
 
@@ -74,7 +74,7 @@ export const conflictConcede = defineUseCase({
     const row = await actingCharacter(ctx, ctx.intent.character);
     const { conflict, fatePoints } = concede(flow.state.conflict, String(row.id));
     const after = row.fatePoints + fatePoints;
-    await ctx.tx.character.update({ where: { id: row.id }, data: { fatePoints: after } });
+    await saveFatePoints(ctx.tx, row.id, after);
     await appendLog(ctx, table.id, {
       action: "fate.concede",
       characterId: row.id,

@@ -10,6 +10,7 @@ import {
   startContest,
 } from "../../rules/fate/contest.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, canControl, findCharacter, isGm, requireGm, requireTable } from "../access.js";
 import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -123,8 +124,9 @@ async function currentResults(ctx: Pick<ActionContext, "tx">, table: GameTable, 
       results[id] = null;
       continue;
     }
-    const flow = await ctx.tx.flow.findFirst({ where: { id: roll, tableId: table.id } });
-    results[id] = flow ? checkResult((flow.state as unknown as CheckFlowState).check) : null;
+    const flow = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+      SELECT * FROM flow WHERE id = ${roll} AND table_id = ${table.id}`;
+    results[id] = flow ? checkResult(flow.state.check) : null;
   }
   return results;
 }
@@ -212,7 +214,8 @@ export const contestRoll = defineUseCase({
       // From the panel: the actor's own character in this contest (the GM's NPC if they have just one).
       const mine: Character[] = [];
       for (const id of state.contest.participants) {
-        const c = await ctx.tx.character.findFirst({ where: { id: Number(id), tableId: table.id } });
+        const c = await sqlFor(ctx.tx).one<Character>`
+          SELECT * FROM "character" WHERE id = ${Number(id)} AND table_id = ${table.id}`;
         if (c && canControl(table, ctx.actor, c)) mine.push(c);
       }
       if (mine.length === 0) refuse("errors.fate.notInContest");
@@ -280,10 +283,12 @@ export const contestResolve = defineUseCase({
     const flow = await theContest(ctx, ctx.intent.flowId);
     const state = flow.state;
     if (!isGm(table, ctx.actor)) {
-      const rows = await ctx.tx.character.findMany({
-        where: { id: { in: state.contest.participants.map(Number) }, tableId: table.id },
-      });
-      if (!rows.some((r) => r.ownerUserId === ctx.actor.userId)) refuse("errors.fate.notInContest");
+      const ids = state.contest.participants.map(Number);
+      const own = await sqlFor(ctx.tx).one`
+        SELECT 1 AS own FROM "character"
+        WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND ${ids}::jsonb @> to_jsonb(id)
+        LIMIT 1`;
+      if (!own) refuse("errors.fate.notInContest");
     }
     const results = await currentResults(ctx, table, state);
     const rolls: ContestRoll[] = state.contest.participants
@@ -298,9 +303,10 @@ export const contestResolve = defineUseCase({
     const effects: Effect[] = [];
     for (const roll of Object.values(state.rolls)) {
       if (roll === "forfeit") continue;
-      const check = await ctx.tx.flow.findFirst({ where: { id: roll, tableId: table.id } });
+      const check = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+        SELECT * FROM flow WHERE id = ${roll} AND table_id = ${table.id}`;
       if (check?.status !== "open") continue;
-      const checkState = check.state as unknown as CheckFlowState;
+      const checkState = check.state;
       await saveFlowState(ctx.tx, check.id, checkState, true);
       effects.push({ kind: "editPanel", flowId: check.id, view: panel(ctx, check, checkState, false) });
     }

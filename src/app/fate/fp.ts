@@ -6,7 +6,14 @@ import { findCharacter, requireGm, requireTable } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { defineUseCase } from "../use-case.js";
-import { fateCharacter, liveCharacters, saveFateCharacter, saveTableState, tableState } from "./state.js";
+import {
+  fateCharacter,
+  liveCharacters,
+  saveFateCharacter,
+  saveFatePoints,
+  saveTableState,
+  tableState,
+} from "./state.js";
 
 const characterName = z.string().min(1).max(100);
 
@@ -56,7 +63,7 @@ export const fpGive = defineUseCase({
     const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
     const reason = ctx.intent.reason ? cleanText(ctx.intent.reason, 200) : null;
     const after = adjustFatePoints({ fatePoints: row.fatePoints }, ctx.intent.amount);
-    await ctx.tx.character.update({ where: { id: row.id }, data: { fatePoints: after.fatePoints } });
+    await saveFatePoints(ctx.tx, row.id, after.fatePoints);
     await appendLog(ctx, table.id, {
       action: "fate.fp.give",
       characterId: row.id,

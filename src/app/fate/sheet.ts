@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Character } from "../../generated/prisma/client.js";
+import type { Aspect as AspectRow, Character } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
@@ -21,6 +21,7 @@ import {
 } from "../../rules/fate/character.js";
 import { signed } from "../../rules/fate/ladder.js";
 import { echo, resolveSkill, SKILL_KEYS } from "../../rules/fate/skills.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, requireTable } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
@@ -314,10 +315,8 @@ export const hooks: SystemHooks = {
   },
   async sheetFields(ctx, row) {
     const character = fateCharacter(row);
-    const aspects = await ctx.tx.aspect.findMany({
-      where: { characterId: row.id, removedAt: null },
-      orderBy: { id: "asc" },
-    });
+    const aspects = await sqlFor(ctx.tx).rows<AspectRow>`
+      SELECT * FROM aspect WHERE character_id = ${row.id} AND removed_at IS NULL ORDER BY id`;
     const consequences = character.consequences
       .map(
         (s) =>

@@ -9,7 +9,7 @@ import {
   syncTracks,
 } from "../../rules/fate/character.js";
 import type { ConsequenceSlot, ConsequenceSlotId, StressKind, StressTrack } from "../../rules/fate/stress.js";
-import type { Tx } from "../../store/db.js";
+import { sqlFor, type Tx } from "../../store/db.js";
 import { nameKey } from "../names.js";
 
 /** What a Fate character keeps in `character.sheet` (fate points and refresh have their own columns). */
@@ -76,22 +76,27 @@ export async function saveFateCharacter(
   row: Character,
   character: FateCharacter,
 ): Promise<Character> {
-  return tx.character.update({
-    where: { id: row.id },
-    data: {
-      sheet: { ...((row.sheet ?? {}) as object), ...sheetOf(character) } as unknown as Prisma.InputJsonValue,
-      fatePoints: character.fatePoints,
-      refresh: character.refresh,
-    },
-  });
+  const sheet = { ...((row.sheet ?? {}) as object), ...sheetOf(character) };
+  const saved = await sqlFor(tx).one<Character>`
+    UPDATE "character" SET sheet = ${sheet}::jsonb, fate_points = ${character.fatePoints}, refresh = ${character.refresh}
+    WHERE id = ${row.id} RETURNING *`;
+  if (!saved) throw new Error(`character ${row.id} vanished while being saved`);
+  return saved;
+}
+
+/** Sets a character's fate points (the database refuses a negative count). */
+export async function saveFatePoints(tx: Tx, characterId: number, fatePoints: number): Promise<void> {
+  await sqlFor(tx).run`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${characterId}`;
 }
 
 export async function liveCharacters(tx: Tx, tableId: number): Promise<Character[]> {
-  return tx.character.findMany({ where: { tableId, deletedAt: null }, orderBy: { id: "asc" } });
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND deleted_at IS NULL ORDER BY id`;
 }
 
 export async function characterById(tx: Tx, tableId: number, id: number): Promise<Character> {
-  const row = await tx.character.findFirst({ where: { id, tableId, deletedAt: null } });
+  const row = await sqlFor(tx).one<Character>`
+    SELECT * FROM "character" WHERE id = ${id} AND table_id = ${tableId} AND deleted_at IS NULL`;
   if (!row) refuse("errors.character.notFound", { name: `#${id}` });
   return row;
 }
@@ -119,19 +124,17 @@ export function rowAspect(row: AspectRow): Aspect {
 }
 
 export async function tableAspects(tx: Tx, tableId: number): Promise<TableAspect[]> {
-  const rows = await tx.aspect.findMany({
-    where: { tableId, removedAt: null },
-    include: { character: { select: { name: true, deletedAt: true } } },
-    orderBy: { id: "asc" },
-  });
-  const found: TableAspect[] = rows
-    .filter((r) => !r.character?.deletedAt)
-    .map((r) => ({
-      ref: `a${r.id}`,
-      aspect: rowAspect(r),
-      characterId: r.characterId,
-      characterName: r.character?.name ?? null,
-    }));
+  // Aspects on a deleted character are gone with it; scene aspects have no character.
+  const rows = await sqlFor(tx).rows<AspectRow & { characterName: string | null }>`
+    SELECT a.*, c.name AS character_name FROM aspect a LEFT JOIN "character" c ON c.id = a.character_id
+    WHERE a.table_id = ${tableId} AND a.removed_at IS NULL AND c.deleted_at IS NULL
+    ORDER BY a.id`;
+  const found: TableAspect[] = rows.map((r) => ({
+    ref: `a${r.id}`,
+    aspect: rowAspect(r),
+    characterId: r.characterId,
+    characterName: r.characterName,
+  }));
   for (const row of await liveCharacters(tx, tableId)) {
     for (const slot of fateCharacter(row).consequences) {
       if (slot.aspect) {
@@ -175,14 +178,16 @@ export async function findTableAspect(
 export async function saveTableAspect(tx: Tx, found: TableAspect, after: Aspect | null): Promise<void> {
   if (found.ref.startsWith("a")) {
     const id = Number(found.ref.slice(1));
-    await tx.aspect.update({
-      where: { id },
-      data: after ? { freeInvokes: after.freeInvokes.length } : { removedAt: new Date(), freeInvokes: 0 },
-    });
+    if (after) {
+      await sqlFor(tx).run`UPDATE aspect SET free_invokes = ${after.freeInvokes.length} WHERE id = ${id}`;
+    } else {
+      await sqlFor(tx).run`UPDATE aspect SET removed_at = ${new Date()}, free_invokes = 0 WHERE id = ${id}`;
+    }
     return;
   }
   const [characterPart, slotId] = found.ref.slice(1).split(".") as [string, ConsequenceSlotId];
-  const row = await tx.character.findUniqueOrThrow({ where: { id: Number(characterPart) } });
+  const row = await sqlFor(tx).one<Character>`SELECT * FROM "character" WHERE id = ${Number(characterPart)}`;
+  if (!row) throw new Error(`character ${characterPart} not found`);
   const character = fateCharacter(row);
   const consequences = character.consequences.map((s) =>
     s.id === slotId ? { ...s, aspect: after ?? s.aspect } : s,
