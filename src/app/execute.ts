@@ -184,11 +184,11 @@ async function executeOnce(
   const base = { intent, invocation, actor: invocation.actor, lang, db: deps.db, dice: deps.dice, now };
 
   if (!useCase.mutates) {
-    const result = await useCase.run({
-      ...base,
-      table: useCase.table === "none" ? null : table,
-      tx: deps.db,
-    });
+    const result = await useCase
+      .run({ ...base, table: useCase.table === "none" ? null : table, tx: deps.db })
+      .catch(async (error: unknown) => {
+        throw (await refusalForRace(deps.db, invocation, intent, error)) ?? error;
+      });
     return { result, lang, useCase, table };
   }
 
@@ -296,7 +296,8 @@ function databaseCause(error: unknown): { sqlState?: string; constraint?: string
  * The one place where a race the table lock cannot prevent becomes a refusal the user can act on.
  * The transaction was rolled back, so nothing changed. Two `/table setup` at once in a new channel
  * (no table row to lock yet) meet at the one-active-table-per-channel index; a unique index or a
- * deadlock elsewhere means someone else changed the same thing at the same moment.
+ * deadlock elsewhere means someone else changed the same thing at the same moment. A value that
+ * PostgreSQL finds out of range (an id from a forged button) is refused as bad input here too.
  */
 export async function refusalForRace(
   db: Db,
@@ -308,6 +309,9 @@ export async function refusalForRace(
   const { sqlState, constraint } = databaseCause(error);
   // 40001 serialization failure, 40P01 deadlock: the loser of a race.
   if (sqlState === "40001" || sqlState === "40P01") return new DomainError("errors.concurrentChange");
+  // 22003 / 22P02: a number or id (from a button or typed text) that no column can hold.
+  if (sqlState === "22003" || sqlState === "22P02")
+    return new DomainError("errors.invalidInput", { field: "?", problem: "out of range" });
   if (sqlState !== "23505") return null;
   if (constraint === "game_table_active_channel_id_key") {
     const winner = await activeTable(db, invocation.channelId).catch(() => null);

@@ -205,5 +205,10 @@ describe("reliability of the use-case runner: idempotency and races", () => {
     };
     const refusal = await refusalForRace(app.db, invocation, { type: "roll" } as Intent, error);
     expect(refusal?.code).toBe("errors.concurrentChange");
+    // A number no column can hold, caught by PostgreSQL: bad input, not an internal error.
+    const tooBig = await sqlFor(app.db).one`SELECT ${"99999999999"}::int AS n`.catch((e: unknown) => e);
+    expect((tooBig as { code?: string }).code).toBe("22003");
+    const invalid = await refusalForRace(app.db, invocation, { type: "roll" } as Intent, tooBig);
+    expect(invalid?.code).toBe("errors.invalidInput");
   });
 });
