@@ -59,8 +59,13 @@ const { values: args } = parseArgs({
 
 const quick = args.quick ?? false;
 
-/** The bot as production runs it (`npm start` builds it first): bench/run.ts builds it the same way. */
-const BOT_SCRIPT = "dist/src/main.js";
+/** The bot as production runs it: `npm start`'s own command line, after the same build. */
+const startCommand = (
+  JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }
+).scripts.start.split(/\s+/);
+if (startCommand[0] !== "node") throw new Error(`npm start should run node, not: ${startCommand.join(" ")}`);
+const BOT_NODE_ARGS = startCommand.slice(1, -1);
+const BOT_SCRIPT = startCommand.at(-1)!;
 execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 const settings = {
   rate: Number(args.rate ?? 200),
@@ -186,7 +191,7 @@ async function main() {
 
   try {
     // ---- cold start (migrations), then set the tables up through the bot -----------------------
-    let bot = new BenchProcess("bot", BOT_SCRIPT, env);
+    let bot = new BenchProcess("bot", BOT_SCRIPT, env, BOT_NODE_ARGS);
     const coldStartMs = await bot.start();
     await double.waitForBot();
     const registration = await bot.waitForLog(
@@ -224,6 +229,7 @@ async function main() {
     const censusFile = path.join(dataRoot, "sql-census.json");
     const censusArgs = settings.sqlCensus ? ["--import", "./bench/sql-census.ts"] : [];
     bot = new BenchProcess("bot", BOT_SCRIPT, { ...env, SQL_CENSUS_FILE: censusFile }, [
+      ...BOT_NODE_ARGS,
       ...settings.nodeArgs,
       ...profileArgs,
       // The census preload is TypeScript; the bot itself stays the built JavaScript.
@@ -254,7 +260,7 @@ async function main() {
     for (let run = 1; run <= settings.runs; run++) {
       if (run > 1) {
         // The floor took the gateway session; bring the bot back.
-        bot = new BenchProcess("bot", BOT_SCRIPT, env);
+        bot = new BenchProcess("bot", BOT_SCRIPT, env, [...BOT_NODE_ARGS, ...settings.nodeArgs]);
         await bot.start();
         await double.waitForBot();
       }

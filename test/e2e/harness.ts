@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { createDb } from "../../src/store/db.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
@@ -12,14 +13,19 @@ export class BotProcess {
   private child: ChildProcess | null = null;
   readonly output: string[] = [];
 
-  /** `built`: run dist/src/main.js (what `npm start` runs after its build) instead of the sources through tsx. */
+  /** `built`: run what `npm start` runs after its build (dist/src/main.js) instead of the sources through tsx. */
   constructor(
     private readonly env: Record<string, string>,
     private readonly options: { built?: boolean } = {},
   ) {}
 
   async start(): Promise<void> {
-    const args = this.options.built ? ["dist/src/main.js"] : ["--import", "tsx", "src/main.ts"];
+    // Built: `npm start`'s own command line (node, its flags, dist/src/main.js).
+    const args = this.options.built
+      ? (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start
+          .split(" ")
+          .slice(1)
+      : ["--import", "tsx", "src/main.ts"];
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
