@@ -1,7 +1,7 @@
 import type { Flow } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
 import { sqlFor, type Tx } from "../store/db.js";
-import type { ActionContext, ActionResult } from "./use-case.js";
+import type { ActionContext, ActionResult, Effect } from "./use-case.js";
 import type { MessageView } from "./views.js";
 
 /**
@@ -94,6 +94,19 @@ export function isFromPanel(
   );
 }
 
+/** Redraws a flow's panel after the answer, at the place read with the flow (no second read). */
+export function panelEdit(
+  flow: Pick<Flow, "id" | "panelChannelId" | "panelMessageId">,
+  view: MessageView,
+): Effect {
+  return {
+    kind: "editPanel",
+    flowId: flow.id,
+    view,
+    panel: { channelId: flow.panelChannelId, messageId: flow.panelMessageId },
+  };
+}
+
 /**
  * The usual answer of an action on a flow with a public panel: a click on the panel edits it
  * in place; a slash command answers with the new state and brings the panel up to date too.
@@ -103,8 +116,7 @@ export function answerWithPanel(
   flow: Pick<Flow, "id" | "panelChannelId" | "panelMessageId">,
   view: MessageView,
 ): ActionResult {
-  const panel = { channelId: flow.panelChannelId, messageId: flow.panelMessageId };
   return isFromPanel(ctx, flow)
     ? { replyMode: "update", reply: view }
-    : { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view, panel }] };
+    : { reply: view, effects: [panelEdit(flow, view)] };
 }

@@ -24,6 +24,7 @@ import {
   createFlow,
   findOpenFlow,
   isFromPanel,
+  panelEdit,
   requireFlow,
   saveFlowState,
   type TypedFlow,
@@ -220,7 +221,7 @@ function answer(
       effects: [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }],
     };
   }
-  return { reply: summary, effects: [{ kind: "editPanel", flowId: id, view: panel }] };
+  return { reply: summary, effects: [panelEdit(flow, panel)] };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
-import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
@@ -94,7 +94,7 @@ async function closeOlderChecks(ctx: Ctx, table: GameTable, rollerId: number): P
     RETURNING *`;
   return closed
     .sort((a, b) => a.id - b.id)
-    .map((flow) => ({ kind: "editPanel", flowId: flow.id, view: panel(ctx, flow, flow.state, false) }));
+    .map((flow) => panelEdit(flow, panel(ctx, flow, flow.state, false)));
 }
 
 /** Rolls a check and stores it as a flow. */
@@ -421,7 +421,7 @@ export const invoke = defineUseCase({
     await saveTableAspect(ctx.tx, found, result.aspect);
     const state: CheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, flow.id, state);
-    const effects: Effect[] = [{ kind: "editPanel", flowId: flow.id, view: panel(ctx, flow, state) }];
+    const effects: Effect[] = [panelEdit(flow, panel(ctx, flow, state))];
     if (state.linkFlowId !== null) {
       const linked = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
         SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`;
@@ -531,7 +531,7 @@ export const applyAttackHit = defineUseCase({
     const ratings = shifts !== hit ? ` ${t(ctx.lang, "fate.hit.ratings", { hit, shifts })}` : "";
     return {
       reply: { content: applied.text + ratings },
-      effects: [{ kind: "editPanel", flowId: flow.id, view: panel(ctx, flow, next) }, ...applied.effects],
+      effects: [panelEdit(flow, panel(ctx, flow, next)), ...applied.effects],
     };
   },
 });
@@ -590,7 +590,7 @@ export const claimAdvantage = defineUseCase({
     });
     return {
       reply: { content: text },
-      effects: [{ kind: "editPanel", flowId: flow.id, view: panel(ctx, flow, next) }],
+      effects: [panelEdit(flow, panel(ctx, flow, next))],
     };
   },
 });
