@@ -66,8 +66,12 @@ describe("e2e reliability: kill -9 during a burst of interactions", () => {
     const outcomes = burst.map(
       (h) => e2e.bot.logs().find((l) => l.msg === "interaction" && l.interactionId === h.id)?.outcome,
     );
-    // Nothing is applied a second time, and nothing stale is applied late.
-    expect(outcomes.filter((o) => o !== "duplicate" && o !== "expired")).toEqual([]);
+    // Nothing answered before the crash is applied a second time. One that was not may be applied
+    // now if it is still within Discord's 3 s (a fast restart), or is refused as expired.
+    for (const [k, outcome] of outcomes.entries()) {
+      if (answered(beforeRestart[k]!)) expect(outcome, `interaction ${k}`).toBe("duplicate");
+      else expect(["duplicate", "expired", "ok"], `interaction ${k}`).toContain(outcome);
+    }
 
     // The players whose command got no answer try again, as they would.
     for (const [i, name] of NAMES.entries()) {
