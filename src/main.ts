@@ -15,7 +15,7 @@ import { startHttpServer } from "./http.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { cryptoDice } from "./rules/dice.js";
-import { createDb, type Db } from "./store/db.js";
+import { createDb, type Db, inTransaction, sqlFor } from "./store/db.js";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./store/embedded-postgres.js";
 import { migrate } from "./store/migrate.js";
 
@@ -167,7 +167,7 @@ async function runBot(config: Config) {
     for (let attempt = 1; ; attempt++) {
       try {
         await db.gameTable.findFirst({ where: { activeChannelId: "" } });
-        await db.$transaction(async (tx) => tx.$executeRaw`SELECT 1`);
+        await inTransaction(db, async (tx) => sqlFor(tx).run`SELECT 1`);
         break;
       } catch (error) {
         if (attempt >= 5) throw error;

@@ -2,8 +2,7 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { type Lang, langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
-import { type Db, sqlFor, type Tx } from "../store/db.js";
-import { transactionScope } from "../store/sql.js";
+import { type Db, inTransaction, sqlFor, type Tx } from "../store/db.js";
 import type { Intent } from "./intent.js";
 import { cleanName } from "./names.js";
 import type { TableCache } from "./table-cache.js";
@@ -195,31 +194,21 @@ async function executeOnce(
   // Writes to game_table by this action are forgotten by the cache before anyone hears the answer
   // (other processes learn of them by NOTIFY).
   const tablesWritten = new Set<number | "new" | "unknown">();
-  const result = await transactionScope
-    .run({ client: null }, () =>
-      deps.db.$transaction(
-        async (rawTx) => {
-          if (!transactionScope.getStore()?.client)
-            throw new Error("the transaction's connection was not captured");
-          const tx = deps.tables
-            ? noticingTableWrites(rawTx, (id) => tablesWritten.add(id ?? "unknown"))
-            : rawTx;
-          let locked: GameTable | null = null;
-          if (table && useCase.table !== "none") {
-            const recorded = await recordAndLock(tx, invocation.interactionId, table.id);
-            if (!recorded.fresh) throw new AlreadyProcessed();
-            if (recorded.table?.status !== "active") throw new DomainError("errors.noTable");
-            locked = recorded.table;
-          } else {
-            const fresh = await sqlFor(tx)
-              .run`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
-            if (fresh === 0) throw new AlreadyProcessed();
-          }
-          return useCase.run({ ...base, table: locked, tx });
-        },
-        { maxWait: 2000, timeout: 10_000 },
-      ),
-    )
+  const result = await inTransaction(deps.db, async (rawTx) => {
+    const tx = deps.tables ? noticingTableWrites(rawTx, (id) => tablesWritten.add(id ?? "unknown")) : rawTx;
+    let locked: GameTable | null = null;
+    if (table && useCase.table !== "none") {
+      const recorded = await recordAndLock(tx, invocation.interactionId, table.id);
+      if (!recorded.fresh) throw new AlreadyProcessed();
+      if (recorded.table?.status !== "active") throw new DomainError("errors.noTable");
+      locked = recorded.table;
+    } else {
+      const fresh = await sqlFor(tx)
+        .run`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
+      if (fresh === 0) throw new AlreadyProcessed();
+    }
+    return useCase.run({ ...base, table: locked, tx });
+  })
     .catch(async (error: unknown) => {
       const refusal = await refusalForRace(deps.db, invocation, intent, error);
       throw refusal ?? error;

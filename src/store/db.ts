@@ -5,7 +5,7 @@ import { type Sql, sqlOn, transactionScope } from "./sql.js";
 
 export { Prisma, PrismaClient };
 export type Db = PrismaClient;
-/** A transaction client: what use cases get inside `inTransaction`. */
+/** A transaction client: what mutating use cases get (see `inTransaction`). */
 export type Tx = Prisma.TransactionClient;
 
 /** Well above any real query or table-lock wait; the router has deferred its answer long before. */
@@ -58,19 +58,121 @@ const rawTypes = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
-/** A pool whose connection for a transaction run in `transactionScope` is remembered there. */
+/**
+ * Inside `inTransaction`, everything sent through the pool goes down that transaction's connection
+ * instead: the query builder's statements (Prisma's adapter queries the pool) as well as raw ones.
+ * A transaction Prisma opens by itself in there (for a write of several statements) becomes a
+ * savepoint of ours.
+ */
 class TransactionAwarePool extends pg.Pool {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this only routes it
+  override query(...args: any[]): any {
+    const client = transactionScope.getStore()?.client;
+    return client ? client.query(...(args as [string])) : super.query(...(args as [string]));
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's connect has callback and promise overloads
   override connect(...args: any[]): any {
-    const scope = transactionScope.getStore();
-    const connecting = super.connect(...(args as []));
-    if (scope && !scope.client && connecting && typeof connecting.then === "function") {
-      return connecting.then((client: pg.PoolClient) => {
-        scope.client = client;
-        return client;
-      });
+    const client = transactionScope.getStore()?.client;
+    if (!client) return super.connect(...(args as []));
+    const nested = asSavepoint(client);
+    if (typeof args[0] === "function") {
+      args[0](undefined, nested, () => {});
+      return undefined;
     }
-    return connecting;
+    return Promise.resolve(nested);
+  }
+}
+
+let savepoints = 0;
+
+/** The transaction's connection as a nested transaction: BEGIN/COMMIT/ROLLBACK act on a savepoint. */
+function asSavepoint(client: pg.PoolClient): pg.PoolClient {
+  const name = `nested_${++savepoints}`;
+  const replacement: Record<string, string> = {
+    BEGIN: `SAVEPOINT ${name}`,
+    COMMIT: `RELEASE SAVEPOINT ${name}`,
+    ROLLBACK: `ROLLBACK TO SAVEPOINT ${name}`,
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === "release") return () => {};
+      if (property === "query") {
+        // biome-ignore lint/suspicious/noExplicitAny: forwards pg's query overloads unchanged
+        return (config: any, ...rest: any[]) => {
+          const text = typeof config === "string" ? config : config?.text;
+          const instead = typeof text === "string" ? replacement[text.trim().toUpperCase()] : undefined;
+          if (instead) config = typeof config === "string" ? instead : { ...config, text: instead };
+          return target.query(config, ...rest);
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The query builder as a transaction's statements may use it: `findUnique` becomes `findFirst`
+ * (same rows), because Prisma batches the `findUnique`s of one tick into one statement — which
+ * could then run on another transaction's connection.
+ */
+function builderInTransaction(db: Db): Tx {
+  const models = new Map<PropertyKey, unknown>();
+  return new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value === "function") return value.bind(target);
+      if (typeof property !== "string" || property.startsWith("$") || typeof value !== "object" || !value)
+        return value;
+      let model = models.get(property);
+      if (!model) {
+        const delegate = value as Record<string, unknown>;
+        model = new Proxy(delegate, {
+          get(inner, method) {
+            const name =
+              method === "findUnique"
+                ? "findFirst"
+                : method === "findUniqueOrThrow"
+                  ? "findFirstOrThrow"
+                  : method;
+            const fn = Reflect.get(inner, name, inner);
+            return typeof fn === "function" ? fn.bind(inner) : fn;
+          },
+        });
+        models.set(property, model);
+      }
+      return model;
+    },
+  }) as unknown as Tx;
+}
+
+/**
+ * One transaction of our own: BEGIN … COMMIT on one pooled connection, with every statement of
+ * `work` on it — raw (`sqlFor`) and query builder alike — so they commit or roll back together.
+ * Prisma's interactive transactions cost the bot about 0.6 ms more CPU each (a microbenchmark:
+ * 1.5 vs 0.9 ms for three statements).
+ */
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const pool = pools.get(db);
+  if (!pool) throw new Error("inTransaction needs a client made by createDb");
+  const client = await pool.connect();
+  const scope = { client: client as pg.PoolClient | null };
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await transactionScope.run(scope, () => work(builderInTransaction(db)));
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((e: Error) => {
+      broken = e;
+    });
+    throw error;
+  } finally {
+    // Anything still running in the scope after this goes to the pool, not to a released connection.
+    scope.client = null;
+    client.release(broken);
   }
 }
 

@@ -69,7 +69,8 @@ export function sqlOn(target: Queryable | (() => Queryable)): Sql {
 }
 
 /**
- * The connection of the transaction being run (execute.ts): raw statements and the query builder's
- * go down the same connection, so they see each other's writes and commit or roll back together.
+ * The connection of the transaction being run (`inTransaction` in db.ts): raw statements and the
+ * query builder's go down the same connection, so they see each other's writes and commit or roll
+ * back together.
  */
 export const transactionScope = new AsyncLocalStorage<{ client: pg.PoolClient | null }>();
