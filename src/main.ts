@@ -15,9 +15,10 @@ import { startHttpServer } from "./http.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { cryptoDice } from "./rules/dice.js";
-import { createDb, type Db, inTransaction, sqlFor } from "./store/db.js";
+import { closeDb, createDb, type Db, inTransaction, sqlFor } from "./store/db.js";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./store/embedded-postgres.js";
 import { migrate } from "./store/migrate.js";
+import { startPruning } from "./store/prune.js";
 
 function readConfig(): Config {
   // A .env file next to the bot is the documented way to configure it (see .env.example).
@@ -177,7 +178,8 @@ async function runBot(config: Config) {
     }
     const tables = new TableCache();
     const stopListening = tables.listen(databaseUrl, log);
-    return { embedded, db, tables, stopListening };
+    const stopPruning = startPruning(db, log);
+    return { embedded, db, tables, stopListening, stopPruning };
   })();
   // An interaction can only arrive after the gateway is ready; if the database is still starting
   // then, it waits for it (the router defers past 1.2 s, so Discord's 3 s are still kept).
@@ -245,8 +247,9 @@ async function runBot(config: Config) {
     await client.destroy().catch(() => {});
     http.server.close();
     const opened = await database.catch(() => null);
+    opened?.stopPruning();
     await opened?.stopListening();
-    await opened?.db.$disconnect().catch(() => {});
+    if (opened) await closeDb(opened.db).catch(() => {});
     if (opened?.embedded) await opened.embedded.stop().catch(() => {});
     log.info("stopped");
     process.exit(0);

@@ -10,6 +10,8 @@ export type Tx = Prisma.TransactionClient;
 
 /** Well above any real query or table-lock wait; the router has deferred its answer long before. */
 const QUERY_DEADLINE_MS = 5000;
+/** A BEGIN takes no time at all; this long means PostgreSQL is not answering. */
+const BEGIN_DEADLINE_MS = 1500;
 
 /**
  * A connection whose query gets no answer within the deadline (the server is frozen, or the network
@@ -20,9 +22,10 @@ const QUERY_DEADLINE_MS = 5000;
 class DeadlineClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this only wraps it
   override query(...args: any[]): any {
+    const deadline = (args[0] as { deadlineMs?: number } | undefined)?.deadlineMs ?? QUERY_DEADLINE_MS;
     const timer = setTimeout(() => {
       (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-    }, QUERY_DEADLINE_MS);
+    }, deadline);
     timer.unref();
     const last = args.at(-1);
     if (typeof last === "function") {
@@ -160,7 +163,8 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
   const scope = { client: client as pg.PoolClient | null };
   let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
+    // BEGIN answers at once unless the server is frozen: then fail fast, well within Discord's 3 s.
+    await client.query({ text: "BEGIN", deadlineMs: BEGIN_DEADLINE_MS } as pg.QueryConfig);
     const result = await transactionScope.run(scope, () => work(builderInTransaction(db)));
     await client.query("COMMIT");
     return result;
@@ -200,7 +204,18 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
     Client: DeadlineClient as unknown as new () => pg.ClientBase,
     types: rawTypes,
   });
+  // An idle connection that dies (PostgreSQL restarted) is dropped and replaced by the pool; without a
+  // listener its error would crash the process. (Prisma adds one only once its own engine connects,
+  // and the hot paths do not go through it.)
+  pool.on("error", () => {});
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;
+}
+
+/** Disconnects the query builder and closes the pool, whether or not the query builder was ever used. */
+export async function closeDb(db: Db): Promise<void> {
+  await db.$disconnect();
+  const pool = pools.get(db);
+  if (pool && !pool.ending && !pool.ended) await pool.end();
 }

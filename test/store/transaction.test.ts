@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db, inTransaction, sqlFor, type Tx } from "../../src/store/db.js";
+import { closeDb, createDb, type Db, inTransaction, sqlFor, type Tx } from "../../src/store/db.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
 /**
@@ -26,7 +26,7 @@ describe("transactions of our own", () => {
     tableId = row!.id;
   });
   afterAll(async () => {
-    await db.$disconnect();
+    await closeDb(db);
     await database.drop();
   });
 

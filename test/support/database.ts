@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { createDb, type Db } from "../../src/store/db.js";
+import { closeDb, createDb, type Db } from "../../src/store/db.js";
 import { migrate } from "../../src/store/migrate.js";
 
 export interface TestDatabase {
@@ -29,7 +29,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
     db,
     query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
     async drop() {
-      await db.$disconnect();
+      await closeDb(db);
       await pool.end();
       const a = new pg.Client({ connectionString: adminUrl });
       await a.connect();
