@@ -3,6 +3,9 @@ import type { DiscordDouble, InteractionHandle, MessageView } from "../test/e2e/
 import type { Role, Scenario, SlashStep, Step, StepContext, TableWorld } from "./scenarios.js";
 import { prng } from "./stats.js";
 
+/** A click looks for its button among a channel's newest messages only: the scenario posted it moments ago. */
+const RECENT = 50;
+
 /** One interaction as the benchmark saw it. Times are ms after dispatch (performance.now()). */
 export interface Sample {
   phase: string;
@@ -259,9 +262,9 @@ export class Driver {
   ): { messageId: string; customId: string } | null {
     const candidates: MessageView[] =
       on === "channel"
-        ? this.double.channelMessages(table.channelId).reverse()
+        ? this.double.channelMessages(table.channelId, { newest: RECENT }).reverse()
         : on === "dm"
-          ? this.double.dmsOf(actor).reverse()
+          ? this.double.dmsOf(actor, { newest: RECENT }).reverse()
           : table.remembered[on]
             ? [this.double.message(table.remembered[on] as string)]
             : [];

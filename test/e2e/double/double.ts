@@ -518,10 +518,11 @@ export class DiscordDouble {
   // ===== views ================================================================================
 
   /** Public messages of a channel (no ephemerals), oldest first; deleted ones only when asked. */
-  channelMessages(channelId: string, opts: { includeDeleted?: boolean } = {}): MessageView[] {
-    return this.views(
-      (m) => m.channelId === channelId && !m.ephemeral && (opts.includeDeleted || !m.deleted),
-    );
+  channelMessages(
+    channelId: string,
+    opts: { includeDeleted?: boolean; newest?: number } = {},
+  ): MessageView[] {
+    return this.viewsIn(channelId, (m) => !m.ephemeral && (opts.includeDeleted || !m.deleted), opts.newest);
   }
 
   /** Ephemeral messages shown to this user (initial responses, followups; current state + history). */
@@ -530,9 +531,9 @@ export class DiscordDouble {
   }
 
   /** Non-ephemeral messages in the user's DM channel with the bot. */
-  dmsOf(userId: string): MessageView[] {
+  dmsOf(userId: string, opts: { newest?: number } = {}): MessageView[] {
     const dm = this.store.user(userId).dmChannelId;
-    return dm ? this.views((m) => m.channelId === dm && !m.ephemeral) : [];
+    return dm ? this.viewsIn(dm, (m) => !m.ephemeral, opts.newest) : [];
   }
 
   /** Everything this user could ever have seen: public channel messages, their ephemerals, their DMs (deleted included). */
@@ -769,6 +770,14 @@ export class DiscordDouble {
       not_found: wanted ? wanted.filter((id) => !this.store.users.has(id)) : [],
       ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
     };
+  }
+
+  /** Views of one channel's messages that pass `filter`, oldest first; only the `newest` n when given. */
+  private viewsIn(channelId: string, filter: (m: MessageRec) => boolean, newest = Infinity): MessageView[] {
+    const matching = (this.store.messagesByChannel.get(channelId) ?? [])
+      .filter(filter)
+      .sort((a, b) => a.createdAt - b.createdAt);
+    return matching.slice(Math.max(0, matching.length - newest)).map((m) => this.store.messageView(m));
   }
 
   private views(filter: (m: MessageRec) => boolean): MessageView[] {
