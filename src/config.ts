@@ -16,6 +16,8 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   DEV_GUILD_ID: snowflake.optional(),
   REGISTER_COMMANDS: booleanFromEnv.default(true),
+  /** Keep each channel's table in memory (needs LISTEN/NOTIFY: a direct connection, not PgBouncer in transaction mode). */
+  TABLE_CACHE: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SHARD_COUNT: z.coerce.number().int().min(1).max(1000).optional(),

@@ -176,8 +176,8 @@ async function runBot(config: Config) {
         await new Promise((r) => setTimeout(r, 250 * attempt));
       }
     }
-    const tables = new TableCache();
-    const stopListening = tables.listen(databaseUrl, log);
+    const tables = config.TABLE_CACHE ? new TableCache() : undefined;
+    const stopListening = tables ? tables.listen(databaseUrl, log) : async () => {};
     const stopPruning = startPruning(db, log);
     return { embedded, db, tables, stopListening, stopPruning };
   })();

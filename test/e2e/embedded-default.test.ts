@@ -51,12 +51,15 @@ describe("e2e: the embedded database by default", () => {
     await double.slash(gm, channelId, "table", ["setup"], { system: "fate" }).settled();
     await double.slash(gm, channelId, "character", ["create"], { name: "Lira" }).settled();
 
+    await bot.waitForLog((l) => l.msg === "table cache listening for changes");
     await bot.stop();
-    bot = new BotProcess(env, { built: true });
+    // Restarted with the table cache off (for PgBouncer in transaction mode): tables are looked up each time.
+    bot = new BotProcess({ ...env, TABLE_CACHE: "false" }, { built: true });
     await bot.start();
     await double.waitForBot();
     const afterRestart = await double.slash(gm, channelId, "character", ["list"]).settled();
     expect(afterRestart.original?.text).toContain("Lira");
+    expect(bot.logs().some((l) => l.msg === "table cache listening for changes")).toBe(false);
 
     // A crash leaves the embedded server running; the next start must take the data directory over.
     await bot.kill();
