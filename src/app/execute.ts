@@ -2,7 +2,7 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { type Lang, langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
-import { type Db, inTransaction, sqlFor, type Tx } from "../store/db.js";
+import { type Db, inTransaction, QUICK_DEADLINE_MS, sqlFor, type Tx } from "../store/db.js";
 import type { Intent } from "./intent.js";
 import { cleanName } from "./names.js";
 import type { TableCache } from "./table-cache.js";
@@ -63,7 +63,9 @@ export function tableLang(table: GameTable | null, locale: string): Lang {
 }
 
 export async function activeTable(db: Db | Tx, channelId: string): Promise<GameTable | null> {
-  return sqlFor(db).one<GameTable>`SELECT * FROM game_table WHERE active_channel_id = ${channelId}`;
+  // A lookup by a unique key, no lock: no answer in QUICK_DEADLINE_MS means the server is not answering.
+  return sqlFor(db, { deadlineMs: QUICK_DEADLINE_MS })
+    .one<GameTable>`SELECT * FROM game_table WHERE active_channel_id = ${channelId}`;
 }
 
 /** The channel's active table outside a transaction: from the cache when there is one. */

@@ -10,8 +10,8 @@ export type Tx = Prisma.TransactionClient;
 
 /** Well above any real query or table-lock wait; the router has deferred its answer long before. */
 const QUERY_DEADLINE_MS = 5000;
-/** A BEGIN takes no time at all; this long means PostgreSQL is not answering. */
-const BEGIN_DEADLINE_MS = 1500;
+/** For statements that never wait for a lock (BEGIN, a lookup by key): this long means PostgreSQL is not answering. */
+export const QUICK_DEADLINE_MS = 1500;
 
 /**
  * A connection whose query gets no answer within the deadline (the server is frozen, or the network
@@ -164,7 +164,7 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
   let broken: Error | undefined;
   try {
     // BEGIN answers at once unless the server is frozen: then fail fast, well within Discord's 3 s.
-    await client.query({ text: "BEGIN", deadlineMs: BEGIN_DEADLINE_MS } as pg.QueryConfig);
+    await client.query({ text: "BEGIN", deadlineMs: QUICK_DEADLINE_MS } as pg.QueryConfig);
     const result = await transactionScope.run(scope, () => work(builderInTransaction(db)));
     await client.query("COMMIT");
     return result;
@@ -186,12 +186,12 @@ const pools = new WeakMap<object, pg.Pool>();
  * Raw SQL on the connection `tx` stands for: inside a transaction run by execute.ts, that
  * transaction's connection; with the plain client, the pool.
  */
-export function sqlFor(tx: Db | Tx): Sql {
+export function sqlFor(tx: Db | Tx, options: { deadlineMs?: number } = {}): Sql {
   const client = transactionScope.getStore()?.client;
-  if (client) return sqlOn(client);
+  if (client) return sqlOn(client, options);
   const pool = pools.get(tx);
   if (!pool) throw new Error("raw SQL asked for outside a transaction scope and without the plain client");
-  return sqlOn(pool);
+  return sqlOn(pool, options);
 }
 
 export function createDb(databaseUrl: string, options: { poolSize?: number } = {}): Db {
