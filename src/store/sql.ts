@@ -45,6 +45,11 @@ function parameter(value: unknown): unknown {
   return value;
 }
 
+/** A list of integer ids as one parameter: write `= ANY(${intArray(ids)}::int[])` (arrays otherwise go as JSON). */
+export function intArray(ids: readonly number[]): string {
+  return `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
+}
+
 function statement(strings: TemplateStringsArray, values: unknown[]): { text: string; values: unknown[] } {
   let text = strings[0]!;
   for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;

@@ -22,6 +22,7 @@ import {
   spendDamage,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
+import { intArray } from "../../store/sql.js";
 import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
 import {
   answerWithPanel,
@@ -38,7 +39,6 @@ import { conflictPanel, participantName } from "./conflict-view.js";
 import {
   activeDamage,
   clearDamage,
-  intArray,
   lockMatrix,
   persistDamage,
   persistTrustSpend,

@@ -5,10 +5,11 @@ import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import type { DamageDuration } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
+import { intArray } from "../../store/sql.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { appendLog } from "../log.js";
 import { defineUseCase } from "../use-case.js";
-import { durationText, intArray } from "./shared.js";
+import { durationText } from "./shared.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
 

@@ -24,6 +24,7 @@ import {
   strike,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
+import { intArray } from "../../store/sql.js";
 import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { answerWithPanel, createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -34,7 +35,6 @@ import {
   activeDamage,
   clearDamage,
   durationText,
-  intArray,
   lockMatrix,
   persistDamage,
   persistTrustSpend,

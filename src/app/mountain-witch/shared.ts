@@ -18,6 +18,7 @@ import type {
   TrustSpend,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor, type Tx } from "../../store/db.js";
+import { intArray } from "../../store/sql.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 
@@ -89,11 +90,6 @@ export function refOf(character: Character): CharacterRef {
       : "medium") as Strength,
     status: statusOf(character),
   };
-}
-
-/** An int[] parameter (sql.ts sends a JS array as JSON): PostgreSQL's array literal, `{1,2,3}`. */
-export function intArray(ids: readonly number[]): string {
-  return `{${ids.join(",")}}`;
 }
 
 /** Active damage entries by character, in the rules' shape. */
