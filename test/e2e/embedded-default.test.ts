@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +14,8 @@ import { BotProcess } from "./harness.js";
  */
 describe("e2e: the embedded database by default", () => {
   let double: DiscordDouble;
+  let grandparent: string;
+  let sharedParent: string;
   let dataDir: string;
   let env: Record<string, string>;
   let bot: BotProcess;
@@ -20,8 +23,14 @@ describe("e2e: the embedded database by default", () => {
   beforeAll(async () => {
     double = new DiscordDouble();
     const { apiBase, token } = await double.start();
-    dataDir = await mkdtemp(path.join(tmpdir(), "storybot-embedded-"));
-    await chmod(dataDir, 0o755);
+    // Like a host's /srv/shared (1777) inside a directory others may only pass through (0751):
+    // the bot creates DATA_DIR itself and must leave both modes as they were.
+    grandparent = await mkdtemp(path.join(tmpdir(), "storybot-embedded-"));
+    await chmod(grandparent, 0o751);
+    sharedParent = path.join(grandparent, "shared");
+    await mkdir(sharedParent);
+    await chmod(sharedParent, 0o1777);
+    dataDir = path.join(sharedParent, "storybot");
     env = {
       DISCORD_TOKEN: token,
       DISCORD_API_BASE: apiBase,
@@ -40,7 +49,7 @@ describe("e2e: the embedded database by default", () => {
   afterAll(async () => {
     await bot?.stop();
     await double?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(grandparent, { recursive: true, force: true });
   });
 
   it("starts PostgreSQL under DATA_DIR and keeps tables and characters across restarts and a crash", async () => {
@@ -69,5 +78,9 @@ describe("e2e: the embedded database by default", () => {
     const afterCrash = await double.slash(gm, channelId, "table", ["show"]).settled();
     expect(afterCrash.original?.text).toContain("Fate");
     expect(afterCrash.original?.text).toContain("Lira");
+
+    // Directories the bot did not create keep their modes.
+    expect(statSync(grandparent).mode & 0o7777).toBe(0o751);
+    expect(statSync(sharedParent).mode & 0o7777).toBe(0o1777);
   });
 });

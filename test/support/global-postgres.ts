@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -14,6 +14,8 @@ declare module "vitest" {
 /** One real PostgreSQL cluster for the whole test run; test files isolate themselves by database. */
 export default async function setup(project: TestProject) {
   const root = await mkdtemp(path.join(tmpdir(), "storybot-test-pg-"));
+  // Our own directory (mkdtemp makes it 0700): as root the server runs as `postgres` and must pass through it.
+  await chmod(root, 0o711);
   const db = await startEmbeddedPostgres({ dataDir: path.join(root, "db") });
   project.provide("pgAdminUrl", db.url.replace(/\/[^/]+$/, "/postgres"));
   return async () => {

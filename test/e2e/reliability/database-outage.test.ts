@@ -39,7 +39,7 @@ describe("e2e reliability: database outage", () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), "storybot-outage-"));
     // The embedded server runs as the `postgres` user when we are root: it must reach its data dir.
-    await chmod(root, 0o755);
+    await chmod(root, 0o711);
     postgres = await startEmbeddedPostgres({ dataDir: path.join(root, "db") });
     e2e = await startE2E({ databaseUrl: postgres.url });
     base = `http://127.0.0.1:${e2e.bot.httpPort()}`;
