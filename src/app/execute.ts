@@ -182,7 +182,17 @@ async function executeOnce(
   }
   const intent = parsed.data as Intent;
   const now = deps.clock?.() ?? new Date();
-  const base = { intent, invocation, actor: invocation.actor, lang, db: deps.db, dice: deps.dice, now };
+  const base = {
+    intent,
+    invocation,
+    actor: invocation.actor,
+    lang,
+    publicLang: lang,
+    userLang: langFromLocale(invocation.actor.locale),
+    db: deps.db,
+    dice: deps.dice,
+    now,
+  };
 
   if (!useCase.mutates) {
     const result = await useCase

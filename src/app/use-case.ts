@@ -38,6 +38,10 @@ export interface ActionContext<I extends Intent = Intent> {
   actor: Actor;
   /** The reply language: the table's setting, or the user's locale when the table says auto. */
   lang: Lang;
+  /** Public output (channel posts, panels, their buttons): the table's language. */
+  publicLang: Lang;
+  /** Private output to the actor (ephemeral replies, refusals, modals, their DMs): the actor's own language. */
+  userLang: Lang;
   /** The channel's active table (locked FOR UPDATE when the use case mutates). */
   table: GameTable | null;
   /** The transaction for mutating use cases, the plain client otherwise. */
