@@ -165,7 +165,12 @@ async function runBot(config: Config) {
 
   const database = (async () => {
     const { embedded, databaseUrl } = await openDatabase(config, log);
-    const db = createDb(databaseUrl);
+    const db = createDb(databaseUrl, {
+      onConnectionError: (error) => {
+        metrics.connectionErrors.inc();
+        log.warn({ err: error }, "database connection lost; it is closed and replaced");
+      },
+    });
     // Warm the pool and Prisma's query compiler so the first player after a restart is not the slow one.
     // The pool fails fast (1.5 s) by design; while thousands of guilds arrive at start-up the event
     // loop is busy, so a slow first connection is retried rather than fatal.

@@ -26,9 +26,22 @@ export function createMetrics() {
     help: "Gateway shard reconnections (resume or re-identify).",
     registers: [registry],
   });
+  const connectionErrors = new Counter({
+    name: "storybot_database_connection_errors_total",
+    help: "PostgreSQL connections that broke (server restarted or unreachable); each is closed and replaced.",
+    registers: [registry],
+  });
+  const processErrors = new Counter({
+    name: "storybot_process_errors_total",
+    help: "Errors no code path handled, caught at process level, by kind (unhandledRejection, uncaughtException).",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
   return {
     registry,
     reconnects,
+    connectionErrors,
+    processErrors,
     observe(command: string, outcome: string, ms: number) {
       const name = command.split(" ")[0] ?? command;
       interactions.inc({ command: name, outcome });

@@ -119,7 +119,8 @@ function errorView(lang: Lang, key: string, params: Record<string, string | numb
 /** PostgreSQL unreachable or failing: the user hears "temporarily unavailable, nothing was changed". */
 function isDatabaseUnavailable(error: unknown): boolean {
   const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? ""} ${(error as { code?: string })?.code ?? ""}`;
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|timeout exceeded when trying to connect|Connection terminated|Query read timeout|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down)|terminating connection|Unable to start a transaction/i.test(
+  // 57P01–57P03: the server is shutting down, restarting or recovering; 08xxx: the connection failed.
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|P1001|P1002|P1017|P2024|\b57P0[1-3]\b|\b08(000|001|003|004|006|P01)\b|timeout exceeded when trying to connect|Connection terminated|Query read timeout|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection|not queryable|Unable to start a transaction/i.test(
     text,
   );
 }

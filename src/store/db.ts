@@ -20,6 +20,19 @@ export const QUICK_DEADLINE_MS = 1500;
  * pool still inside its transaction, where the next user's work could be committed with it.)
  */
 class DeadlineClient extends pg.Client {
+  /** Why this connection broke, if it did: it is then closed for good, never given back to the pool. */
+  failure: Error | undefined;
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // From the moment it exists, not only while it sits idle in the pool (the pool listens then):
+    // an 'error' with no listener — PostgreSQL restarted under a transaction — would end the
+    // process. The statement in flight fails with the error itself; later ones fail at once.
+    this.on("error", (error: Error) => {
+      this.failure ??= error;
+    });
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this only wraps it
   override query(...args: any[]): any {
     const deadline = (args[0] as { deadlineMs?: number } | undefined)?.deadlineMs ?? QUERY_DEADLINE_MS;
@@ -159,7 +172,7 @@ function builderInTransaction(db: Db): Tx {
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   const pool = pools.get(db);
   if (!pool) throw new Error("inTransaction needs a client made by createDb");
-  const client = await pool.connect();
+  const client = (await pool.connect()) as pg.PoolClient & { failure?: Error };
   const scope = { client: client as pg.PoolClient | null };
   let broken: Error | undefined;
   try {
@@ -176,7 +189,8 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
   } finally {
     // Anything still running in the scope after this goes to the pool, not to a released connection.
     scope.client = null;
-    client.release(broken);
+    // A connection that failed is closed, not given back: the next user gets a fresh one.
+    client.release(broken ?? client.failure);
   }
 }
 
@@ -194,7 +208,14 @@ export function sqlFor(tx: Db | Tx, options: { deadlineMs?: number } = {}): Sql 
   return sqlOn(pool, options);
 }
 
-export function createDb(databaseUrl: string, options: { poolSize?: number } = {}): Db {
+export function createDb(
+  databaseUrl: string,
+  options: {
+    poolSize?: number;
+    /** Told about each connection that breaks (PostgreSQL restarted, the network dropped), idle or in use. */
+    onConnectionError?: (error: Error) => void;
+  } = {},
+): Db {
   const pool = new TransactionAwarePool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
@@ -208,6 +229,8 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
   // listener its error would crash the process. (Prisma adds one only once its own engine connects,
   // and the hot paths do not go through it.)
   pool.on("error", () => {});
+  const report = options.onConnectionError;
+  if (report) pool.on("connect", (client) => client.on("error", report));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;

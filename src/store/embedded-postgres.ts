@@ -186,6 +186,7 @@ export async function startEmbeddedPostgres(options: {
   else await stopOrphanedServer(dataDir);
   await pg.start();
   const client = pg.getPgClient("postgres", "127.0.0.1");
+  client.on("error", () => {}); // a failure fails the query in flight; the event must not end the process
   await client.connect();
   try {
     const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);

@@ -30,6 +30,9 @@ const MIGRATION_LOCK_KEY = 7_241_905_113;
  */
 export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
+  // The server going away mid-migration fails the statement in flight; without a listener the
+  // connection's 'error' event would end the process instead.
+  client.on("error", () => {});
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);

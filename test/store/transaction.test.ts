@@ -91,4 +91,29 @@ describe("transactions of our own", () => {
     // Outside a transaction the pool is used as before.
     expect(await sqlFor(db).one<{ one: number }>`SELECT 1 AS one`).toEqual({ one: 1 });
   });
+
+  it("survives its connection being killed mid-transaction: that work fails, nothing is committed, the connection is not reused", async () => {
+    const errors: Error[] = [];
+    const watched = createDb(database.url, { poolSize: 1, onConnectionError: (e) => errors.push(e) });
+    try {
+      const killed = inTransaction(watched, async (tx) => {
+        await character(tx, "Half done");
+        const [me] = await sqlFor(tx).rows<{ pid: number }>`SELECT pg_backend_pid() AS pid`;
+        // What a PostgreSQL restart (or an administrator) does to a busy connection.
+        await database.query("SELECT pg_terminate_backend($1)", [me!.pid]);
+        await sqlFor(tx).run`SELECT pg_sleep(0.05)`;
+      });
+      await expect(killed).rejects.toThrow(/terminating connection|Connection terminated|not queryable/);
+      expect(errors.length).toBeGreaterThan(0);
+      expect(await names()).not.toContain("Half done");
+      // The only connection of the pool was the killed one: the next transaction gets a fresh one.
+      const pid = await inTransaction(
+        watched,
+        async (tx) => sqlFor(tx).one<{ pid: number }>`SELECT pg_backend_pid() AS pid`,
+      );
+      expect(pid?.pid).toBeGreaterThan(0);
+    } finally {
+      await closeDb(watched);
+    }
+  });
 });
