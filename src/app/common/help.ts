@@ -18,14 +18,16 @@ export const help = defineUseCase({
   async run(ctx) {
     // Without a topic: the table's game if the channel has one, else how to start.
     const topic = ctx.intent.topic ?? (ctx.table ? SYSTEM_TOPIC[ctx.table.system] : undefined) ?? "start";
+    const lang = ctx.userLang;
+    const topics = HELP_TOPICS.map((name) => t(lang, `cmd.help.topic.choice.${name}`)).join(" · ");
     return {
       reply: {
         ephemeral: true,
         embeds: [
           {
-            title: t(ctx.lang, `help.${topic}.title`),
-            description: t(ctx.lang, `help.${topic}.body`),
-            footer: t(ctx.lang, "help.footer"),
+            title: t(lang, `help.${topic}.title`),
+            description: t(lang, topic in SYSTEM_TOPIC ? `help.${topic}.round` : `help.${topic}.body`),
+            footer: t(lang, "help.footer", { topics }),
             tone: "info",
           },
         ],

@@ -202,7 +202,7 @@ export default {
   "bh.table.challenge": "Challenge in play",
   "bh.reserve.title": "Reserve",
   "bh.reserve.history": "History",
-  "bh.reserve.none": "No reserve yet: the hunters set it with `/reserve set total ceiling`.",
+  "bh.reserve.none": "No reserve yet: the hunters set it with `{/reserve set total ceiling}`.",
   "bh.reserve.summary": "**{left}** left of {total} (spent {spent}) · ceiling {ceiling}",
   "bh.reserve.setNew": "New adventure: reserve {total}, ceiling {ceiling}.",
   "bh.reserve.setSame": "Reserve corrected: {total} in all, {left} left, ceiling {ceiling}.",
@@ -333,11 +333,12 @@ export default {
   "bh.event.turn": "➡️ {name}'s turn.",
   "bh.event.ended":
     "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
-  "errors.bh.noReserve": "No reserve is set here: the hunters set it with `/reserve set total ceiling`.",
+  "errors.bh.noReserve": "No reserve is set here: the hunters set it with `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly":
     "Only a hunter at this table (a player with a character) or the GM can set the reserve.",
-  "errors.bh.challengeOpen": "A challenge is still open here: finish it first (`/challenge end`).",
-  "errors.bh.noChallenge": "No challenge is in play here. The GM starts one with `/challenge start`.",
+  "errors.bh.challengeOpen": "A challenge is still open here: finish it first (`{/challenge end}`).",
+  "errors.bh.noChallenge":
+    "No challenge is in play here. The GM starts one with `{/challenge start sphere phase}`.",
   "errors.bh.notInChallenge": "{name} is not in this challenge.",
   "errors.bh.unknownTarget": "“{name}” is not in this challenge.",
   "errors.bh.noSuchResource": "No opponent has a resource “{resource}” here.",

@@ -8,9 +8,9 @@ export default {
   // Errors shared by every game
   "errors.staleAction":
     "This button or action is no longer valid (it may be from an older message). Use the slash command instead.",
-  "errors.noTable": "This channel has no game table yet. A GM can start one with `/table setup system:…`.",
+  "errors.noTable": "This channel has no game table yet. A GM can start one with `{/table setup system}`.",
   "errors.wrongSystem":
-    "This command belongs to {systems}, but this channel's table plays another game. See `/help`.",
+    "This command belongs to {systems}, but this channel's table plays another game. See `{/help}`.",
   "errors.invalidInput":
     "That input doesn't look right ({field}: {problem}). Check the command's options and try again.",
   "errors.unavailable":
@@ -33,10 +33,10 @@ export default {
   "errors.flow.notFound": "That game element (conflict, duel, round…) doesn't exist at this table any more.",
   "errors.flow.closed": "That is already over. Start a new one if you need to.",
   "errors.character.notFound":
-    "There's no character called **{name}** at this table. `/character list` shows who is here.",
+    "There's no character called **{name}** at this table. `{/character list}` shows who is here.",
   "errors.character.nameNeeded": "Name the character this is for (the `name` or `character` option).",
   "errors.character.noneOwned":
-    "You have no character at this table yet. Create one with `/character create name:…`.",
+    "You have no character at this table yet. Create one with `{/character create name}`.",
   "errors.character.whichOne": "You have several characters here ({names}): name the one you mean.",
   "errors.character.npcGmOnly": "Only the GM creates GM characters and obstacles.",
   "errors.character.npcHasNoPlayer": "A GM character has no player: leave out `player`, or use `kind:pc`.",
@@ -53,7 +53,7 @@ export default {
   "errors.character.alreadyDeleted": "That character has already been deleted.",
   "errors.table.guildOnly": "Tables live in server channels, not in DMs.",
   "errors.table.alreadySetUp":
-    "This channel already has a table ({system}). The GM can close it with `/table archive` first.",
+    "This channel already has a table ({system}). The GM can close it with `{/table archive}` first.",
   "errors.table.trustModeMountainWitchOnly":
     "The trust mode is a Mountain Witch setting; leave it out for other games.",
   "errors.table.alreadyGm": "That user is already the GM here.",
@@ -61,11 +61,11 @@ export default {
   // Table
   "table.setup.title": "🎲 Table set up: {system}",
   "table.setup.next.mountain-witch":
-    "GM: {gm}. Players: `/character create name:… zodiac:…`. Then `/conflict start`, `/duel challenge`, `/chapter next`. Help: `/help topic:mountain-witch`.",
+    "GM: {gm}. Players: `{/character create name zodiac}`. Then `{/conflict start}`, `{/duel challenge opponent}`, `{/chapter next}`. Help: `{/help topic:mountain-witch}`.",
   "table.setup.next.beast-hunters":
-    "GM: {gm}. Hunters: `/character create name:…`, then `/reserve set total:… ceiling:…`. The GM opens a challenge with `/challenge start`. Help: `/help topic:beast-hunters`.",
+    "GM: {gm}. Hunters: `{/character create name}`, then `{/reserve set total ceiling}`. The GM opens a challenge with `{/challenge start sphere phase}`. Help: `{/help topic:beast-hunters}`.",
   "table.setup.next.fate":
-    "GM: {gm}. Players: `/character create name:…`, then `/character skill …` and `/aspect add …`. Roll with `/check skill:…`. Help: `/help topic:fate`.",
+    "GM: {gm}. Players: `{/character create name}`, then `{/character skill skill value}` and `{/aspect add name}`. Roll with `{/check skill}`. Help: `{/help topic:fate}`.",
   "table.show.title": "Table: {system}",
   "table.show.gm": "GM",
   "table.show.language": "Language",
@@ -86,7 +86,8 @@ export default {
     "Close this {system} table? Its data is kept, and the channel can be set up again.",
   "table.archive.button": "Close the table",
   "table.archive.done": "Closed.",
-  "table.archive.announce": "{user} closed this table. Its books are kept; `/table setup` starts a new one.",
+  "table.archive.announce":
+    "{user} closed this table. Its books are kept; `{/table setup system}` starts a new one.",
 
   // Characters
   "character.create.done": "Created **{name}**.",
@@ -98,7 +99,7 @@ export default {
   "character.status.dead": "dead",
   "character.status.retired": "retired",
   "character.list.title": "{count, plural, one {# character} other {# characters}}",
-  "character.list.empty": "No characters yet. `/character create name:…`",
+  "character.list.empty": "No characters yet. `{/character create name}`",
   "character.rename.done": "**{from}** is now **{to}**.",
   "character.delete.confirm": "Delete **{name}**? The log keeps what happened to them.",
   "character.delete.button": "Delete",
@@ -125,22 +126,22 @@ export default {
   "log.roll.secret": "rolled {expression} in secret = {total}",
 
   // Help
-  "help.footer": "/help topic: start · mountain-witch · beast-hunters · fate · dice",
+  "help.footer": "{/help topic} — {topics}",
   "help.start.title": "Getting started",
   "help.start.body":
-    "1. The GM binds this channel to a game: `/table setup system:mountain-witch` (or `beast-hunters`, `fate`).\n2. Everyone makes a character: `/character create name:Akio`.\n3. Play! The bot rolls, does the arithmetic and keeps the books. `/table show` sums up the table, `/table log` shows what happened.\nThe bot answers in your Discord language; the GM can fix one with `/table language`.",
+    "1. The GM binds this channel to a game: `{/table setup system}`.\n2. Everyone makes a character: `{/character create name:Akio}`.\n3. Play! The bot rolls, does the arithmetic and keeps the books. `{/table show}` sums up the table, `{/table log}` shows what happened.\nThe bot answers in your Discord language; the GM can fix one with `{/table language lang}`.",
   "help.dice.title": "Dice",
   "help.dice.body":
-    "`/roll expression:2d6+3` — dice and modifiers.\n`4d6kh3` keep the highest 3 · `2d20kl1` keep the lowest · `dh`/`dl` drop.\n`4dF` Fate dice; on a Fate table `4d3` is read as Fate dice (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` repeats six times. Russian notation works: `2к6+3`, `4дф`.\n`secret:true` shows the roll only to you; `gm-copy:true` also DMs it to the GM.\nAt most 100 dice and 1000 sides per term.",
+    "`{/roll expression:2d6+3}` — dice and modifiers.\n`4d6kh3` keep the highest 3 · `2d20kl1` keep the lowest · `dh`/`dl` drop.\n`4dF` Fate dice; on a Fate table `4d3` is read as Fate dice (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` repeats six times. Russian notation works: `2к6+3`, `4дф`.\n`{/roll expression:1d20 secret:true}` shows the roll only to you; `{/roll expression:1d20 secret:true gm-copy:true}` also DMs it to the GM.\nAt most 100 dice and 1000 sides per term.",
   "help.mountain-witch.title": "The Mountain Witch",
-  "help.mountain-witch.body":
-    "**Conflict:** `/conflict start`, players `/conflict join`, the GM `/conflict add` for opponents; `/conflict assist target` (1 trust), `/conflict betray target points`, `/conflict trade`; the GM `/conflict roll`. Then `/conflict narrate`, `/conflict damage`.\n**Duel:** `/duel challenge opponent` — your dice are shown only to you; roll next or strike.\n**Trust:** `/trust show` (yours, privately), `/trust matrix`. `/chapter next` opens the secret trust round in DMs; `/trust set target value`, `/trust reveal`.\n**Dark fates:** `/darkfate deal`, `redraw`, `reveal`, `show`. **Damage:** `/damage list`, `/damage clear`.",
+  "help.mountain-witch.round":
+    "**How a round goes.** The GM opens a conflict with `{/conflict start}` and adds opponents or obstacles with `{/conflict add name}`; players join with `{/conflict join}` (or the panel's button). Before the roll you may help a friend with `{/conflict assist target}` (1 trust they gave you: your die is added to theirs) or betray them with `{/conflict betray target points}`; a player may declare a trade instead of rolling (`{/conflict trade}`). The GM rolls every die at once: `{/conflict roll}`. Each side counts its highest die; the difference is the degree of success, spent as damage (`{/conflict damage target quality}`) while the winner narrates (or someone buys narration: `{/conflict narrate character}`). `{/conflict end}` closes it.\n**Duel:** `{/duel challenge opponent}` — one against one, each sees only their own dice; roll the next die or strike.\n**Chapters:** the GM ends one with `{/chapter next}`: everyone changes their trust in secret (DMs), then all changes are revealed together.",
   "help.beast-hunters.title": "Beast Hunters",
-  "help.beast-hunters.body":
-    '**Reserve:** hunters set `/reserve set total ceiling`; the GM spends with `/reserve spend amount reason` or concedes with `/reserve concede phase`.\n**Challenge:** the GM buys the obstacle: `/challenge start sphere:physical phase:2 traits:"Hungry:4" resources:"D6 A4"` — the bot prices it and charges the reserve.\nActions: `/challenge activate`, `reassign`, `maneuver`, `offer`/`accept`, `strike dice`, `neutralize`, `restore`, `task`, `achieve`, `resolve`, `giveup`; with several hunters `help`, `switch`, `pass`.\nAfter fatal damage: `/challenge fate choice:survive|retire`. `/challenge end` closes it (`concede:true` for a GM concession).\n**Sheet:** `/character trait set name:Tracker sphere:physical value:4`, `resource set`, `tattoo add`, `initiative`, `boxes` (`2/1/1/1/1` per sphere), `vp add|spend`.',
+  "help.beast-hunters.round":
+    "**How a round goes.** For each adventure the hunters set the reserve: `{/reserve set total ceiling}`. After negotiation the GM buys the obstacle from it: `{/challenge start sphere phase}` with its traits and resources — the bot prices it and charges the reserve. Initiative decides who acts first, then the sides alternate, one action each: activate a trait for attack or defence (`{/challenge activate trait as}`), maneuver for advantage points (`{/challenge maneuver}`), strike with them at 4 AP per die (`{/challenge strike dice}`), neutralise or restore a resource, or work on a task. The panel's buttons do the same. Damage fills the boxes; a knockout loses the challenge, and after fatal damage the hunter chooses with `{/challenge fate choice}`. The GM closes it with `{/challenge end}`.",
   "help.fate.title": "Fate of Panavea",
-  "help.fate.body":
-    "**Check:** `/check skill:fight action:attack vs:2` rolls 4d3 as Fate dice (1 → +, 2 → −, 3 → 0) + skill. Buttons: invoke (+2), reroll.\n`/invoke aspect mode:plus2|reroll|passive` spends a free invoke first, then a fate point.\n**Aspects:** `/aspect add`, `/aspect remove`, `/aspect list`. **Fate points:** `/fp show`, `/fp give`, `/fp refresh`, `/compel target aspect points`.\n**Harm:** `/stress hit character shifts`, `/stress clear`, `/consequence add|clear`. **Conflicts and contests:** `/conflict start|concede|end`, `/contest start`, `/contest roll`, `/contest resolve`. Scene compels: `/aspect compel`. **Factions:** `/faction create|show|fp|hit`.\n**Sheet:** `/character skill` (a whole pyramid in one line), `stunt`, `race`, `ratings`, `ultimate`.",
+  "help.fate.round":
+    "**How a roll goes.** `{/check skill}` rolls 4d3 read as Fate dice (1 → +, 2 → −, 3 → 0) plus the skill, against a difficulty or a defender (`{/check skill vs}`, `{/check skill target}`). Not enough? Invoke an aspect for +2 or a reroll — the panel's buttons or `{/invoke aspect}` — paying with a free invoke first, then a fate point. The GM compels an aspect with `{/compel target aspect points}` and pays fate points for the trouble.\n**Conflicts** go in exchanges (`{/conflict start}`): hits become stress (`{/stress hit character shifts}`) or consequences (`{/consequence add character severity name}`); concede before the roll to get fate points. **Contests** (`{/contest start first second}`): one roll each per exchange, first to 3 victories wins.",
 
   // Command descriptions and Russian names
   "cmd.help.desc": "How to use the bot, with examples",

@@ -129,7 +129,7 @@ export default {
   "fate.effect.defend.style": "Success with style: you avoid the attack and get a boost.",
 
   "errors.fate.unknownSkill": "There is no skill “{input}”. Did you mean: {suggestions}?",
-  "errors.fate.unknownAspect": "There is no aspect “{name}” here. Check the spelling in /aspect list.",
+  "errors.fate.unknownAspect": "There is no aspect “{name}” here. Check the spelling in `{/aspect list}`.",
   "errors.fate.aspectExists": "There is already an aspect “{name}” here.",
   "errors.fate.aspectNameInvalid": "An aspect needs a name of 1 to {max} characters.",
   "errors.fate.freeInvokesInvalid": "An aspect can have from 0 to {max} free invokes.",
@@ -219,7 +219,7 @@ export default {
   "fate.check.vsActive": "Against {name}'s {value}: {shifts} → **{outcome}**",
   "fate.check.contestRoll": "A contest roll: compared with the others when the exchange is resolved.",
   "fate.check.noOpposition": "No opposition: the GM compares it with a difficulty (or use `vs`).",
-  "fate.check.awaitingDefence": "{target} defends: choose a skill below, or `/check action:defend`.",
+  "fate.check.awaitingDefence": "{target} defends: choose a skill below, or `{/check skill action:defend}`.",
   "fate.check.advantageDone": "Done: «{aspect}» is in play.",
   "fate.check.hitApplied": "Hit applied to {target}: {shifts, plural, one {# shift} other {# shifts}}.",
   "fate.check.invokes": "Invoked: {list}",
@@ -274,7 +274,8 @@ export default {
   "fate.hit.nothing": "{name} takes no harm.",
   "fate.hit.takenOut":
     "💥 {name} cannot absorb a hit of {shifts, plural, one {# shift} other {# shifts}} (at most {capacity}) and is **taken out**: the winner decides what happens.",
-  "fate.hit.nameConsequence": "Name the consequence with `/consequence add character:{name}`.",
+  "fate.hit.nameConsequence":
+    "Name the consequence with `{/consequence add character:{name} severity name}`.",
   "fate.hit.ratings": "(WR/AR: {hit} → {shifts})",
   "fate.stress.cleared": "Stress cleared: {names}.",
   "fate.consequence.added": "{name}: {slot} consequence «{aspect}».",
@@ -360,8 +361,8 @@ export default {
     "`target` is for an attack, a defence or an advantage placed on a character.",
   "errors.fate.aspectOnlyForAdvantage":
     "`aspect` is for `action:advantage`: name the aspect you create or use.",
-  "errors.fate.noCheck": "You have no check to invoke on. Roll one with `/check`.",
-  "errors.fate.noAspects": "There are no aspects at this table yet. Add some with `/aspect add`.",
+  "errors.fate.noCheck": "You have no check to invoke on. Roll one with `{/check skill}`.",
+  "errors.fate.noAspects": "There are no aspects at this table yet. Add some with `{/aspect add name}`.",
   "errors.fate.notAwaitingDefence": "That attack is not waiting for a defence any more.",
   "errors.fate.hitAlreadyApplied": "That hit has already been applied.",
   "errors.fate.noHit": "That check deals no hit.",
@@ -376,12 +377,14 @@ export default {
     "Ambition, Belief, Connections, Flaw and Talent belong to a character: add `character`.",
   "errors.fate.invokesGmOnly":
     "Only the GM hands out free invokes by hand; players earn them by creating an advantage.",
-  "errors.fate.consequenceUseCommand": "Consequences are changed with `/consequence add|clear`.",
+  "errors.fate.consequenceUseCommand":
+    "Consequences are changed with `{/consequence add}` / `{/consequence clear}`.",
   "errors.fate.notSceneAspect": "«{aspect}» is on a character; a compel for everyone needs a scene aspect.",
-  "errors.fate.conflictOpen": "A conflict is already going on here. End it with `/conflict end` first.",
-  "errors.fate.noConflict": "There is no conflict going on. The GM starts one with `/conflict start`.",
+  "errors.fate.conflictOpen": "A conflict is already going on here. End it with `{/conflict end}` first.",
+  "errors.fate.noConflict": "There is no conflict going on. The GM starts one with `{/conflict start}`.",
   "errors.fate.contestOpen": "A contest is already going on here.",
-  "errors.fate.noContest": "There is no contest going on. The GM starts one with `/contest start`.",
+  "errors.fate.noContest":
+    "There is no contest going on. The GM starts one with `{/contest start first second}`.",
   "errors.fate.alreadyRolledExchange": "{name} has already rolled in this exchange.",
   "errors.fate.skillNeeded": "Choose the skill to roll (`skill`), or `forfeit:true`.",
   "errors.fate.skillOrRanks":
@@ -517,13 +520,13 @@ export default {
   "fate.faction.title": "🏛️ Faction: {name}",
   "fate.faction.abilities": "Abilities",
   "fate.faction.listTitle": "Factions",
-  "fate.faction.none": "No factions yet. The GM creates one with `/faction create`.",
+  "fate.faction.none": "No factions yet. The GM creates one with `{/faction create name}`.",
   "fate.faction.deleted": "Faction {name} removed.",
   "log.fate.factionCreate": "faction created: {name}",
   "log.fate.factionFp": "fate points for faction {name}: {amount}",
   "log.fate.factionHit": "faction {name} took a hit of {shifts}",
   "log.fate.factionDelete": "faction removed: {name}",
-  "errors.fate.unknownFaction": "There is no faction “{name}”. See `/faction show`.",
+  "errors.fate.unknownFaction": "There is no faction “{name}”. See `{/faction show}`.",
   "errors.fate.factionExists": "There is already a faction called {name}.",
   "cmd.faction.desc": "Factions: aspects, abilities, fate points, stress",
   "cmd.faction.create.desc": "GM: create a faction",

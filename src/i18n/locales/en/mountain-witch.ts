@@ -184,7 +184,7 @@ export default {
   "mw.conflict.traded": "Trade declared by {name}: both sides get a {level}",
   "mw.conflict.waitingRoll": "Join, help, betray or trade now; the GM rolls every die at once.",
   "mw.conflict.rolled":
-    "Rolled. Buy narration with /conflict narrate, spend successes with /conflict damage.",
+    "Rolled. Buy narration with `{/conflict narrate character}`, spend successes with `{/conflict damage target quality}`.",
   "mw.conflict.closed": "This conflict is over.",
   "mw.conflict.result": "Result: **{n}**",
   "mw.conflict.addsZero": "(adds 0)",
@@ -246,13 +246,13 @@ export default {
   "mw.chapter.first": "The starting trust matrix is final and every trust point is full. Play!",
   "mw.chapter.next":
     "Chapter {chapter} begins. {cleared, plural, =0 {No damage ended} one {# damage entry “until chapter end” ended} other {# damage entries “until chapter end” ended}}.",
-  "mw.chapter.mayRecover": "May try to recover this chapter: {names} (/character recover).",
+  "mw.chapter.mayRecover": "May try to recover this chapter: {names} (`{/character recover}`).",
 
   "mw.trust.panel.title": "Trust for chapter {chapter}",
   "mw.trust.panel.secret":
-    "Secret round: each player adjusts their trust in DMs (or here with /trust set, only they see it). Raise by 1 at most per character, lower freely. Everything is revealed together.",
+    "Secret round: each player adjusts their trust in DMs (or here with `{/trust set target value}`, only they see it). Raise by 1 at most per character, lower freely. Everything is revealed together.",
   "mw.trust.panel.open":
-    "Open round: adjust your trust with /trust set (raise by 1 at most per character, lower freely), then /trust submit.",
+    "Open round: adjust your trust with `{/trust set target value}` (raise by 1 at most per character, lower freely), then `{/trust submit}`.",
   "mw.trust.panel.closed": "The round is over: the changes were revealed and trust points refilled.",
   "mw.trust.panel.submitted": "Submitted",
   "mw.trust.panel.pending": "Waiting for",
@@ -263,11 +263,11 @@ export default {
   "mw.trust.button.submit": "Submit",
   "mw.trust.rowTitle": "{name}: your trust for chapter {chapter}",
   "mw.trust.rowHelp":
-    "Change a value with the button or /trust set (+1 at most per character, any decrease), then submit.",
+    "Change a value with the button or `{/trust set target value}` (+1 at most per character, any decrease), then submit.",
   "mw.trust.submitted": "Submitted. Everything is revealed together when everyone has submitted.",
   "mw.trust.modalTitle": "Trust for chapter {chapter}",
   "mw.trust.dmClosed":
-    "{user}, your DMs are closed, so the bot could not send you your trust for {name}. Use /trust set and /trust submit here: only you will see the answers.",
+    "{user}, your DMs are closed, so the bot could not send you your trust for {name}. Use `{/trust set target value}` and `{/trust submit}` here: only you will see the answers.",
   "mw.trust.revealTitle": "Trust revealed: chapter {chapter}",
   "mw.trust.changes": "What changed",
   "mw.trust.noChanges": "Nobody changed their trust.",
@@ -281,14 +281,14 @@ export default {
   "mw.trust.hold": "You hold (points left / value)",
   "mw.trust.holdLine": "from {giver}: **{points}** / {value}",
   "mw.trust.matrixTitle": "Trust matrix (chapter {chapter})",
-  "mw.trust.matrixFooter": "Revealed values. Points held are private: /trust show.",
+  "mw.trust.matrixFooter": "Revealed values. Points held are private: `{/trust show}`.",
   "mw.trust.empty": "No trust yet: create player characters first.",
   "mw.trust.tableChoice": "Table {id} ({name})",
 
   "mw.fate.title": "Your dark fate",
   "mw.fate.yours": "{name}: **{fate}**",
   "mw.fate.isRevealed": "Revealed: everyone knows it.",
-  "mw.fate.isFinal": "Final. Only you know it until you reveal it (/darkfate reveal).",
+  "mw.fate.isFinal": "Final. Only you know it until you reveal it (`{/darkfate reveal}`).",
   "mw.fate.chooseKeep": "Keep it, or put it back and draw once more from the rest.",
   "mw.fate.button.keep": "Keep",
   "mw.fate.button.redraw": "Put back and redraw",
@@ -296,8 +296,9 @@ export default {
   "mw.fate.dealt":
     "Dark fates dealt to {count, plural, one {# player} other {# players}}: each sees theirs privately.",
   "mw.fate.dmClosed":
-    "{user}, your DMs are closed: see your dark fate with /darkfate show (only you will see it).",
-  "mw.fate.chooseOpen": "At this table players choose their dark fates: /darkfate choose (repeats allowed).",
+    "{user}, your DMs are closed: see your dark fate with `{/darkfate show}` (only you will see it).",
+  "mw.fate.chooseOpen":
+    "At this table players choose their dark fates: `{/darkfate choose fate}` (repeats allowed).",
   "mw.fate.undealtTitle": "Fates not in play",
   "mw.fate.undealtLine": "Not in play: {fates}",
   "mw.fate.revealTitle": "{name} reveals their dark fate",
@@ -326,7 +327,7 @@ export default {
   "mw.sheet.statusSaved": "{name} is now {status}.",
 
   "mw.table.matrix": "Starting trust",
-  "mw.table.matrixOpen": "open for editing (/trust set)",
+  "mw.table.matrixOpen": "open for editing (`{/trust set target value}`)",
   "mw.table.matrixLocked": "final (play has begun)",
   "mw.table.fates": "Dark fates",
   "mw.table.fatesNone": "not dealt",
@@ -370,16 +371,16 @@ export default {
   "log.mw.sheet.zodiac": "{name}'s sign: {sign}",
   "log.mw.sheet.status": "{name} is now {status}",
 
-  "errors.mw.noConflict": "There is no open conflict here. The GM starts one with /conflict start.",
+  "errors.mw.noConflict": "There is no open conflict here. The GM starts one with `{/conflict start}`.",
   "errors.mw.inAnotherConflict": "That character already takes part in another conflict this round.",
   "errors.mw.targetNeeded": "Say whom you help (the `target` option).",
   "errors.mw.notNarrator": "Only the narrator of this conflict (or the GM) spends its successes.",
-  "errors.mw.noDuel": "There is no duel going on here. Challenge someone with /duel challenge.",
+  "errors.mw.noDuel": "There is no duel going on here. Challenge someone with `{/duel challenge opponent}`.",
   "errors.mw.notDuellist": "You are not fighting in this duel.",
   "errors.mw.alreadyDuelling": "One of them is already in a duel.",
-  "errors.mw.noTrustRound": "No trust round is open. The GM opens one with /chapter next.",
+  "errors.mw.noTrustRound": "No trust round is open. The GM opens one with `{/chapter next}`.",
   "errors.mw.trustRoundOpen":
-    "The trust round for the new chapter is still open: wait for everyone, or /trust reveal.",
+    "The trust round for the new chapter is still open: wait for everyone, or `{/trust reveal}`.",
   "errors.mw.trustTableUnknown": "There is no such Mountain Witch table of yours.",
   "errors.mw.trustWhichTable": "You play at several tables: choose one with the `table` option.",
   "errors.mw.trustOnlyPlayerCharacters": "Trust is given between player characters only.",

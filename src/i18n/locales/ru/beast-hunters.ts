@@ -209,7 +209,7 @@ export default {
   "bh.table.challenge": "Идёт испытание",
   "bh.reserve.title": "Резерв",
   "bh.reserve.history": "История",
-  "bh.reserve.none": "Резерв ещё не задан: охотники задают его командой `/reserve set total ceiling`.",
+  "bh.reserve.none": "Резерв ещё не задан: охотники задают его командой `{/reserve set total ceiling}`.",
   "bh.reserve.summary": "Осталось **{left}** из {total} (потрачено {spent}) · потолок {ceiling}",
   "bh.reserve.setNew": "Новое приключение: резерв {total}, потолок {ceiling}.",
   "bh.reserve.setSame": "Резерв исправлен: всего {total}, осталось {left}, потолок {ceiling}.",
@@ -340,10 +340,11 @@ export default {
   "bh.event.turn": "➡️ Ходит {name}.",
   "bh.event.ended":
     "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
-  "errors.bh.noReserve": "Резерв не задан: охотники задают его командой `/reserve set total ceiling`.",
+  "errors.bh.noReserve": "Резерв не задан: охотники задают его командой `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly": "Резерв задают охотники за этим столом (игроки с персонажами) или ведущий.",
-  "errors.bh.challengeOpen": "Здесь ещё идёт испытание: сначала завершите его (`/challenge end`).",
-  "errors.bh.noChallenge": "Сейчас здесь нет испытания. Ведущий начинает его командой `/challenge start`.",
+  "errors.bh.challengeOpen": "Здесь ещё идёт испытание: сначала завершите его (`{/challenge end}`).",
+  "errors.bh.noChallenge":
+    "Сейчас здесь нет испытания. Ведущий начинает его командой `{/challenge start sphere phase}`.",
   "errors.bh.notInChallenge": "{name} не участвует в этом испытании.",
   "errors.bh.unknownTarget": "«{name}» не участвует в этом испытании.",
   "errors.bh.noSuchResource": "Ни у одного противника нет ресурса «{resource}».",

@@ -8,9 +8,9 @@ export default {
   "errors.staleAction":
     "Эта кнопка или действие больше не действует (возможно, сообщение устарело). Воспользуйтесь слэш-командой.",
   "errors.noTable":
-    "В этом канале ещё нет игрового стола. Ведущий может создать его: `/table setup system:…`.",
+    "В этом канале ещё нет игрового стола. Ведущий может создать его: `{/table setup system}`.",
   "errors.wrongSystem":
-    "Эта команда относится к игре {systems}, а стол в этом канале играет в другую. См. `/help`.",
+    "Эта команда относится к игре {systems}, а стол в этом канале играет в другую. См. `{/help}`.",
   "errors.invalidInput":
     "Что-то не так с вводом ({field}: {problem}). Проверьте параметры команды и попробуйте ещё раз.",
   "errors.unavailable":
@@ -32,11 +32,12 @@ export default {
   "errors.text.tooLong": "Слишком длинный текст: не больше {max} символов.",
   "errors.flow.notFound": "Этого (конфликта, дуэли, раунда…) за этим столом больше нет.",
   "errors.flow.closed": "Это уже закончилось. Если нужно, начните заново.",
-  "errors.character.notFound": "За этим столом нет персонажа **{name}**. Кто здесь есть — `/character list`.",
+  "errors.character.notFound":
+    "За этим столом нет персонажа **{name}**. Кто здесь есть — `{/character list}`.",
   "errors.character.nameNeeded":
     "Укажите, за какого персонажа это действие (параметр `name` или `character`).",
   "errors.character.noneOwned":
-    "У вас ещё нет персонажа за этим столом. Создайте: `/character create name:…`.",
+    "У вас ещё нет персонажа за этим столом. Создайте: `{/character create name}`.",
   "errors.character.whichOne":
     "У вас здесь несколько персонажей ({names}): укажите, какого вы имеете в виду.",
   "errors.character.npcGmOnly": "Персонажей ведущего и препятствия создаёт только ведущий.",
@@ -55,18 +56,18 @@ export default {
   "errors.character.alreadyDeleted": "Этот персонаж уже удалён.",
   "errors.table.guildOnly": "Столы создаются в каналах сервера, а не в личных сообщениях.",
   "errors.table.alreadySetUp":
-    "В этом канале уже есть стол ({system}). Ведущий может сначала закрыть его: `/table archive`.",
+    "В этом канале уже есть стол ({system}). Ведущий может сначала закрыть его: `{/table archive}`.",
   "errors.table.trustModeMountainWitchOnly":
     "Режим доверия — настройка «Горной ведьмы»; для других игр его не указывают.",
   "errors.table.alreadyGm": "Этот пользователь уже ведущий.",
 
   "table.setup.title": "🎲 Стол создан: {system}",
   "table.setup.next.mountain-witch":
-    "Ведущий: {gm}. Игроки: `/character create name:… zodiac:…`. Дальше — `/conflict start`, `/duel challenge`, `/chapter next`. Справка: `/help topic:mountain-witch`.",
+    "Ведущий: {gm}. Игроки: `{/character create name zodiac}`. Дальше — `{/conflict start}`, `{/duel challenge opponent}`, `{/chapter next}`. Справка: `{/help topic:mountain-witch}`.",
   "table.setup.next.beast-hunters":
-    "Ведущий: {gm}. Охотники: `/character create name:…`, затем `/reserve set total:… ceiling:…`. Ведущий открывает испытание: `/challenge start`. Справка: `/help topic:beast-hunters`.",
+    "Ведущий: {gm}. Охотники: `{/character create name}`, затем `{/reserve set total ceiling}`. Ведущий открывает испытание: `{/challenge start sphere phase}`. Справка: `{/help topic:beast-hunters}`.",
   "table.setup.next.fate":
-    "Ведущий: {gm}. Игроки: `/character create name:…`, затем `/character skill …` и `/aspect add …`. Бросок: `/check skill:…`. Справка: `/help topic:fate`.",
+    "Ведущий: {gm}. Игроки: `{/character create name}`, затем `{/character skill skill value}` и `{/aspect add name}`. Бросок: `{/check skill}`. Справка: `{/help topic:fate}`.",
   "table.show.title": "Стол: {system}",
   "table.show.gm": "Ведущий",
   "table.show.language": "Язык",
@@ -87,7 +88,8 @@ export default {
     "Закрыть стол «{system}»? Данные сохранятся, а канал можно будет настроить заново.",
   "table.archive.button": "Закрыть стол",
   "table.archive.done": "Закрыто.",
-  "table.archive.announce": "{user} закрыл(а) этот стол. Записи сохранены; новый стол — `/table setup`.",
+  "table.archive.announce":
+    "{user} закрыл(а) этот стол. Записи сохранены; новый стол — `{/table setup system}`.",
 
   "character.create.done": "Персонаж **{name}** создан.",
   "character.gmCharacter": "персонаж ведущего",
@@ -99,7 +101,7 @@ export default {
   "character.status.retired": "ушёл на покой",
   "character.list.title":
     "{count, plural, one {# персонаж} few {# персонажа} many {# персонажей} other {# персонажа}}",
-  "character.list.empty": "Персонажей пока нет. `/character create name:…`",
+  "character.list.empty": "Персонажей пока нет. `{/character create name}`",
   "character.rename.done": "**{from}** теперь зовётся **{to}**.",
   "character.delete.confirm": "Удалить **{name}**? В журнале останется всё, что с ним происходило.",
   "character.delete.button": "Удалить",
@@ -123,22 +125,22 @@ export default {
   "log.roll": "бросок {expression} = {total}",
   "log.roll.secret": "тайный бросок {expression} = {total}",
 
-  "help.footer": "/help topic: start · mountain-witch · beast-hunters · fate · dice",
+  "help.footer": "{/help topic} — {topics}",
   "help.start.title": "С чего начать",
   "help.start.body":
-    "1. Ведущий привязывает канал к игре: `/table setup system:mountain-witch` (или `beast-hunters`, `fate`).\n2. Каждый создаёт персонажа: `/character create name:Акио`.\n3. Играйте! Бот бросает кубики, считает и ведёт записи. `/table show` — сводка стола, `/table log` — что происходило.\nБот отвечает на языке вашего Discord; ведущий может закрепить язык командой `/table language`.",
+    "1. Ведущий привязывает канал к игре: `{/table setup system}`.\n2. Каждый создаёт персонажа: `{/character create name:Акио}`.\n3. Играйте! Бот бросает кубики, считает и ведёт записи. `{/table show}` — сводка стола, `{/table log}` — что происходило.\nБот отвечает на языке вашего Discord; ведущий может закрепить язык командой `{/table language lang}`.",
   "help.dice.title": "Кубики",
   "help.dice.body":
-    "`/roll expression:2d6+3` — кубики и модификаторы.\n`4d6kh3` — оставить 3 лучших · `2d20kl1` — худший · `dh`/`dl` — отбросить.\n`4dF` — кубики Fate; за столом Fate `4d3` читается как кубики Fate (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` — повторить шесть раз. Русская запись тоже работает: `2к6+3`, `4дф`.\n`secret:true` — результат видите только вы; `gm-copy:true` — копия ведущему в личку.\nНе больше 100 кубиков и 1000 граней в одном слагаемом.",
+    "`{/roll expression:2d6+3}` — кубики и модификаторы.\n`4d6kh3` — оставить 3 лучших · `2d20kl1` — худший · `dh`/`dl` — отбросить.\n`4dF` — кубики Fate; за столом Fate `4d3` читается как кубики Fate (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` — повторить шесть раз. Русская запись тоже работает: `2к6+3`, `4дф`.\n`{/roll expression:1d20 secret:true}` — результат видите только вы; `{/roll expression:1d20 secret:true gm-copy:true}` — ещё и копия ведущему в личку.\nНе больше 100 кубиков и 1000 граней в одном слагаемом.",
   "help.mountain-witch.title": "Горная ведьма",
-  "help.mountain-witch.body":
-    "**Конфликт:** `/conflict start`, игроки — `/conflict join`, ведущий добавляет противников — `/conflict add`; `/conflict assist target` (1 доверие), `/conflict betray target points`, `/conflict trade`; ведущий — `/conflict roll`. Затем `/conflict narrate`, `/conflict damage`.\n**Дуэль:** `/duel challenge opponent` — свои кубики видите только вы; бросайте следующий или бейте.\n**Доверие:** `/trust show` (ваше, лично), `/trust matrix`. `/chapter next` открывает тайный раунд доверия в личных сообщениях; `/trust set target value`, `/trust reveal`.\n**Тёмные судьбы:** `/darkfate deal`, `redraw`, `reveal`, `show`. **Урон:** `/damage list`, `/damage clear`.",
+  "help.mountain-witch.round":
+    "**Как идёт раунд.** Ведущий открывает конфликт командой `{/conflict start}` и добавляет противников или препятствия — `{/conflict add name}`; игроки вступают через `{/conflict join}` (или кнопкой на панели). До броска можно помочь другу — `{/conflict assist target}` (1 доверие, которое он вам дал: ваш кубик прибавляется к его кубику) — или предать его: `{/conflict betray target points}`; игрок может вместо броска объявить размен (`{/conflict trade}`). Ведущий бросает все кубики разом: `{/conflict roll}`. У каждой стороны считается её старший кубик; разница — степень успеха, её тратят на ущерб (`{/conflict damage target quality}`), а рассказывает победитель (или тот, кто купил повествование: `{/conflict narrate character}`). `{/conflict end}` завершает конфликт.\n**Дуэль:** `{/duel challenge opponent}` — один на один, каждый видит только свои кубики; бросайте следующий или бейте.\n**Главы:** ведущий завершает главу командой `{/chapter next}`: каждый тайно меняет доверие (в личных сообщениях), потом все изменения раскрываются разом.",
   "help.beast-hunters.title": "Охотники на чудовищ",
-  "help.beast-hunters.body":
-    '**Резерв:** охотники задают `/reserve set total ceiling`; ведущий тратит — `/reserve spend amount reason`, уступает — `/reserve concede phase`.\n**Испытание:** ведущий покупает препятствие: `/challenge start sphere:physical phase:2 traits:"Голодный:4" resources:"D6 A4"` — бот считает цену и списывает резерв.\nДействия: `/challenge activate`, `reassign`, `maneuver`, `offer`/`accept`, `strike dice`, `neutralize`, `restore`, `task`, `achieve`, `resolve`, `giveup`; для нескольких охотников — `help`, `switch`, `pass`.\nПосле смертельного урона: `/challenge fate choice:survive|retire`. `/challenge end` закрывает испытание (`concede:true` — ведущий уступает).\n**Лист:** `/character trait set name:Следопыт sphere:physical value:4`, `resource set`, `tattoo add`, `initiative`, `boxes` (`2/1/1/1/1` на сферу), `vp add|spend`.',
+  "help.beast-hunters.round":
+    "**Как идёт раунд.** На каждое приключение охотники задают резерв: `{/reserve set total ceiling}`. После переговоров ведущий покупает на него препятствие: `{/challenge start sphere phase}` с его чертами и ресурсами — бот считает цену и списывает резерв. Кто ходит первым, решает инициатива, дальше стороны ходят по очереди, по одному действию: активировать черту в атаку или защиту (`{/challenge activate trait as}`), маневрировать ради очков преимущества (`{/challenge maneuver}`), ударить ими — 4 ОП за кубик (`{/challenge strike dice}`), нейтрализовать или восстановить ресурс, работать над задачей. Кнопки панели делают то же самое. Урон заполняет ячейки; нокаут — поражение в испытании, а после смертельного урона охотник выбирает свою участь: `{/challenge fate choice}`. Ведущий закрывает испытание командой `{/challenge end}`.",
   "help.fate.title": "Fate Панавеи",
-  "help.fate.body":
-    "**Проверка:** `/check skill:fight action:attack vs:2` — 4d3 как кубики Fate (1 → +, 2 → −, 3 → 0) + навык. Кнопки: призыв (+2), переброс.\n`/invoke aspect mode:plus2|reroll|passive` тратит сначала бесплатный призыв, потом жетон судьбы.\n**Аспекты:** `/aspect add`, `/aspect remove`, `/aspect list`. **Жетоны судьбы:** `/fp show`, `/fp give`, `/fp refresh`, `/compel target aspect points`.\n**Вред:** `/stress hit character shifts`, `/stress clear`, `/consequence add|clear`. **Конфликты и состязания:** `/conflict start|concede|end`, `/contest start`, `/contest roll`, `/contest resolve`. Навязывание всей сцене: `/aspect compel`. **Фракции:** `/faction create|show|fp|hit`.\n**Лист:** `/character skill` (вся пирамида одной строкой), `stunt`, `race`, `ratings`, `ultimate`.",
+  "help.fate.round":
+    "**Как идёт бросок.** `{/check skill}` бросает 4d3 как кубики Fate (1 → +, 2 → −, 3 → 0) и прибавляет навык; бросок идёт против сложности или защитника (`{/check skill vs}`, `{/check skill target}`). Не хватает? Призовите аспект ради +2 или переброса — кнопками панели или `{/invoke aspect}`; платите сначала бесплатным призывом, потом жетоном судьбы. Ведущий навязывает аспект командой `{/compel target aspect points}` и платит за неприятности жетонами судьбы.\n**Конфликты** идут обменами (`{/conflict start}`): попадания становятся стрессом (`{/stress hit character shifts}`) или последствиями (`{/consequence add character severity name}`); сдавшись до броска, вы получаете жетоны судьбы. **Состязания** (`{/contest start first second}`): в каждом обмене по одному броску на участника, побеждает тот, кто первым наберёт 3 победы.",
 
   "cmd.help.name": "помощь",
   "cmd.help.desc": "Как пользоваться ботом, с примерами",

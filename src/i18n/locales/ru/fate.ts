@@ -147,7 +147,7 @@ export default {
   "fate.effect.defend.style": "Стильный успех: вы избегаете атаки и получаете усиление.",
 
   "errors.fate.unknownSkill": "Навыка «{input}» нет. Может быть, вы имели в виду: {suggestions}?",
-  "errors.fate.unknownAspect": "Аспекта «{name}» здесь нет. Проверьте написание в /aspect list.",
+  "errors.fate.unknownAspect": "Аспекта «{name}» здесь нет. Проверьте написание в `{/aspect list}`.",
   "errors.fate.aspectExists": "Аспект «{name}» здесь уже есть.",
   "errors.fate.aspectNameInvalid": "Название аспекта — от 1 до {max} символов.",
   "errors.fate.freeInvokesInvalid": "У аспекта может быть от 0 до {max} бесплатных призывов.",
@@ -235,7 +235,8 @@ export default {
   "fate.check.vsActive": "Против {value} ({name}): {shifts} → **{outcome}**",
   "fate.check.contestRoll": "Бросок в состязании: сравнивается с остальными при подведении итога обмена.",
   "fate.check.noOpposition": "Сопротивление не задано: ведущий сравнит со сложностью (или укажите `vs`).",
-  "fate.check.awaitingDefence": "{target} защищается: выберите навык ниже или `/check action:defend`.",
+  "fate.check.awaitingDefence":
+    "{target} защищается: выберите навык ниже или `{/check skill action:defend}`.",
   "fate.check.advantageDone": "Готово: «{aspect}» в игре.",
   "fate.check.hitApplied":
     "Удар по {target}: {shifts, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}}.",
@@ -295,7 +296,7 @@ export default {
   "fate.hit.nothing": "{name} не получает урона.",
   "fate.hit.takenOut":
     "💥 {name} не может поглотить удар в {shifts, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}} (максимум {capacity}) и **выбывает из конфликта**: что с ним будет, решает победитель.",
-  "fate.hit.nameConsequence": "Назовите последствие: `/consequence add character:{name}`.",
+  "fate.hit.nameConsequence": "Назовите последствие: `{/consequence add character:{name} severity name}`.",
   "fate.hit.ratings": "(WR/AR: {hit} → {shifts})",
   "fate.stress.cleared": "Стресс снят: {names}.",
   "fate.consequence.added": "{name}: последствие ({slot}) «{aspect}».",
@@ -382,8 +383,9 @@ export default {
     "`target` нужен для атаки, защиты или преимущества, создаваемого на персонаже.",
   "errors.fate.aspectOnlyForAdvantage":
     "`aspect` — для `action:advantage`: название аспекта, который вы создаёте или используете.",
-  "errors.fate.noCheck": "У вас нет проверки, к которой можно применить призыв. Бросьте её: `/check`.",
-  "errors.fate.noAspects": "За этим столом пока нет аспектов. Добавьте их: `/aspect add`.",
+  "errors.fate.noCheck":
+    "У вас нет проверки, к которой можно применить призыв. Бросьте её: `{/check skill}`.",
+  "errors.fate.noAspects": "За этим столом пока нет аспектов. Добавьте их: `{/aspect add name}`.",
   "errors.fate.notAwaitingDefence": "Эта атака уже не ждёт защиты.",
   "errors.fate.hitAlreadyApplied": "Этот удар уже нанесён.",
   "errors.fate.noHit": "Эта проверка не наносит удара.",
@@ -399,12 +401,14 @@ export default {
     "Амбиции, Убеждения, Связи, Недостаток и Талант принадлежат персонажу: укажите `character`.",
   "errors.fate.invokesGmOnly":
     "Раздавать бесплатные призывы вручную может только ведущий; игроки получают их, создавая преимущество.",
-  "errors.fate.consequenceUseCommand": "Последствия меняются командой `/consequence add|clear`.",
+  "errors.fate.consequenceUseCommand":
+    "Последствия меняются командой `{/consequence add}` / `{/consequence clear}`.",
   "errors.fate.notSceneAspect": "«{aspect}» — аспект персонажа; навязывание на всех требует аспекта сцены.",
-  "errors.fate.conflictOpen": "Здесь уже идёт конфликт. Сначала завершите его: `/conflict end`.",
-  "errors.fate.noConflict": "Сейчас нет конфликта. Ведущий начинает его командой `/conflict start`.",
+  "errors.fate.conflictOpen": "Здесь уже идёт конфликт. Сначала завершите его: `{/conflict end}`.",
+  "errors.fate.noConflict": "Сейчас нет конфликта. Ведущий начинает его командой `{/conflict start}`.",
   "errors.fate.contestOpen": "Здесь уже идёт состязание.",
-  "errors.fate.noContest": "Сейчас нет состязания. Ведущий начинает его командой `/contest start`.",
+  "errors.fate.noContest":
+    "Сейчас нет состязания. Ведущий начинает его командой `{/contest start first second}`.",
   "errors.fate.alreadyRolledExchange": "{name} уже бросал в этом обмене.",
   "errors.fate.skillNeeded": "Выберите навык для броска (`skill`) или пропустите бросок: `forfeit:true`.",
   "errors.fate.skillOrRanks":
@@ -635,13 +639,13 @@ export default {
   "fate.faction.title": "🏛️ Фракция: {name}",
   "fate.faction.abilities": "Умения",
   "fate.faction.listTitle": "Фракции",
-  "fate.faction.none": "Фракций пока нет. Ведущий создаёт их командой `/faction create`.",
+  "fate.faction.none": "Фракций пока нет. Ведущий создаёт их командой `{/faction create name}`.",
   "fate.faction.deleted": "Фракция {name} удалена.",
   "log.fate.factionCreate": "создана фракция: {name}",
   "log.fate.factionFp": "очки судьбы фракции {name}: {amount}",
   "log.fate.factionHit": "фракция {name} принимает удар в {shifts}",
   "log.fate.factionDelete": "удалена фракция: {name}",
-  "errors.fate.unknownFaction": "Фракции «{name}» нет. Список: `/faction show`.",
+  "errors.fate.unknownFaction": "Фракции «{name}» нет. Список: `{/faction show}`.",
   "errors.fate.factionExists": "Фракция {name} уже есть.",
   "cmd.faction.name": "фракция",
   "cmd.faction.desc": "Фракции: аспекты, умения, очки судьбы, стресс",

@@ -184,7 +184,7 @@ export default {
   "mw.conflict.waitingRoll":
     "Вступайте, помогайте, предавайте или объявляйте размен; ведущий бросает все кубики разом.",
   "mw.conflict.rolled":
-    "Кубики брошены. Купить повествование — /conflict narrate, потратить успехи — /conflict damage.",
+    "Кубики брошены. Купить повествование — `{/conflict narrate character}`, потратить успехи — `{/conflict damage target quality}`.",
   "mw.conflict.closed": "Конфликт завершён.",
   "mw.conflict.result": "Результат: **{n}**",
   "mw.conflict.addsZero": "(добавляет 0)",
@@ -250,13 +250,13 @@ export default {
   "mw.chapter.first": "Стартовая матрица доверия окончательна, все очки доверия полны. Играем!",
   "mw.chapter.next":
     "Начинается глава {chapter}. {cleared, plural, =0 {Ущерб «до конца главы» не снят} one {Снят # ущерб «до конца главы»} few {Снято # ущерба «до конца главы»} many {Снято # ущербов «до конца главы»} other {Снято # ущерба «до конца главы»}}.",
-  "mw.chapter.mayRecover": "В этой главе могут попытаться оправиться: {names} (/character recover).",
+  "mw.chapter.mayRecover": "В этой главе могут попытаться оправиться: {names} (`{/character recover}`).",
 
   "mw.trust.panel.title": "Доверие на главу {chapter}",
   "mw.trust.panel.secret":
-    "Тайный раунд: каждый игрок меняет доверие в личных сообщениях (или здесь через /trust set — ответы видит только он). Поднять можно не больше чем на 1 для каждого персонажа, снизить — как угодно. Всё откроется одновременно.",
+    "Тайный раунд: каждый игрок меняет доверие в личных сообщениях (или здесь через `{/trust set target value}` — ответы видит только он). Поднять можно не больше чем на 1 для каждого персонажа, снизить — как угодно. Всё откроется одновременно.",
   "mw.trust.panel.open":
-    "Открытый раунд: меняйте доверие через /trust set (не больше +1 для каждого персонажа, снижать можно как угодно), затем /trust submit.",
+    "Открытый раунд: меняйте доверие через `{/trust set target value}` (не больше +1 для каждого персонажа, снижать можно как угодно), затем `{/trust submit}`.",
   "mw.trust.panel.closed": "Раунд окончен: изменения открыты, очки доверия восполнены.",
   "mw.trust.panel.submitted": "Отправили",
   "mw.trust.panel.pending": "Ждём",
@@ -267,11 +267,11 @@ export default {
   "mw.trust.button.submit": "Отправить",
   "mw.trust.rowTitle": "{name}: ваше доверие на главу {chapter}",
   "mw.trust.rowHelp":
-    "Измените значения кнопкой или через /trust set (не больше +1 для каждого, снижать можно как угодно), затем отправьте.",
+    "Измените значения кнопкой или через `{/trust set target value}` (не больше +1 для каждого, снижать можно как угодно), затем отправьте.",
   "mw.trust.submitted": "Отправлено. Всё откроется одновременно, когда отправят все.",
   "mw.trust.modalTitle": "Доверие на главу {chapter}",
   "mw.trust.dmClosed":
-    "{user}, у вас закрыты личные сообщения, и бот не смог прислать доверие персонажа {name}. Используйте здесь /trust set и /trust submit — ответы увидите только вы.",
+    "{user}, у вас закрыты личные сообщения, и бот не смог прислать доверие персонажа {name}. Используйте здесь `{/trust set target value}` и `{/trust submit}` — ответы увидите только вы.",
   "mw.trust.revealTitle": "Доверие открыто: глава {chapter}",
   "mw.trust.changes": "Что изменилось",
   "mw.trust.noChanges": "Никто не изменил доверие.",
@@ -285,14 +285,14 @@ export default {
   "mw.trust.hold": "У вас есть (осталось очков / значение)",
   "mw.trust.holdLine": "от персонажа {giver}: **{points}** / {value}",
   "mw.trust.matrixTitle": "Матрица доверия (глава {chapter})",
-  "mw.trust.matrixFooter": "Открытые значения. Сколько очков у кого осталось — личное: /trust show.",
+  "mw.trust.matrixFooter": "Открытые значения. Сколько очков у кого осталось — личное: `{/trust show}`.",
   "mw.trust.empty": "Доверия пока нет: сначала создайте персонажей игроков.",
   "mw.trust.tableChoice": "Стол {id} ({name})",
 
   "mw.fate.title": "Ваша тёмная судьба",
   "mw.fate.yours": "{name}: **{fate}**",
   "mw.fate.isRevealed": "Раскрыта: её знают все.",
-  "mw.fate.isFinal": "Окончательная. Её знаете только вы, пока не раскроете (/darkfate reveal).",
+  "mw.fate.isFinal": "Окончательная. Её знаете только вы, пока не раскроете (`{/darkfate reveal}`).",
   "mw.fate.chooseKeep": "Оставьте её — или верните и вытяните ещё раз из оставшихся.",
   "mw.fate.button.keep": "Оставить",
   "mw.fate.button.redraw": "Вернуть и вытянуть заново",
@@ -300,9 +300,9 @@ export default {
   "mw.fate.dealt":
     "Тёмные судьбы розданы: {count, plural, one {# игроку} few {# игрокам} many {# игрокам} other {# игрока}}. Каждый видит свою лично.",
   "mw.fate.dmClosed":
-    "{user}, у вас закрыты личные сообщения: посмотрите свою тёмную судьбу через /darkfate show (увидите только вы).",
+    "{user}, у вас закрыты личные сообщения: посмотрите свою тёмную судьбу через `{/darkfate show}` (увидите только вы).",
   "mw.fate.chooseOpen":
-    "За этим столом игроки выбирают тёмные судьбы сами: /darkfate choose (повторы разрешены).",
+    "За этим столом игроки выбирают тёмные судьбы сами: `{/darkfate choose fate}` (повторы разрешены).",
   "mw.fate.undealtTitle": "Судьбы, которых нет в игре",
   "mw.fate.undealtLine": "Не в игре: {fates}",
   "mw.fate.revealTitle": "{name} раскрывает свою тёмную судьбу",
@@ -331,7 +331,7 @@ export default {
   "mw.sheet.statusSaved": "{name}: теперь {status}.",
 
   "mw.table.matrix": "Стартовое доверие",
-  "mw.table.matrixOpen": "можно править (/trust set)",
+  "mw.table.matrixOpen": "можно править (`{/trust set target value}`)",
   "mw.table.matrixLocked": "окончательно (игра началась)",
   "mw.table.fates": "Тёмные судьбы",
   "mw.table.fatesNone": "не розданы",
@@ -376,16 +376,16 @@ export default {
   "log.mw.sheet.zodiac": "знак персонажа {name}: {sign}",
   "log.mw.sheet.status": "{name}: теперь {status}",
 
-  "errors.mw.noConflict": "Здесь нет открытого конфликта. Ведущий начинает его командой /conflict start.",
+  "errors.mw.noConflict": "Здесь нет открытого конфликта. Ведущий начинает его командой `{/conflict start}`.",
   "errors.mw.inAnotherConflict": "Этот персонаж уже участвует в другом конфликте в этом раунде.",
   "errors.mw.targetNeeded": "Укажите, кому вы помогаете (параметр `цель`).",
   "errors.mw.notNarrator": "Тратить успехи этого конфликта может только рассказчик (или ведущий).",
-  "errors.mw.noDuel": "Здесь не идёт дуэль. Вызовите кого-нибудь командой /duel challenge.",
+  "errors.mw.noDuel": "Здесь не идёт дуэль. Вызовите кого-нибудь командой `{/duel challenge opponent}`.",
   "errors.mw.notDuellist": "Вы не участвуете в этой дуэли.",
   "errors.mw.alreadyDuelling": "Кто-то из них уже дерётся на дуэли.",
-  "errors.mw.noTrustRound": "Раунд доверия не открыт. Ведущий открывает его командой /chapter next.",
+  "errors.mw.noTrustRound": "Раунд доверия не открыт. Ведущий открывает его командой `{/chapter next}`.",
   "errors.mw.trustRoundOpen":
-    "Раунд доверия новой главы ещё открыт: дождитесь всех или используйте /trust reveal.",
+    "Раунд доверия новой главы ещё открыт: дождитесь всех или используйте `{/trust reveal}`.",
   "errors.mw.trustTableUnknown": "У вас нет такого стола «Горной ведьмы».",
   "errors.mw.trustWhichTable": "Вы играете за несколькими столами: выберите стол параметром `стол`.",
   "errors.mw.trustOnlyPlayerCharacters": "Доверие дают друг другу только персонажи игроков.",
