@@ -186,8 +186,9 @@ export const conflictSubcommands: SubcommandSpec[] = [
   {
     name: "damage",
     options: [
-      participant("target"),
-      { name: "quality", type: "string", required: true, choices: QUALITIES },
+      participant("target", false),
+      { name: "quality", type: "string", choices: QUALITIES },
+      participant("character", false),
       { name: "ability", type: "string", maxLength: 100 },
       { name: "condition", type: "string", maxLength: 100 },
       { name: "kill", type: "boolean" },

@@ -1,13 +1,15 @@
 /** The conflict panel: who is on each side, who helps and betrays, and after the roll every die. */
 import { type Lang, t } from "../../i18n/index.js";
-import type {
-  ConflictState,
-  DieRoll,
-  EntryResult,
-  Pairing,
-  Participant,
-  SideKey,
-  SideResult,
+import {
+  type ConflictState,
+  type DieRoll,
+  damageChoices,
+  deadHelpsOf,
+  type EntryResult,
+  type Pairing,
+  type Participant,
+  type SideKey,
+  type SideResult,
 } from "../../rules/mountain-witch/index.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
 import { durationText, successesText } from "./shared.js";
@@ -18,7 +20,8 @@ export function participantName(lang: Lang, p: Participant): string {
 
 function nameOf(lang: Lang, state: ConflictState, id: number): string {
   const p = state.participants.find((q) => q.id === id);
-  return p ? participantName(lang, p) : `#${id}`;
+  if (p) return participantName(lang, p);
+  return deadHelpsOf(state).find((h) => h.helperId === id)?.helperName ?? `#${id}`;
 }
 
 export function dieText(roll: DieRoll): string {
@@ -132,9 +135,12 @@ export function conflictPanel(
     for (const side of ["a", "b"] as const) {
       const leads = state.participants.filter((p) => p.side === side && p.helps === null);
       const lines = leads.map((p) => {
-        const helpers = state.participants
-          .filter((h) => h.helps === p.id)
-          .map((h) => participantName(lang, h));
+        const helpers = [
+          ...state.participants.filter((h) => h.helps === p.id).map((h) => participantName(lang, h)),
+          ...deadHelpsOf(state)
+            .filter((h) => h.targetId === p.id)
+            .map((h) => `💀 ${h.helperName}`),
+        ];
         const strength = p.kind === "npc" ? ` (${t(lang, `mw.strength.${p.strength}`)})` : "";
         const help = helpers.length
           ? ` ${t(lang, "mw.conflict.helpedBy", { names: helpers.join(", ") })}`
@@ -202,6 +208,12 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
     ];
     if (state.pairings.some((p) => p.winner === null && p.trade === null))
       rows.push([tradeSelect(lang, flowId)]);
+    // One damage choice per pairing with successes left (a message holds five rows).
+    for (const pairing of state.pairings) {
+      if (rows.length >= 5) break;
+      const select = damageSelect(lang, flowId, state, pairing);
+      if (select) rows.push([select]);
+    }
     return rows;
   }
   const rows: ComponentView[][] = [
@@ -253,5 +265,41 @@ function tradeSelect(lang: Lang, flowId: number): ComponentView {
       label: t(lang, `mw.degree.${level}`),
       value: level,
     })),
+  };
+}
+
+/**
+ * The pairing's damage choice: every target and quality its remaining successes can buy,
+ * each saying what it would do (docs/rules/mountain-witch.md §1.2). Only the pairing's
+ * narrator may choose; the use case checks.
+ */
+function damageSelect(
+  lang: Lang,
+  flowId: number,
+  state: ConflictState,
+  pairing: Pairing,
+): ComponentView | null {
+  const choices = damageChoices(state, pairing.id).slice(0, 25);
+  if (choices.length === 0) return null;
+  const heading =
+    state.mode === "common-danger"
+      ? t(lang, "mw.conflict.select.damageOf", { name: nameOf(lang, state, pairing.id) })
+      : t(lang, "mw.conflict.select.damage");
+  return {
+    kind: "select",
+    intent: { type: "conflict.damage", flowId, pairingId: pairing.id },
+    field: "choice",
+    placeholder: heading,
+    options: choices.map((c) => {
+      const target = nameOf(lang, state, c.targetId);
+      const effect = c.takenOut
+        ? t(lang, `mw.takenOut.${c.takenOut}`, { name: target })
+        : t(lang, "mw.conflict.damageEffect", { duration: durationText(lang, c.duration, null) });
+      return {
+        label: `${target}: ${t(lang, `mw.quality.${c.quality}`)}`.slice(0, 100),
+        description: effect.slice(0, 100),
+        value: `${c.attackerSide}:${c.targetId}:${c.quality}`,
+      };
+    }),
   };
 }

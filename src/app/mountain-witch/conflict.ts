@@ -11,12 +11,19 @@ import {
   buyNarration,
   type ConflictState,
   closeConflict,
+  type DamageQuality,
+  damageChoices,
   declareKillIntent,
   declareTrade,
   findParticipant,
   INCAPACITY_OBSTACLE_KEY,
+  narratesPairing,
   openConflict,
+  type Pairing,
   type Participant,
+  pairingById,
+  pairingOfCharacter,
+  pairingsNarratedBy,
   recoveryOutcome,
   rollConflict,
   spendDamage,
@@ -127,6 +134,12 @@ async function participantNamed(
   if (local) return local;
   const character = await findCharacter(ctx.tx, requireTable(ctx).id, who);
   const p = findParticipant(state, character.id);
+  if (!p) refuse("errors.mw.notInConflict");
+  return p;
+}
+
+function requireParticipantOf(state: ConflictState, id: number): Participant {
+  const p = findParticipant(state, id);
   if (!p) refuse("errors.mw.notInConflict");
   return p;
 }
@@ -281,7 +294,9 @@ export const conflictAssist = defineUseCase({
     if (ctx.intent.targetId !== undefined) targetId = ctx.intent.targetId;
     else if (ctx.intent.target) targetId = (await participantNamed(ctx, flow.state, ctx.intent.target)).id;
     else refuse("errors.mw.targetNeeded");
-    if (!findParticipant(flow.state, helper.id)) await assertFree(ctx, table, helper.id, flow.id);
+    // A dead character's player helps from outside any conflict, in as many as they like.
+    if (!findParticipant(flow.state, helper.id) && helper.status !== "dead")
+      await assertFree(ctx, table, helper.id, flow.id);
     const links = await trustLinks(ctx.tx, table.id);
     const { state, spent } = assist(flow.state, { helper: refOf(helper), targetId }, links);
     const target = findParticipant(state, targetId)!;
@@ -469,13 +484,50 @@ export const conflictNarrate = defineUseCase({
   },
 });
 
+/**
+ * The pairing whose successes an action spends: the one named (by the panel, or by a
+ * character in it), else the only one the actor narrates, else the target's own.
+ */
+function pairingToSpend(
+  state: ConflictState,
+  who: { userId: string; isGm: boolean },
+  named: { pairingId?: number; character?: Participant; target?: Participant },
+): Pairing {
+  if (named.pairingId !== undefined) return pairingById(state, named.pairingId);
+  if (named.character) {
+    const own = pairingOfCharacter(state, named.character.id);
+    if (!own) refuse("errors.mw.pairingNeeded", { names: pairingNames(state, state.pairings) });
+    return own;
+  }
+  if (state.pairings.length === 1) return state.pairings[0]!;
+  const target = named.target ? pairingOfCharacter(state, named.target.id) : null;
+  if (target) return target;
+  const narrated = pairingsNarratedBy(state, who);
+  if (narrated.length === 1) return narrated[0]!;
+  refuse("errors.mw.pairingNeeded", {
+    names: pairingNames(state, narrated.length ? narrated : state.pairings),
+  });
+}
+
+function pairingNames(state: ConflictState, pairings: readonly Pairing[]): string {
+  return pairings.map((p) => findParticipant(state, p.id)?.name ?? `#${p.id}`).join(", ");
+}
+
 export const conflictDamage = defineUseCase({
   type: "conflict.damage",
   systems: SYSTEMS,
   schema: z.object({
     type: z.literal("conflict.damage"),
-    target: name,
-    quality: z.enum(["partial", "normal", "critical", "double"]),
+    target: name.optional(),
+    quality: z.enum(["partial", "normal", "critical", "double"]).optional(),
+    /** Whose pairing (common danger): a character in it. */
+    character: name.optional(),
+    /** From the panel: the pairing, and the chosen "side:targetId:quality". */
+    pairingId: z.coerce.number().int().optional(),
+    choice: z
+      .string()
+      .regex(/^[ab]:-?\d+:(partial|normal|critical|double)$/)
+      .optional(),
     ability: z.string().max(200).optional(),
     condition: z.string().max(200).optional(),
     kill: z.boolean().optional(),
@@ -487,24 +539,53 @@ export const conflictDamage = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const target = await participantNamed(ctx, flow.state, ctx.intent.target);
-    const attackerSide = target.side === "a" ? "b" : "a";
-    // The narrator spends the successes (the GM may always, for the GM's side and to fix mistakes).
-    if (!isGm(table, ctx.actor)) {
-      const own = await sqlFor(ctx.tx).rows<{ id: number }>`
-        SELECT id FROM "character"
-        WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL`;
-      const narrates = flow.state.pairings.some(
-        (p) =>
-          p.narration &&
-          (p.narration.playerId === ctx.actor.userId || own.some((c) => c.id === p.narration?.characterId)),
-      );
-      if (!narrates) refuse("errors.mw.notNarrator");
+    if (flow.state.phase === "open") refuse("errors.mw.conflictNotRolled");
+    const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
+    const chosen = ctx.intent.choice?.split(":");
+    let target = chosen
+      ? requireParticipantOf(flow.state, Number(chosen[1]))
+      : ctx.intent.target
+        ? await participantNamed(ctx, flow.state, ctx.intent.target)
+        : undefined;
+    const pairing = pairingToSpend(flow.state, who, {
+      ...(ctx.intent.pairingId !== undefined ? { pairingId: ctx.intent.pairingId } : {}),
+      ...(ctx.intent.character
+        ? { character: await participantNamed(ctx, flow.state, ctx.intent.character) }
+        : {}),
+      ...(target ? { target } : {}),
+    });
+    // Narration and the successes of a pairing are its narrator's alone (docs/rules/mountain-witch.md §1.1).
+    if (!narratesPairing(pairing, who)) {
+      const narrator = pairing.narration;
+      if (!narrator) refuse("errors.mw.noSuccesses");
+      const narratorName =
+        narrator.playerId === null
+          ? t(ctx.userLang, "mw.conflict.gm")
+          : (findParticipant(flow.state, narrator.characterId)?.name ??
+            (await outsideNames(ctx, flow.state))[narrator.characterId] ??
+            `#${narrator.characterId}`);
+      refuse("errors.mw.notNarrator", { name: narratorName });
     }
+    const quality = (chosen?.[2] ?? ctx.intent.quality) as DamageQuality | undefined;
+    if (!quality) refuse("errors.mw.qualityNeeded");
+    if (!target) {
+      const ids = [
+        ...new Set(
+          damageChoices(flow.state, pairing.id)
+            .filter((c) => c.quality === quality)
+            .map((c) => c.targetId),
+        ),
+      ];
+      if (ids.length === 0) refuse("errors.mw.notEnoughSuccesses");
+      if (ids.length > 1) refuse("errors.mw.damageTargetNeeded");
+      target = requireParticipantOf(flow.state, ids[0]!);
+    }
+    const attackerSide = target.side === "a" ? "b" : "a";
     const { state, damage } = spendDamage(flow.state, {
       attackerSide,
       targetId: target.id,
-      quality: ctx.intent.quality,
+      quality,
+      pairingId: pairing.id,
       ability: ctx.intent.ability ? cleanText(ctx.intent.ability, 100) : null,
       condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
       ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),

@@ -17,7 +17,7 @@
  * a tie, buy narration, spend damage) → `closed`.
  */
 import type { DiceSource } from "../dice.js";
-import { refuse } from "../errors.js";
+import { DomainError, refuse } from "../errors.js";
 import type { CharacterStatus, DamageDuration, DamageEntry, Strength } from "./damage.js";
 import { damageDuration, expiresOnRoll, penaltyEntries } from "./damage.js";
 import type { DamageQuality, DegreeKey, SideKey, SuccessPiece, TradeLevel } from "./degree.js";
@@ -54,6 +54,16 @@ export interface Participant {
   dead: boolean;
   /** The character whose die this one's die is added to, or null when rolling for itself. */
   helps: number | null;
+}
+
+/**
+ * Help by a dead character's player (RULES §1.2): no presence, no participation, no limit
+ * on how many characters they help; their die carries no damage penalty.
+ */
+export interface DeadHelp {
+  helperId: number;
+  helperName: string;
+  targetId: number;
 }
 
 export interface Betrayal {
@@ -95,9 +105,9 @@ export interface DieRoll {
 export interface EntryResult {
   leadId: number;
   lead: DieRoll;
-  /** Each helper's roll and what it adds (a negative value adds 0). */
-  helpers: { roll: DieRoll; added: number }[];
-  /** Betrayal points spent by members of this entry. */
+  /** Each helper's roll and what it adds (a negative value adds 0); `dead` for a dead character's help. */
+  helpers: { roll: DieRoll; added: number; dead?: boolean }[];
+  /** Betrayal points of this entry's members that count: only those against the character compared with. */
   betrayalBonus: number;
   total: number;
 }
@@ -105,7 +115,7 @@ export interface EntryResult {
 export interface SideResult {
   side: SideKey;
   entries: EntryResult[];
-  /** Betrayal points spent by dead characters outside the conflict against the other side. */
+  /** Betrayal points spent from outside the conflict (dead characters) against the character compared with. */
   betrayalBonus: number;
   result: number;
 }
@@ -165,6 +175,8 @@ export interface ConflictState {
   recoveryOf: number | null;
   participants: Participant[];
   betrayals: Betrayal[];
+  /** Help by dead characters' players (absent in states stored before it existed). */
+  deadHelps?: DeadHelp[];
   killIntents: KillIntent[];
   trades: Trade[];
   trustUses: TrustUseRecord[];
@@ -192,6 +204,7 @@ export function openConflict(input: { mode?: ConflictMode; title?: string | null
     recoveryOf: null,
     participants: [],
     betrayals: [],
+    deadHelps: [],
     killIntents: [],
     trades: [],
     trustUses: [],
@@ -318,6 +331,7 @@ export function removeParticipant(state: ConflictState, id: number): ConflictSta
   const involved =
     p.helps !== null ||
     state.participants.some((q) => q.helps === id) ||
+    deadHelpsOf(state).some((h) => h.targetId === id) ||
     state.betrayals.some((b) => b.betrayerId === id || b.betrayedId === id);
   if (involved) refuse("errors.mw.cannotLeaveAfterTrust", { name: p.name });
   return {
@@ -343,9 +357,10 @@ export function assist(
   if (helper.id === targetId) refuse("errors.mw.cannotHelpSelf");
   const target = requireParticipant(state, targetId);
   if (helper.kind !== "pc" || target.kind !== "pc") refuse("errors.mw.helpOnlyPlayerCharacters");
+  if (target.helps !== null) refuse("errors.mw.helpChain", { name: target.name });
+  if (helper.status === "dead") return assistAsDead(state, helper, target, trust);
   assertMayEnter(helper);
   if (isBetrayed(state, helper.id)) refuse("errors.mw.betrayedCannotSpend");
-  if (target.helps !== null) refuse("errors.mw.helpChain", { name: target.name });
   const existing = findParticipant(state, helper.id);
   if (existing) {
     if (existing.helps !== null) refuse("errors.mw.alreadyHelping", { name: existing.name });
@@ -362,6 +377,35 @@ export function assist(
   return { state: { ...state, participants, trustUses: [...state.trustUses, useRecord(spent)] }, spent };
 }
 
+/**
+ * A dead character's player helps without restriction (RULES §1.2): from outside the
+ * conflict, any number of characters, once each.
+ */
+function assistAsDead(
+  state: ConflictState,
+  helper: CharacterRef,
+  target: Participant,
+  trust: readonly TrustLink[],
+): { state: ConflictState; spent: TrustSpend } {
+  const helps = deadHelpsOf(state);
+  if (helps.some((h) => h.helperId === helper.id && h.targetId === target.id))
+    refuse("errors.mw.alreadyHelpingTarget", { name: helper.name, target: target.name });
+  if (state.trades.some((t) => tradeLead(state, t) === target.id)) refuse("errors.mw.alreadyTraded");
+  const spent = spendTrust(trust, target.id, helper.id, HELP_COST, "help");
+  return {
+    state: {
+      ...state,
+      deadHelps: [...helps, { helperId: helper.id, helperName: helper.name, targetId: target.id }],
+      trustUses: [...state.trustUses, useRecord(spent)],
+    },
+    spent,
+  };
+}
+
+export function deadHelpsOf(state: ConflictState): DeadHelp[] {
+  return state.deadHelps ?? [];
+}
+
 function useRecord(spent: TrustSpend): TrustUseRecord {
   return { use: spent.use, giverId: spent.giverId, holderId: spent.holderId, amount: spent.amount };
 }
@@ -370,7 +414,8 @@ function useRecord(spent: TrustSpend): TrustUseRecord {
  * Betrayal (RULES §1.3): the betrayer spends N points the betrayed gave them for +N
  * against the betrayed in this conflict. From then on the betrayed may not spend trust
  * in this conflict. A living betrayer must be in the conflict on the other side; a dead
- * character's player may betray from outside it (the bonus goes to the other side).
+ * character's player may betray anyone in it from outside (the bonus goes to whoever is
+ * compared with the betrayed). The bonus counts only in the comparison with the betrayed.
  */
 export function betray(
   state: ConflictState,
@@ -384,12 +429,12 @@ export function betray(
   const betrayed = requireParticipant(state, betrayedId);
   if (betrayed.kind !== "pc" || betrayer.kind !== "pc") refuse("errors.mw.betrayOnlyPlayerCharacters");
   if (isBetrayed(state, betrayer.id)) refuse("errors.mw.betrayedCannotSpend");
-  const inConflict = findParticipant(state, betrayer.id);
-  if (inConflict) {
+  // A dead character's player spends trust without restriction (RULES §1.2): no presence needed.
+  if (betrayer.status !== "dead") {
+    const inConflict = findParticipant(state, betrayer.id);
+    if (!inConflict) refuse("errors.mw.betrayerNotInConflict");
     if (!opposes(state, inConflict, betrayed))
       refuse("errors.mw.betrayTargetNotOpposing", { name: betrayed.name });
-  } else if (betrayer.status !== "dead") {
-    refuse("errors.mw.betrayerNotInConflict");
   }
   const spent = spendTrust(trust, betrayedId, betrayer.id, points, "betray");
   const already = state.betrayals.find((b) => b.betrayerId === betrayer.id && b.betrayedId === betrayedId);
@@ -554,7 +599,8 @@ export function rollConflict(
   };
   for (const p of state.participants) {
     if (!rollsThisTime(p)) continue;
-    const entries = damage[p.id] ?? [];
+    // A dead character's die carries no damage penalty, and its wounds do not run out by it.
+    const entries = p.dead ? [] : (damage[p.id] ?? []);
     const penaltySources = penaltyEntries(entries);
     const die = dice.roll(6);
     const roll: DieRoll = {
@@ -568,33 +614,71 @@ export function rollConflict(
     rolls.set(p.id, roll);
     expired.push(...entries.filter(expiresOnRoll).map((e) => e.id));
   }
+  // Dead characters' help: one die each, no penalty, after everyone else's (a fixed order).
+  const deadRolls = new Map<DeadHelp, DieRoll>();
+  for (const h of deadHelpsOf(state)) {
+    if (state.mode === "common-danger" && tradedLeads.has(h.targetId)) continue;
+    const die = dice.roll(6);
+    const roll: DieRoll = { characterId: h.helperId, die, penalty: 0, penaltyDamageIds: [], value: die };
+    allRolls.push(roll);
+    deadRolls.set(h, roll);
+  }
 
-  const entryResult = (lead: Participant): EntryResult => {
+  /** An entry without betrayal: its lead's die plus its helpers' (a negative helper adds 0). */
+  const baseEntry = (lead: Participant) => {
     const members = entryMembers(state, lead.id);
-    const helpers = members
-      .filter((m) => m.id !== lead.id)
-      .map((m) => {
-        const roll = rolls.get(m.id)!;
-        return { roll, added: Math.max(0, roll.value) };
-      });
-    const betrayalBonus = state.betrayals
-      .filter((b) => members.some((m) => m.id === b.betrayerId))
-      .reduce((sum, b) => sum + b.points, 0);
+    const helpers = [
+      ...members
+        .filter((m) => m.id !== lead.id)
+        .map((m) => {
+          const roll = rolls.get(m.id)!;
+          return { roll, added: Math.max(0, roll.value) };
+        }),
+      ...deadHelpsOf(state)
+        .filter((h) => h.targetId === lead.id)
+        .map((h) => {
+          const roll = deadRolls.get(h)!;
+          return { roll, added: Math.max(0, roll.value), dead: true };
+        }),
+    ];
     const leadRoll = rolls.get(lead.id)!;
     return {
-      leadId: lead.id,
-      lead: leadRoll,
+      lead,
+      members,
+      leadRoll,
       helpers,
-      betrayalBonus,
-      total: leadRoll.value + helpers.reduce((s, h) => s + h.added, 0) + betrayalBonus,
+      base: leadRoll.value + helpers.reduce((sum, h) => sum + h.added, 0),
     };
   };
+  /**
+   * The characters a side is compared through: the members of its best entries before
+   * betrayal. A betrayal bonus counts only against them (the betrayer's result is compared
+   * with the betrayed's, not with anyone else's).
+   */
+  const comparedIds = (sideLeads: Participant[]): Set<number> => {
+    const bases = sideLeads.map(baseEntry);
+    const best = Math.max(...bases.map((e) => e.base));
+    return new Set(bases.filter((e) => e.base === best).flatMap((e) => e.members.map((m) => m.id)));
+  };
   const sideResult = (side: SideKey, sideLeads: Participant[], against: Participant[]): SideResult => {
-    const entries = sideLeads.map(entryResult);
-    // Dead betrayers outside the conflict: their bonus counts for the side against the betrayed.
-    const againstIds = new Set(against.flatMap((l) => entryMembers(state, l.id).map((m) => m.id)));
+    const opposite = comparedIds(against);
+    const counts = (b: Betrayal) => opposite.has(b.betrayedId);
+    const entries = sideLeads.map((lead): EntryResult => {
+      const e = baseEntry(lead);
+      const betrayalBonus = state.betrayals
+        .filter((b) => e.members.some((m) => m.id === b.betrayerId) && counts(b))
+        .reduce((sum, b) => sum + b.points, 0);
+      return {
+        leadId: lead.id,
+        lead: e.leadRoll,
+        helpers: e.helpers,
+        betrayalBonus,
+        total: e.base + betrayalBonus,
+      };
+    });
+    // Betrayers outside the conflict (dead characters): their bonus counts against the betrayed.
     const betrayalBonus = state.betrayals
-      .filter((b) => !findParticipant(state, b.betrayerId) && againstIds.has(b.betrayedId))
+      .filter((b) => !findParticipant(state, b.betrayerId) && counts(b))
       .reduce((sum, b) => sum + b.points, 0);
     return { side, entries, betrayalBonus, result: Math.max(...entries.map((e) => e.total)) + betrayalBonus };
   };
@@ -819,4 +903,88 @@ export function closeConflict(state: ConflictState): ConflictState {
 /** Each side's participants by id (for panels). */
 export function sideMembers(state: ConflictState, side: SideKey): Participant[] {
   return state.participants.filter((p) => p.side === side);
+}
+
+/** Who is acting on a conflict, as the rules need to know it. */
+export interface ConflictActor {
+  userId: string;
+  isGm: boolean;
+}
+
+/**
+ * Narration and the successes of a pairing belong to its narrator alone (RULES §1.1):
+ * the higher roller, a trade's declarer or the buyer of the narration. The narration of
+ * GM characters and obstacles is the GM's.
+ */
+export function narratesPairing(pairing: Pairing, who: ConflictActor): boolean {
+  const n = pairing.narration;
+  if (!n) return false;
+  return n.playerId === null ? who.isGm : n.playerId === who.userId;
+}
+
+export function pairingsNarratedBy(state: ConflictState, who: ConflictActor): Pairing[] {
+  return state.pairings.filter((p) => narratesPairing(p, who));
+}
+
+/**
+ * The pairing a character's comparison is in: in common-danger mode the pairing of the
+ * character's entry (null for the danger itself, which is in all of them).
+ */
+export function pairingOfCharacter(state: ConflictState, characterId: number): Pairing | null {
+  requirePhase(state, "rolled");
+  if (state.mode === "opposed") return state.pairings[0] ?? null;
+  const p = findParticipant(state, characterId);
+  if (!p || p.side === "b") return state.pairings.find((pr) => pr.id === characterId) ?? null;
+  return state.pairings.find((pr) => pr.id === entryLead(p)) ?? null;
+}
+
+export function pairingById(state: ConflictState, pairingId: number): Pairing {
+  return findPairing(state, pairingId);
+}
+
+/** The characters in one pairing, by side (common danger: one entry and the danger). */
+export function pairingMembers(state: ConflictState, pairing: Pairing): Record<SideKey, Participant[]> {
+  if (state.mode === "opposed") return { a: sideMembers(state, "a"), b: sideMembers(state, "b") };
+  return { a: entryMembers(state, pairing.id), b: leads(state, "b") };
+}
+
+/** One way to spend a pairing's successes as damage, with what it would do to the target. */
+export interface DamageChoice {
+  attackerSide: SideKey;
+  targetId: number;
+  quality: DamageQuality;
+  duration: DamageDuration;
+  takenOut: InflictedDamage["takenOut"];
+}
+
+/**
+ * Every damage the pairing's remaining successes can still buy, target by target and
+ * quality by quality (for the panel's damage choice): exactly what `spendDamage` accepts.
+ */
+export function damageChoices(state: ConflictState, pairingId: number): DamageChoice[] {
+  if (state.phase !== "rolled") return [];
+  const pairing = findPairing(state, pairingId);
+  const members = pairingMembers(state, pairing);
+  const choices: DamageChoice[] = [];
+  for (const attackerSide of ["a", "b"] as const) {
+    if (pairing.remaining[attackerSide].length === 0) continue;
+    const targets = members[attackerSide === "a" ? "b" : "a"];
+    for (const target of targets) {
+      for (const quality of ["partial", "normal", "critical", "double"] as const) {
+        try {
+          const { damage } = spendDamage(state, { attackerSide, targetId: target.id, quality, pairingId });
+          choices.push({
+            attackerSide,
+            targetId: target.id,
+            quality,
+            duration: damage.duration,
+            takenOut: damage.takenOut,
+          });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+        }
+      }
+    }
+  }
+  return choices;
 }

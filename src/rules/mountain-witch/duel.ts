@@ -285,8 +285,15 @@ export function duelTrust(
     if (state.result.narratorBought) refuse("errors.mw.narrationAlreadyBought");
   } else {
     requireRolling(state);
-    if (use === "help" && state.trustUses.some((u) => u.use === "help" && u.spenderId === spender.id))
-      refuse("errors.mw.alreadyHelping", { name: spender.name });
+    // Without restriction (RULES §1.2), but one help per duellist and round from each dead character.
+    if (
+      use === "help" &&
+      state.trustUses.some((u) => u.use === "help" && u.spenderId === spender.id && u.targetId === targetId)
+    )
+      refuse("errors.mw.alreadyHelpingTarget", {
+        name: spender.name,
+        target: state[sideOf(state, targetId)!].name,
+      });
   }
   const amount = use === "betray" ? (input.points ?? 0) : use === "help" ? HELP_COST : BUY_NARRATION_COST;
   const spent = spendTrust(trust, targetId, spender.id, amount, use);
@@ -307,7 +314,11 @@ export function duelTrust(
   return { state: next, spent };
 }
 
-/** Spends the winner's (or, on a mixed success, the loser's) successes as damage on the other duellist. */
+/**
+ * The winner of a round spends successes as one damage on the other duellist: damage from
+ * one duel round is applied once, however many dice were rolled (RULES §1.4). The loser's
+ * ½ of a mixed success is narration only.
+ */
 export function spendDuelDamage(
   state: DuelState,
   input: { attackerSide: SideKey; quality: DamageQuality; condition?: string | null; kill?: boolean },
@@ -317,6 +328,10 @@ export function spendDuelDamage(
   const target = state[otherSide(input.attackerSide)];
   if (result.damage.some((d) => d.takenOut !== null))
     refuse("errors.mw.alreadyTakenOut", { name: target.name });
+  if (result.winner === null) refuse("errors.mw.duelNoWinner");
+  if (result.winner !== input.attackerSide)
+    refuse("errors.mw.duelDamageWinnerOnly", { name: state[result.winner].name });
+  if (result.damage.length > 0) refuse("errors.mw.duelDamageOnce");
   const rest = spendSuccesses(result.remaining[input.attackerSide], input.quality);
   if (rest === null) refuse("errors.mw.notEnoughSuccesses");
   const duration = damageDuration("strong", input.quality);

@@ -98,7 +98,7 @@ describe("the duel (RULES §1.4)", () => {
     s = strike(s, "b", scriptedDice([]));
     expectRefusal(
       () => spendDuelDamage(s, { attackerSide: "b", quality: "partial" }),
-      "errors.mw.notEnoughSuccesses",
+      "errors.mw.duelDamageWinnerOnly",
     );
     const { state, damage } = spendDuelDamage(s, { attackerSide: "a", quality: "double" });
     expect(damage).toEqual({

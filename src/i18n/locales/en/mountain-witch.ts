@@ -101,6 +101,11 @@ export default {
   "errors.mw.helpOnlyPlayerCharacters":
     "Only player characters can help each other: help is paid with trust.",
   "errors.mw.helpChain": "{name} is already part of a helped pair; help the character who rolls instead.",
+  "errors.mw.alreadyHelpingTarget": "{name} already helps {target} here.",
+  "errors.mw.duelDamageOnce":
+    "This round's damage has been dealt: a duel round deals damage once, however many dice were rolled.",
+  "errors.mw.duelDamageWinnerOnly": "Only {name}, who won this round, deals its damage.",
+  "errors.mw.duelNoWinner": "A tie: nobody deals damage this round.",
   "errors.mw.alreadyHelping": "{name} is already helping someone in this conflict.",
   "errors.mw.helperOnOtherSide": "{name} is on the other side of this conflict and cannot help here.",
   "errors.mw.betrayOnlyPlayerCharacters":
@@ -118,7 +123,8 @@ export default {
   "errors.mw.alreadyTraded": "A trade has already been declared here.",
   "errors.mw.tradeDamageOnDeclarer":
     "In a group conflict the damage from a trade falls on {name}, who declared it.",
-  "errors.mw.pairingNeeded": "Say whose comparison with the danger this is about.",
+  "errors.mw.pairingNeeded":
+    "Say whose pairing with the danger this is ({names}): `{/conflict damage character}`, or use the pairing's select on the panel.",
   "errors.mw.pairingNotFound": "There is no such comparison in this conflict.",
   "errors.mw.narrationStarted": "Narration has already begun; it is too late for that.",
   "errors.mw.narrationAlreadyBought": "The narration of this conflict has already been bought.",
@@ -374,7 +380,7 @@ export default {
   "errors.mw.noConflict": "There is no open conflict here. The GM starts one with `{/conflict start}`.",
   "errors.mw.inAnotherConflict": "That character already takes part in another conflict this round.",
   "errors.mw.targetNeeded": "Say whom you help (the `target` option).",
-  "errors.mw.notNarrator": "Only the narrator of this conflict (or the GM) spends its successes.",
+  "errors.mw.notNarrator": "Only {name}, who narrates this pairing, spends its successes.",
   "errors.mw.noDuel": "There is no duel going on here. Challenge someone with `{/duel challenge opponent}`.",
   "errors.mw.notDuellist": "You are not fighting in this duel.",
   "errors.mw.alreadyDuelling": "One of them is already in a duel.",
@@ -495,6 +501,7 @@ export default {
   "cmd.conflict.damage.quality.desc": "How much success you spend",
   "cmd.conflict.damage.ability.desc": "Damage an ability instead of −1",
   "cmd.conflict.damage.condition.desc": "Conditional damage: what clears it",
+  "cmd.conflict.damage.character.desc": "Whose pairing (common danger): a character in it",
   "cmd.conflict.damage.kill.desc": "Kill when taken out (intent declared before the roll)",
   "cmd.conflict.show.desc": "Show the conflict panel",
   "cmd.conflict.end.desc": "GM: end the conflict",
@@ -544,4 +551,14 @@ export default {
   "cmd.conflict.damage.quality.choice.normal": "1 (normal)",
   "cmd.conflict.damage.quality.choice.critical": "1½ (critical)",
   "cmd.conflict.damage.quality.choice.double": "2 (double)",
+  "errors.mw.noSuccesses":
+    "Nobody narrates this pairing (a tie without a trade): there are no successes to spend.",
+  "errors.mw.qualityNeeded":
+    "Choose how much success to spend: `{/conflict damage quality}`, or use the pairing's select on the panel.",
+  "errors.mw.damageTargetNeeded":
+    "Say whom the damage hits: `{/conflict damage target}`, or use the pairing's select on the panel.",
+  "mw.conflict.gm": "the GM",
+  "mw.conflict.select.damage": "Spend successes as damage…",
+  "mw.conflict.select.damageOf": "{name}'s pairing: spend successes as damage…",
+  "mw.conflict.damageEffect": "−1 {duration}",
 } satisfies Messages;

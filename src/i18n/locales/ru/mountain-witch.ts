@@ -99,6 +99,11 @@ export default {
   "errors.mw.helpOnlyPlayerCharacters":
     "Помогать друг другу могут только персонажи игроков: помощь оплачивается доверием.",
   "errors.mw.helpChain": "{name} уже в паре с помощником — помогайте тому, кто бросает кубик.",
+  "errors.mw.alreadyHelpingTarget": "{name} уже помогает персонажу {target}.",
+  "errors.mw.duelDamageOnce":
+    "Ущерб этого раунда уже нанесён: за раунд дуэли Ущерб наносится только один раз, сколько бы ни бросали кубиков.",
+  "errors.mw.duelDamageWinnerOnly": "Ущерб этого раунда наносит только победитель — {name}.",
+  "errors.mw.duelNoWinner": "Ничья: в этом раунде Ущерба нет.",
   "errors.mw.alreadyHelping": "{name} уже помогает кому-то в этом конфликте.",
   "errors.mw.helperOnOtherSide": "{name} на другой стороне этого конфликта и не может здесь помогать.",
   "errors.mw.betrayOnlyPlayerCharacters":
@@ -117,7 +122,8 @@ export default {
   "errors.mw.alreadyTraded": "Размен здесь уже объявлен.",
   "errors.mw.tradeDamageOnDeclarer":
     "В групповом конфликте ущерб от размена получает тот, кто его объявил: {name}.",
-  "errors.mw.pairingNeeded": "Уточните, о чьём столкновении с опасностью идёт речь.",
+  "errors.mw.pairingNeeded":
+    "Уточните, чьё столкновение с опасностью имеется в виду ({names}): `{/conflict damage character}` — или выберите ущерб в списке этой пары на панели.",
   "errors.mw.pairingNotFound": "В этом конфликте нет такого столкновения.",
   "errors.mw.narrationStarted": "Повествование уже началось — поздно.",
   "errors.mw.narrationAlreadyBought": "Повествование этого конфликта уже куплено.",
@@ -379,7 +385,7 @@ export default {
   "errors.mw.noConflict": "Здесь нет открытого конфликта. Ведущий начинает его командой `{/conflict start}`.",
   "errors.mw.inAnotherConflict": "Этот персонаж уже участвует в другом конфликте в этом раунде.",
   "errors.mw.targetNeeded": "Укажите, кому вы помогаете (параметр `цель`).",
-  "errors.mw.notNarrator": "Тратить успехи этого конфликта может только рассказчик (или ведущий).",
+  "errors.mw.notNarrator": "Успехи этой пары тратит только тот, кто о ней рассказывает: {name}.",
   "errors.mw.noDuel": "Здесь не идёт дуэль. Вызовите кого-нибудь командой `{/duel challenge opponent}`.",
   "errors.mw.notDuellist": "Вы не участвуете в этой дуэли.",
   "errors.mw.alreadyDuelling": "Кто-то из них уже дерётся на дуэли.",
@@ -603,6 +609,8 @@ export default {
   "cmd.conflict.damage.ability.name": "способность",
   "cmd.conflict.damage.condition.desc": "Условный ущерб: что его снимает",
   "cmd.conflict.damage.condition.name": "условие",
+  "cmd.conflict.damage.character.desc": "Чья пара (общая опасность): персонаж в ней",
+  "cmd.conflict.damage.character.name": "персонаж",
   "cmd.conflict.damage.kill.desc": "Убить при выносе (намерение объявлено до броска)",
   "cmd.conflict.damage.kill.name": "убить",
   "cmd.conflict.show.desc": "Показать панель конфликта",
@@ -656,4 +664,13 @@ export default {
   "cmd.conflict.damage.quality.choice.normal": "1 (обычный)",
   "cmd.conflict.damage.quality.choice.critical": "1½ (критический)",
   "cmd.conflict.damage.quality.choice.double": "2 (двойной)",
+  "errors.mw.noSuccesses": "В этой паре ничья без размена: рассказчика нет, и тратить нечего.",
+  "errors.mw.qualityNeeded":
+    "Выберите, сколько успеха потратить: `{/conflict damage quality}` — или выберите ущерб в списке этой пары на панели.",
+  "errors.mw.damageTargetNeeded":
+    "Уточните, кому наносится Ущерб: `{/conflict damage target}` — или выберите ущерб в списке этой пары на панели.",
+  "mw.conflict.gm": "ведущий",
+  "mw.conflict.select.damage": "Потратить успехи на Ущерб…",
+  "mw.conflict.select.damageOf": "Пара {name}: потратить успехи на Ущерб…",
+  "mw.conflict.damageEffect": "−1 {duration}",
 } satisfies Messages;

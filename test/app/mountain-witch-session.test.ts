@@ -1,0 +1,117 @@
+/**
+ * The Mountain Witch at the app layer, rule by rule as the seed words them
+ * (docs/rules/mountain-witch.md): common dangers spent pairing by pairing, narration per
+ * pairing, the dead's trust, one damage per duel round, the duel that closes itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Intent } from "../../src/app/intent.js";
+import type { MessageView, SelectView } from "../../src/app/views.js";
+import { scriptedDice } from "../../src/rules/dice.js";
+import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
+
+const GM = { id: "510000000000000001", name: "Gail" };
+const HAMADA = { id: "510000000000000011", name: "Hana" };
+const KENJI = { id: "510000000000000012", name: "Kolya", locale: "ru" };
+const AKI = { id: "510000000000000013", name: "Ann" };
+const YANAGI = { id: "510000000000000014", name: "Yana", locale: "ru" };
+const CHANNEL = "610000000000000001";
+
+function selects(view: MessageView | undefined): SelectView[] {
+  return (view?.rows ?? []).flat().filter((c): c is SelectView => c.kind === "select");
+}
+
+describe("Mountain Witch session rules (app)", () => {
+  let app: AppHarness;
+  const run = (user: { id: string }, intent: Intent) => app.run(user, intent, { channelId: CHANNEL });
+  const refused = (user: { id: string }, intent: Intent) => app.refused(user, intent, { channelId: CHANNEL });
+  const points = async (giver: string, holder: string) =>
+    (
+      await app.database.query<{ points: number }>(
+        `SELECT points FROM trust_link l JOIN character g ON g.id = l.giver_id JOIN character h ON h.id = l.holder_id WHERE g.name = $1 AND h.name = $2`,
+        [giver, holder],
+      )
+    )[0]?.points;
+
+  beforeAll(async () => {
+    app = await createAppHarness();
+    await run(GM, { type: "table.setup", system: "mountain-witch" });
+    await run(HAMADA, { type: "character.create", name: "Hamada", zodiac: "rat" });
+    await run(KENJI, { type: "character.create", name: "Kenji", zodiac: "dragon" });
+    await run(AKI, { type: "character.create", name: "Aki", zodiac: "monkey" });
+    await run(YANAGI, { type: "character.create", name: "Yanagi", zodiac: "ox" });
+    await run(GM, { type: "character.create", name: "Landslide", kind: "npc", strength: "strong" });
+    await run(GM, { type: "chapter.next" });
+  });
+  afterAll(async () => app?.close());
+
+  it("«наносить и принимать Ущерб»: each winner of a common danger spends their own pairing from the panel", async () => {
+    await run(GM, { type: "conflict.start", opponent: "Landslide", mode: "common-danger" });
+    await run(HAMADA, { type: "conflict.join" });
+    await run(KENJI, { type: "conflict.join" });
+    await run(AKI, { type: "conflict.join" });
+    // Landslide 3; Hamada 6 (normal), Kenji 5 (mixed), Aki 1 (mixed for the danger).
+    app.useDice(scriptedDice([3, 6, 5, 1]));
+    const rolled = await run(GM, { type: "conflict.roll" });
+    const damage = selects(rolled.result.reply).filter((s) => s.intent.type === "conflict.damage");
+    expect(damage).toHaveLength(3);
+    const [hamadaPairing, kenjiPairing, akiPairing] = damage;
+    // Each option says what it does to whom.
+    expect(hamadaPairing!.options.map((o) => `${o.label} — ${o.description}`)).toEqual([
+      "Landslide: ½ success (partial) — −1 wound: until the next roll",
+      "Landslide: 1 success (normal) — −1 until the end of the chapter",
+    ]);
+    const choose = (select: SelectView, value: string): Intent => ({
+      ...select.intent,
+      [select.field]: value,
+    });
+    // Hamada cannot spend Kenji's pairing, nor the GM's.
+    const kenjiOnDanger = kenjiPairing!.options.find((o) => o.value.startsWith("a:"))!.value;
+    expect((await refused(HAMADA, choose(kenjiPairing!, kenjiOnDanger))).code).toBe("errors.mw.notNarrator");
+    expect((await refused(AKI, choose(akiPairing!, akiPairing!.options[0]!.value))).code).toBe(
+      "errors.mw.notNarrator",
+    );
+    await run(HAMADA, choose(hamadaPairing!, hamadaPairing!.options[1]!.value));
+    await run(KENJI, choose(kenjiPairing!, kenjiOnDanger));
+    // The slash command finds the narrator's own pairing; the GM spends the danger's win on Aki.
+    expect((await refused(HAMADA, { type: "conflict.damage", quality: "partial" })).code).toBe(
+      "errors.mw.notEnoughSuccesses",
+    );
+    const gm = await run(GM, { type: "conflict.damage", character: "Aki", quality: "normal" });
+    expect(replyText(gm)).toContain("Aki");
+    const landslide = await app.db.character.findFirstOrThrow({ where: { name: "Landslide" } });
+    const aki = await app.db.character.findFirstOrThrow({ where: { name: "Aki" } });
+    expect(await app.db.damageEntry.count({ where: { characterId: landslide.id } })).toBe(2);
+    expect(await app.db.damageEntry.count({ where: { characterId: aki.id } })).toBe(1);
+    await run(GM, { type: "conflict.end" });
+  });
+
+  it("«мертвые персонажи могут свободно тратить очки доверия»: a dead character helps across pairings and betrays", async () => {
+    await run(GM, { type: "character.status", name: "Yanagi", status: "dead" });
+    await run(GM, { type: "conflict.start", opponent: "Landslide", mode: "common-danger" });
+    await run(HAMADA, { type: "conflict.join" });
+    await run(KENJI, { type: "conflict.join" });
+    const beforeHamada = await points("Hamada", "Yanagi");
+    await run(YANAGI, { type: "conflict.assist", target: "Hamada" });
+    await run(YANAGI, { type: "conflict.assist", target: "Kenji" });
+    await run(YANAGI, { type: "conflict.betray", target: "Kenji", points: 1 });
+    expect(await points("Hamada", "Yanagi")).toBe(beforeHamada! - 1);
+    // Landslide 4; Hamada 1, Kenji 2; Yanagi's dice 6 (for Hamada) and 3 (for Kenji).
+    app.useDice(scriptedDice([4, 1, 2, 6, 3]));
+    const rolled = await run(GM, { type: "conflict.roll" });
+    const text = replyText(rolled);
+    expect(text).toContain("Yanagi");
+    await run(GM, { type: "conflict.end" });
+  });
+
+  it("«Любой Ущерб за один раунд дуэли наносится только один раз», and a lethal duel closes itself", async () => {
+    app.useDice(scriptedDice([6, 1]));
+    await run(HAMADA, { type: "duel.challenge", opponent: "Aki" });
+    await run(AKI, { type: "duel.accept" });
+    const struck = await run(HAMADA, { type: "duel.strike" });
+    expect(struck.result.reply).toBeDefined();
+    await run(HAMADA, { type: "duel.damage", quality: "normal" });
+    expect((await refused(HAMADA, { type: "duel.damage", quality: "normal" })).code).toBe(
+      "errors.mw.duelDamageOnce",
+    );
+  });
+});
