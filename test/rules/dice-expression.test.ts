@@ -389,6 +389,8 @@ function printLikeAPlayer(expression: DiceExpression, styleSeed: number): string
       let body: string;
       if (term.kind === "constant") {
         body = String(term.value);
+      } else if (term.kind !== "dice") {
+        throw new Error("the generator makes dice and constant terms only");
       } else {
         const count = term.count === 1 ? pick(["", "1"]) : String(term.count);
         const letters =

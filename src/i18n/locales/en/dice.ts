@@ -30,4 +30,22 @@ export default {
     "Give the number of repeats once, either before (`6x 4d6kh3`) or after (`4d6kh3 x6`).",
   "errors.dice.noDice": "`{near}` has no dice in it. Add some, e.g. `d20+5`.",
   "errors.dice.numberTooBig": "`{near}` is too big a number: at most {max}. Try e.g. `d20+5`.",
+  "errors.dice.unclosedParenthesis":
+    "The parenthesis at character {position} is never closed. Close it, e.g. `(1d6+2)*2`.",
+  "errors.dice.unopenedParenthesis":
+    "The `)` at character {position} closes nothing. Open it first, e.g. `(1d6+2)*2`.",
+  "errors.dice.divisionByZero":
+    "`{near}` can be zero, and nothing can be divided by zero. Divide by a number or dice that never give 0, e.g. `2d20kh1/2`.",
+  "errors.dice.totalTooBig": "That expression can reach more than {max}. Multiply by less, e.g. `(1d6+2)*2`.",
+  "errors.dice.modifierNeedsNumber":
+    "`{term}`: put a number after the modifier, e.g. `4d6r1`, `10d10>=7` or `10d10>=7f1`.",
+  "errors.dice.twoModifiers": "`{term}`: each modifier once per term, e.g. `4d6!`, `4d6r1` or `10d10>=7f1`.",
+  "errors.dice.fateDiceModifier":
+    "`{term}`: Fate dice show +, − or 0, so they cannot explode, be rerolled by number or count successes. Use plain dice, e.g. `10d10>=7`.",
+  "errors.dice.failureWithoutTarget":
+    "`{term}`: failures are counted along with successes; give a target first, e.g. `10d10>=7f1`.",
+  "errors.dice.testBeyondSides":
+    "`{term}`: a d{sides} never shows that number. Pick one from 1 to {sides}, e.g. `10d10>=7`.",
+  "errors.dice.rerollEveryFace":
+    "`{term}`: that rerolls every face, so it changes nothing. Reroll only low results, e.g. `4d6r1`.",
 } satisfies Messages;
