@@ -19,6 +19,10 @@ const ConfigSchema = z.object({
   /** Keep each channel's table in memory (needs LISTEN/NOTIFY: a direct connection, not PgBouncer in transaction mode). */
   TABLE_CACHE: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** JSON lines for machines (the default), or pretty for reading by eye in development (needs pino-pretty). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
+  /** The address the health endpoints listen on: this machine only, unless a monitor elsewhere needs them. */
+  HTTP_HOST: z.string().min(1).default("127.0.0.1"),
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   SHARD_COUNT: z.coerce.number().int().min(1).max(1000).optional(),
   SHARD_IDS: z

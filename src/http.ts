@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { ConfigError } from "./config.js";
 import type { Metrics } from "./metrics.js";
 
 /** Longer than a healthy check ever takes, shorter than a typical probe's timeout. */
@@ -9,6 +10,7 @@ const READINESS_TIMEOUT_MS = 2000;
  * database reachable), `/metrics` (Prometheus).
  */
 export function startHttpServer(options: {
+  host: string;
   port: number;
   metrics: Metrics;
   readiness: () => Promise<{ gateway: boolean; database: boolean }>;
@@ -39,10 +41,37 @@ export function startHttpServer(options: {
     }
   });
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, "0.0.0.0", () => {
+    server.once("error", (error) => reject(listenError(error, options.host, options.port)));
+    server.listen(options.port, options.host, () => {
       const address = server.address();
       resolve({ server, port: typeof address === "object" && address ? address.port : options.port });
     });
   });
+}
+
+/** A port or address the host must change, said as the setting to change (no stack); anything else as it is. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  switch (error.code) {
+    case "EADDRINUSE":
+      return new ConfigError(
+        `HTTP_PORT ${port} is already in use on ${host} (another program, or another copy of the bot). ` +
+          "Set HTTP_PORT to a free port (0 picks any), or stop the other program.",
+        "invalid",
+      );
+    case "EACCES":
+      return new ConfigError(
+        `This user may not listen on ${where}. Set HTTP_PORT to a port above 1023.`,
+        "invalid",
+      );
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new ConfigError(
+        `HTTP_HOST ${host} is not an address of this machine. Set HTTP_HOST to 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
+        "invalid",
+      );
+    default:
+      return error;
+  }
 }

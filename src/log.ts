@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import pino, { type DestinationStream } from "pino";
 
 /**
@@ -19,14 +20,42 @@ export const REDACTED_PATHS = [
   "*.url",
 ];
 
-export function createLogger(level: string, destination?: DestinationStream) {
+export type LogFormat = "json" | "pretty";
+
+/** Said when LOG_FORMAT=pretty is asked for where only the production dependencies are installed. */
+export class LogFormatUnavailableError extends Error {}
+
+/**
+ * Human-readable lines (pino-pretty, a development dependency loaded only when asked for) written
+ * to `destination`, or to standard output.
+ */
+function prettyStream(destination?: DestinationStream): DestinationStream {
+  let pretty: (options: Record<string, unknown>) => DestinationStream;
+  try {
+    pretty = createRequire(import.meta.url)("pino-pretty");
+  } catch {
+    throw new LogFormatUnavailableError(
+      "LOG_FORMAT=pretty needs the development dependency pino-pretty, which is not installed " +
+        "(install with `npm ci`, not `npm ci --omit=dev`), or unset LOG_FORMAT for JSON logs.",
+    );
+  }
+  return pretty({
+    destination: destination ?? 1,
+    colorize: !destination && process.stdout.isTTY,
+    sync: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname",
+  });
+}
+
+export function createLogger(level: string, destination?: DestinationStream, format: LogFormat = "json") {
   return pino(
     {
       level,
       base: { pid: process.pid },
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     },
-    destination,
+    format === "pretty" ? prettyStream(destination) : destination,
   );
 }
 

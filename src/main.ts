@@ -12,7 +12,7 @@ import { createClient } from "./discord/client.js";
 import { registerCommands } from "./discord/register.js";
 import { createRouter } from "./discord/router.js";
 import { startHttpServer } from "./http.js";
-import { createLogger, type Logger } from "./log.js";
+import { createLogger, LogFormatUnavailableError, type Logger } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { cryptoDice } from "./rules/dice.js";
 import { closeDb, createDb, type Db, inTransaction, sqlFor } from "./store/db.js";
@@ -85,7 +85,7 @@ function shardIdsOf(client: Client): number[] {
  * serves its health endpoints on HTTP_PORT + n.
  */
 async function runShardingManager(config: Config, shardCount: number) {
-  const log = createLogger(config.LOG_LEVEL);
+  const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
   const { embedded, databaseUrl } = await openDatabase(config, log);
   process.env.DATABASE_URL = databaseUrl;
   const script = process.argv[1] ?? path.join(import.meta.dirname, "main.ts");
@@ -133,7 +133,11 @@ async function runShardingManager(config: Config, shardCount: number) {
 async function runBot(config: Config) {
   // Asynchronous writes: a log line per interaction must not cost a blocking write(2) each
   // (pino still flushes what is buffered when the process exits).
-  const log = createLogger(config.LOG_LEVEL, pino.destination({ dest: 1, sync: false }));
+  const log = createLogger(
+    config.LOG_LEVEL,
+    config.LOG_FORMAT === "json" ? pino.destination({ dest: 1, sync: false }) : undefined,
+    config.LOG_FORMAT,
+  );
   const metrics = createMetrics();
   const client = createClient({
     apiBase: config.DISCORD_API_BASE,
@@ -142,6 +146,24 @@ async function runBot(config: Config) {
   });
   const shardIds = shardIdsOf(client);
   const registers = config.REGISTER_COMMANDS && shardIds.includes(0);
+
+  // The health endpoints first: a busy port is a setting to change, said before anything else starts.
+  let db: Db | null = null;
+  const http = await startHttpServer({
+    host: config.HTTP_HOST,
+    port: config.HTTP_PORT,
+    metrics,
+    readiness: async () => ({
+      gateway: client.isReady() && client.ws.ping !== undefined,
+      database: db
+        ? await db.$queryRaw`SELECT 1`.then(
+            () => true,
+            () => false,
+          )
+        : false,
+    }),
+  });
+  log.info({ host: config.HTTP_HOST, port: http.port }, "health endpoints listening");
 
   // Start-up does three slow things at once instead of one after another: the gateway login (READY
   // and every guild), the database (embedded server, migrations, warm-up), and command registration
@@ -203,28 +225,12 @@ async function runBot(config: Config) {
       observe: metrics.observe,
     });
   });
-  let db: Db | null = null;
   database.then(
     (d) => {
       db = d.db;
     },
     () => {},
   );
-
-  const http = await startHttpServer({
-    port: config.HTTP_PORT,
-    metrics,
-    readiness: async () => ({
-      gateway: client.isReady() && client.ws.ping !== undefined,
-      database: db
-        ? await db.$queryRaw`SELECT 1`.then(
-            () => true,
-            () => false,
-          )
-        : false,
-    }),
-  });
-  log.info({ port: http.port }, "health endpoints listening");
 
   let stopping = false;
   client.on(Events.InteractionCreate, (interaction) => {
@@ -295,7 +301,11 @@ async function main() {
 
 main().catch((error) => {
   // A setting the host must change: say what, without a stack, and do not restart into the same wall.
-  if (error instanceof EmbeddedPostgresAccessError) {
+  if (
+    error instanceof EmbeddedPostgresAccessError ||
+    error instanceof ConfigError ||
+    error instanceof LogFormatUnavailableError
+  ) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
