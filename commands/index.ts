@@ -5,6 +5,7 @@ import type { CommandModule } from "./command.js";
 import { conflict } from "./conflict.js";
 import * as fate from "./fate/index.js";
 import { help } from "./help.js";
+import { macro } from "./macro.js";
 import * as mountainWitch from "./mountain-witch/index.js";
 import { roll } from "./roll.js";
 import { buildCommand } from "./spec.js";
@@ -16,6 +17,7 @@ export const commands: CommandModule[] = [
   table,
   character,
   roll,
+  macro,
   ...(conflict.spec.subcommands?.length ? [conflict] : []),
   ...mountainWitch.commands,
   ...beastHunters.commands,

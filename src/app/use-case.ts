@@ -119,6 +119,8 @@ export interface AutocompleteSource {
     db: Db;
     table: GameTable | null;
     actor: Actor;
+    /** The guild the user types in (null in DMs). */
+    guildId: string | null;
     lang: Lang;
     query: string;
     /** Other options already filled in (e.g. the table option in a DM). */
@@ -138,6 +140,14 @@ export interface SystemHooks {
     ctx: Pick<ActionContext, "tx" | "lang" | "table">,
     character: import("../generated/prisma/client.js").Character,
   ): Promise<{ name: string; value: string; inline?: boolean }[]>;
+  /**
+   * A number on the sheet by the name a player writes in a saved roll (`{fight}`, `{драка}`):
+   * undefined when the sheet has no such number. Games without numbers leave it out.
+   */
+  sheetNumber?(
+    character: import("../generated/prisma/client.js").Character,
+    name: string,
+  ): number | undefined;
   /** Extra fields for `/table show` (public: never a secret). */
   tableFields?(
     ctx: Pick<ActionContext, "tx" | "lang" | "table">,

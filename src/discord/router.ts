@@ -438,6 +438,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
         db: deps.app.db,
         table,
         actor: actorOf(interaction),
+        guildId: interaction.guildId,
         lang: tableLang(table, interaction.locale),
         query: String(focused.value ?? ""),
         options,

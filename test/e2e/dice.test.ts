@@ -39,4 +39,52 @@ describe("e2e: richer /roll, macros, dice statistics and files", () => {
     );
     expect(logged[0]?.reason).toBe("атака");
   });
+
+  it("/macro saves a roll per user, fills in sheet numbers at roll time, keeps secret rolls secret", async () => {
+    const d = e2e.double;
+    await d.slash(player, e2e.channelId, "character", ["create"], { name: "Мира" }).settled();
+    await d.slash(player, e2e.channelId, "character", ["skill"], { ranks: "fight 3, lore 1" }).settled();
+    const saved = await d
+      .slash(player, e2e.channelId, "macro", ["save"], { name: "удар", expression: "4dF+{драка} # удар" })
+      .response();
+    expect(saved.ephemeral).toBe(true);
+    expect(saved.message?.text).toContain("Сохранён бросок **удар**");
+    const choices = await d.autocomplete(player, e2e.channelId, "macro", ["roll"], { name: "уд" }, "name");
+    expect(choices.map((c) => c.value)).toEqual(["удар"]);
+    expect(await d.autocomplete(gm, e2e.channelId, "macro", ["roll"], { name: "" }, "name")).toEqual([]);
+
+    const rolled = await d.slash(player, e2e.channelId, "macro", ["roll"], { name: "УДАР" }).response();
+    expect(rolled.ephemeral).toBe(false);
+    expect(rolled.message?.text).toMatch(/4dF\+3/);
+
+    const secret = await d
+      .slash(player, e2e.channelId, "macro", ["roll"], { name: "удар", secret: true })
+      .response();
+    expect(secret.ephemeral).toBe(true);
+    const entries = await e2e.database.query<{ action: string; visible_to: string | null }>(
+      "SELECT action, visible_to FROM log_entry WHERE action LIKE 'roll%' ORDER BY id DESC LIMIT 1",
+    );
+    expect(entries).toEqual([{ action: "roll.secret", visible_to: player }]);
+
+    await d
+      .slash(player, e2e.channelId, "macro", ["save"], { name: "typo", expression: "4dF+{fihgt}" })
+      .response();
+    const unknown = await d.slash(player, e2e.channelId, "macro", ["roll"], { name: "typo" }).response();
+    expect(unknown.ephemeral).toBe(true);
+    expect(unknown.message?.text).toContain("нет числа `fihgt`");
+    const bad = await d
+      .slash(player, e2e.channelId, "macro", ["save"], { name: "bad", expression: "4d6r6" })
+      .response();
+    expect(bad.message?.text).toContain("перебрасывается любая грань");
+
+    const list = await d.slash(player, e2e.channelId, "macro", ["list"]).response();
+    expect(list.message?.text).toContain("(2 из 50)");
+    const gmList = await d.slash(gm, e2e.channelId, "macro", ["list"]).response();
+    expect(gmList.message?.text).toContain("None yet");
+    const deleted = await d.slash(player, e2e.channelId, "macro", ["delete"], { name: "typo" }).response();
+    expect(deleted.message?.text).toContain("удалён");
+    const missing = await d.slash(gm, e2e.channelId, "macro", ["roll"], { name: "удар" }).response();
+    expect(missing.message?.text).toContain("no saved roll called **удар**");
+    expect(d.failedInteractions()).toEqual([]);
+  });
 });

@@ -9,6 +9,7 @@ import {
   characterShow,
 } from "./character.js";
 import { help } from "./help.js";
+import { macroDelete, macroList, macroRoll, macroSave, savedRollNames } from "./macro.js";
 import { roll } from "./roll.js";
 import {
   tableArchive,
@@ -37,6 +38,10 @@ export const useCases: UseCase<any>[] = [
   characterRename,
   characterDelete,
   characterDeleteConfirm,
+  macroSave,
+  macroRoll,
+  macroList,
+  macroDelete,
 ];
 
-export const autocompleteSources: AutocompleteSource[] = [characterNames];
+export const autocompleteSources: AutocompleteSource[] = [characterNames, savedRollNames];

@@ -20,7 +20,7 @@ import {
   useUltimate,
 } from "../../rules/fate/character.js";
 import { signed } from "../../rules/fate/ladder.js";
-import { echo, resolveSkill, SKILL_KEYS } from "../../rules/fate/skills.js";
+import { echo, normaliseName, resolveSkill, SKILL_KEYS, SKILLS } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, requireTable } from "../access.js";
 import { appendLog } from "../log.js";
@@ -309,6 +309,14 @@ function stuntText(lang: ActionContext["lang"], s: Stunt): string {
 }
 
 export const hooks: SystemHooks = {
+  /** Saved rolls name skills by key or by their English or Russian name (`4dF+{fight}`, `4dF+{драка}`). */
+  sheetNumber(row, name) {
+    const wanted = normaliseName(name);
+    const skill = SKILLS.find(
+      (s) => s.key === wanted || normaliseName(s.en) === wanted || normaliseName(s.ru) === wanted,
+    );
+    return skill ? totalSkill(fateCharacter(row), skill.key) : undefined;
+  },
   async onCharacterCreated(ctx, row) {
     const character = fateCharacter(row);
     await saveFateCharacter(ctx.tx, row, { ...character, fatePoints: character.refresh });

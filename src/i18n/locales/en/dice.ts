@@ -48,4 +48,31 @@ export default {
     "`{term}`: a d{sides} never shows that number. Pick one from 1 to {sides}, e.g. `10d10>=7`.",
   "errors.dice.rerollEveryFace":
     "`{term}`: that rerolls every face, so it changes nothing. Reroll only low results, e.g. `4d6r1`.",
+  "errors.macro.tooMany":
+    "You already keep {max} saved rolls here. Delete one first with {/macro delete}, or overwrite one by saving under its name.",
+  "errors.macro.notFound": "You have no saved roll called **{name}** here. {/macro list} shows yours.",
+  "errors.macro.needsTable":
+    "**{name}** fills in numbers from your character sheet, so it can be rolled only in a table's channel.",
+  "errors.macro.noSheetNumbers":
+    "**{name}** fills in sheet numbers like `'{'fight'}'`, but this table's game keeps no such numbers. Save a roll without braces, e.g. `2d6+1`.",
+  "errors.macro.unknownValue":
+    "**{character}**'s sheet has no number called `{value}`. Use a skill's key or name, e.g. `4dF+'{'fight'}'` or `4dF+'{'драка'}'`.",
+  "macro.saved": "Saved **{name}**: `{expression}`. Roll it with {/macro roll}.",
+  "macro.replaced": "**{name}** now rolls `{expression}`.",
+  "macro.deleted": "Deleted the saved roll **{name}**.",
+  "macro.list.title": "Your saved rolls ({count} of {max})",
+  "macro.list.empty": "None yet. Save one with {/macro save name:attack expression:1d20+5}.",
+  "cmd.macro.desc": "Saved rolls: save, roll, list, delete",
+  "cmd.macro.save.desc": "Save a roll under a name (saving the same name again replaces it)",
+  "cmd.macro.save.name.desc": "A short name, e.g. attack",
+  "cmd.macro.save.expression.desc":
+    "What to roll, e.g. 1d20+5; a skill in curly braces takes its rank from your sheet",
+  "cmd.macro.roll.desc": "Roll one of your saved rolls",
+  "cmd.macro.roll.name.desc": "Which saved roll",
+  "cmd.macro.roll.character.desc": "Whose sheet fills in the braces (default: your character)",
+  "cmd.macro.roll.secret.desc": "Only you see the result",
+  "cmd.macro.roll.gm-copy.desc": "With secret: also DM the result to the GM",
+  "cmd.macro.list.desc": "Your saved rolls on this server",
+  "cmd.macro.delete.desc": "Delete one of your saved rolls",
+  "cmd.macro.delete.name.desc": "Which saved roll",
 } satisfies Messages;

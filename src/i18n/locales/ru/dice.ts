@@ -56,4 +56,44 @@ export default {
     "`{term}`: на к{sides} такого числа не выпадает. Возьмите число от 1 до {sides}, например: `10к10>=7`.",
   "errors.dice.rerollEveryFace":
     "`{term}`: так перебрасывается любая грань, и ничего не меняется. Перебрасывайте только низкие результаты, например: `4к6п1`.",
+  "errors.macro.tooMany":
+    "У вас здесь уже {max} сохранённых бросков. Сначала удалите один через {/macro delete} или перезапишите существующий, сохранив под тем же именем.",
+  "errors.macro.notFound":
+    "У вас здесь нет сохранённого броска **{name}**. Ваши броски покажет {/macro list}.",
+  "errors.macro.needsTable":
+    "**{name}** берёт числа из листа персонажа, поэтому его можно бросить только в канале стола.",
+  "errors.macro.noSheetNumbers":
+    "**{name}** подставляет числа из листа вроде `'{'драка'}'`, но в игре этого стола таких чисел нет. Сохраните бросок без фигурных скобок, например `2к6+1`.",
+  "errors.macro.unknownValue":
+    "В листе персонажа **{character}** нет числа `{value}`. Укажите ключ или название навыка, например `4dF+'{'драка'}'` или `4dF+'{'fight'}'`.",
+  "macro.saved": "Сохранён бросок **{name}**: `{expression}`. Бросить: {/macro roll}.",
+  "macro.replaced": "Теперь **{name}** бросает `{expression}`.",
+  "macro.deleted": "Сохранённый бросок **{name}** удалён.",
+  "macro.list.title": "Ваши сохранённые броски ({count} из {max})",
+  "macro.list.empty": "Пока ни одного. Сохраните бросок: {/macro save name:attack expression:1d20+5}.",
+  "cmd.macro.name": "макрос",
+  "cmd.macro.desc": "Сохранённые броски: сохранить, бросить, список, удалить",
+  "cmd.macro.save.name": "сохранить",
+  "cmd.macro.save.desc": "Сохранить бросок под именем (то же имя ещё раз — замена)",
+  "cmd.macro.save.name.name": "имя",
+  "cmd.macro.save.name.desc": "Короткое имя, например атака",
+  "cmd.macro.save.expression.name": "выражение",
+  "cmd.macro.save.expression.desc":
+    "Что бросать, например 1d20+5; навык в фигурных скобках берёт ранг из вашего листа",
+  "cmd.macro.roll.name": "бросить",
+  "cmd.macro.roll.desc": "Бросить один из сохранённых бросков",
+  "cmd.macro.roll.name.name": "имя",
+  "cmd.macro.roll.name.desc": "Какой бросок",
+  "cmd.macro.roll.character.name": "персонаж",
+  "cmd.macro.roll.character.desc": "Чей лист подставить в скобки (по умолчанию ваш персонаж)",
+  "cmd.macro.roll.secret.name": "тайно",
+  "cmd.macro.roll.secret.desc": "Результат увидите только вы",
+  "cmd.macro.roll.gm-copy.name": "копия-ведущему",
+  "cmd.macro.roll.gm-copy.desc": "Вместе с secret: отправить результат ведущему в личку",
+  "cmd.macro.list.name": "список",
+  "cmd.macro.list.desc": "Ваши сохранённые броски на этом сервере",
+  "cmd.macro.delete.name": "удалить",
+  "cmd.macro.delete.desc": "Удалить сохранённый бросок",
+  "cmd.macro.delete.name.name": "имя",
+  "cmd.macro.delete.name.desc": "Какой бросок",
 } satisfies Messages;
