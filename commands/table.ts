@@ -20,7 +20,7 @@ export const table = defineCommand({
       { name: "gm", options: [{ name: "user", type: "user", required: true }] },
       {
         name: "language",
-        options: [{ name: "lang", type: "string", required: true, choices: ["auto", "en", "ru"] }],
+        options: [{ name: "lang", type: "string", required: true, choices: ["en", "ru"] }],
       },
       { name: "log", options: [{ name: "limit", type: "integer", min: 1, max: 50 }] },
       { name: "archive" },

@@ -1,9 +1,10 @@
 import type { GameTable } from "../generated/prisma/client.js";
-import { type Lang, langFromLocale } from "../i18n/index.js";
+import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
 import { type Db, inTransaction, QUICK_DEADLINE_MS, sqlFor, type Tx } from "../store/db.js";
 import type { Intent } from "./intent.js";
+import { publicLanguage, rememberUserLanguage } from "./languages.js";
 import { cleanName } from "./names.js";
 import type { TableCache } from "./table-cache.js";
 import type { ActionResult, Invocation, UseCase } from "./use-case.js";
@@ -25,7 +26,6 @@ export class AlreadyProcessed extends Error {
 
 export interface Executed {
   result: ActionResult;
-  lang: Lang;
   useCase: UseCase;
   table: GameTable | null;
 }
@@ -55,11 +55,6 @@ export class UseCaseRegistry {
   types(): string[] {
     return [...this.byType.keys()];
   }
-}
-
-export function tableLang(table: GameTable | null, locale: string): Lang {
-  if (table && (table.language === "en" || table.language === "ru")) return table.language;
-  return langFromLocale(locale);
 }
 
 export async function activeTable(db: Db | Tx, channelId: string): Promise<GameTable | null> {
@@ -144,29 +139,10 @@ export async function execute(
   invocation: Invocation,
   rawIntent: Intent,
 ): Promise<Executed> {
-  try {
-    return await executeOnce(deps, registry, invocation, rawIntent);
-  } catch (error) {
-    // A refusal is shown in the table's language like any other answer (one lookup, refusals only).
-    if (error instanceof DomainError && error.language === undefined) {
-      const table = await channelTable(deps, invocation.channelId).catch(() => null);
-      error.language = tableLang(table, invocation.actor.locale);
-    }
-    throw error;
-  }
-}
-
-async function executeOnce(
-  deps: AppDeps,
-  registry: UseCaseRegistry,
-  invocation: Invocation,
-  rawIntent: Intent,
-): Promise<Executed> {
   const candidates = registry.candidates(rawIntent.type);
   const needsTable = candidates.some((u) => u.table !== "none");
   const table = needsTable ? await channelTable(deps, invocation.channelId) : null;
   const useCase = chooseUseCase(candidates, table, rawIntent.type);
-  const lang = tableLang(table, invocation.actor.locale);
   if (useCase.table === "required" && !table) throw new DomainError("errors.noTable");
 
   const outOfRange = numberOutOfRange(rawIntent);
@@ -182,13 +158,14 @@ async function executeOnce(
   }
   const intent = parsed.data as Intent;
   const now = deps.clock?.() ?? new Date();
+  const userLang = langFromLocale(invocation.actor.locale);
+  await rememberUserLanguage(deps.db, invocation.actor.userId, userLang);
   const base = {
     intent,
     invocation,
     actor: invocation.actor,
-    lang,
-    publicLang: lang,
-    userLang: langFromLocale(invocation.actor.locale),
+    publicLang: await publicLanguage(deps.db, useCase.table === "none" ? null : table, invocation.actor),
+    userLang,
     db: deps.db,
     dice: deps.dice,
     now,
@@ -200,7 +177,7 @@ async function executeOnce(
       .catch(async (error: unknown) => {
         throw (await refusalForRace(deps.db, invocation, intent, error)) ?? error;
       });
-    return { result, lang, useCase, table };
+    return { result, useCase, table };
   }
 
   // Writes to game_table by this action are forgotten by the cache before anyone hears the answer
@@ -234,7 +211,7 @@ async function executeOnce(
         else if (id !== "new") deps.tables.forgetTable(id);
       }
     });
-  return { result, lang, useCase, table };
+  return { result, useCase, table };
 }
 
 const WRITES = new Set(["create", "createMany", "update", "updateMany", "upsert", "delete", "deleteMany"]);

@@ -36,11 +36,15 @@ export interface ActionContext<I extends Intent = Intent> {
   intent: I;
   invocation: Invocation;
   actor: Actor;
-  /** The reply language: the table's setting, or the user's locale when the table says auto. */
-  lang: Lang;
-  /** Public output (channel posts, panels, their buttons): the table's language. */
+  /**
+   * Public output (channel posts, panels and their buttons, reveals, closed-DM notes): the
+   * table's language (the actor's own when there is no table).
+   */
   publicLang: Lang;
-  /** Private output to the actor (ephemeral replies, refusals, modals, their DMs): the actor's own language. */
+  /**
+   * Private output to the actor (ephemeral replies, refusals, modals, their DMs): the actor's own
+   * language. Private output to someone else (their DM, their secret view): `languageOf` in languages.ts.
+   */
   userLang: Lang;
   /** The channel's active table (locked FOR UPDATE when the use case mutates). */
   table: GameTable | null;
@@ -121,7 +125,8 @@ export interface AutocompleteSource {
     actor: Actor;
     /** The guild the user types in (null in DMs). */
     guildId: string | null;
-    lang: Lang;
+    /** Choices are private: in the typing user's language. */
+    userLang: Lang;
     query: string;
     /** Other options already filled in (e.g. the table option in a DM). */
     options: Record<string, unknown>;
@@ -135,9 +140,9 @@ export interface SystemHooks {
     ctx: ActionContext,
     character: import("../generated/prisma/client.js").Character,
   ): Promise<void>;
-  /** Sheet fields for `/character show` (public: never a secret). */
+  /** Sheet fields for `/character show` (public, in the table's language: never a secret). */
   sheetFields?(
-    ctx: Pick<ActionContext, "tx" | "lang" | "table">,
+    ctx: Pick<ActionContext, "tx" | "publicLang" | "table">,
     character: import("../generated/prisma/client.js").Character,
   ): Promise<{ name: string; value: string; inline?: boolean }[]>;
   /**
@@ -148,8 +153,8 @@ export interface SystemHooks {
     character: import("../generated/prisma/client.js").Character,
     name: string,
   ): number | undefined;
-  /** Extra fields for `/table show` (public: never a secret). */
+  /** Extra fields for `/table show` (public, in the table's language: never a secret). */
   tableFields?(
-    ctx: Pick<ActionContext, "tx" | "lang" | "table">,
+    ctx: Pick<ActionContext, "tx" | "publicLang" | "table">,
   ): Promise<{ name: string; value: string; inline?: boolean }[]>;
 }

@@ -19,7 +19,6 @@ import {
   type AppDeps,
   channelTable,
   execute,
-  tableLang,
   type UseCaseRegistry,
 } from "../app/execute.js";
 import { flowPanel, setFlowPanel } from "../app/flows.js";
@@ -262,7 +261,8 @@ export function createRouter(client: Client, deps: RouterDeps) {
     let deferral: Promise<unknown> | null = null;
     let timer: NodeJS.Timeout | undefined;
 
-    let lang: Lang = langFromLocale(interaction.locale);
+    // Everything this function shows is private to the one who acted: in their own language.
+    const lang: Lang = langFromLocale(interaction.locale);
     let outcome = "ok";
     try {
       if (Date.now() - interaction.createdTimestamp > LATE_ARRIVAL_MS) {
@@ -293,7 +293,6 @@ export function createRouter(client: Client, deps: RouterDeps) {
       try {
         const executed = await execute(deps.app, deps.registry, invocationOf(interaction), rawIntent);
         result = executed.result;
-        lang = executed.lang;
       } finally {
         clearTimeout(timer);
         if (deferral) await deferral;
@@ -314,8 +313,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
       let view: MessageView;
       if (error instanceof DomainError) {
         outcome = "refused";
-        // Language for errors: the table's if we can tell cheaply, else the user's.
-        view = errorView(error.language ?? lang, error.code, error.params as Record<string, string | number>);
+        view = errorView(lang, error.code, error.params as Record<string, string | number>);
       } else if (isDatabaseUnavailable(error)) {
         outcome = "unavailable";
         deps.log.error({ err: error, interactionId: interaction.id, command: label }, "database unavailable");
@@ -439,7 +437,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
         table,
         actor: actorOf(interaction),
         guildId: interaction.guildId,
-        lang: tableLang(table, interaction.locale),
+        userLang: langFromLocale(interaction.locale),
         query: String(focused.value ?? ""),
         options,
       });

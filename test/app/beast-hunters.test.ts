@@ -71,9 +71,9 @@ describe("Beast Hunters use cases", () => {
       social: "2/1/1/1/1",
       mental: "2/1/1/1/1",
     });
-    expect(replyText(done)).toContain("Проверка создания: всё как в шагах создания.");
-    expect(replyText(done)).toContain("ФА+4 Мамин старый топор");
-    expect(replyText(done)).toContain("Л□□□ С□□□ Т□ В□ Ф□");
+    expect(replyText(done)).toContain("Creation check: everything matches the creation steps.");
+    expect(replyText(done)).toContain("PA+4 Мамин старый топор");
+    expect(replyText(done)).toContain("L□□□ M□□□ H□ K□ F□");
 
     const bad = await refusedUnchanged(PLAYER, { type: "character.boxes", social: "1/2/1/1/1" });
     expect(bad.code).toBe("errors.bh.boxesIncrease");
@@ -162,7 +162,7 @@ describe("Beast Hunters use cases", () => {
 
     app.useDice(scriptedDice([4, 5]));
     const strike = await app.run(PLAYER, { type: "challenge.strike", dice: 2 });
-    expect(replyText(strike)).toContain("[4, 5] = 9 + 4 − 2 = **11** → тяжёлый урон");
+    expect(replyText(strike)).toContain("[4, 5] = 9 + 4 − 2 = **11** → heavy");
 
     const tooMuch = await refusedUnchanged(GM, { type: "challenge.strike", dice: 2 });
     expect(tooMuch).toEqual({ code: "errors.bh.notEnoughAdvantage", params: { need: 8, have: 5 } });
@@ -193,7 +193,7 @@ describe("Beast Hunters use cases", () => {
       { type: "challenge.maneuver" },
     );
     // 20 + 6 = 26 against 2 + 2 = 4: 22 AP, and a free strike.
-    expect(replyText({ ...result, result: result.result })).toContain("22 ОП за один манёвр");
+    expect(replyText({ ...result, result: result.result })).toContain("22 AP in one maneuver");
     expect((await flowState()).state.pendingBonus).toMatchObject({ gained: 22 });
   });
 
@@ -202,8 +202,8 @@ describe("Beast Hunters use cases", () => {
     app.useDice(scriptedDice([5, 5, 4]));
     // 14 + axe 4 − armour 2 = 16 → knockout.
     const strike = await app.run(PLAYER, { type: "challenge.strike", dice: 3 });
-    expect(replyText(strike)).toContain("**16** → вырубающий урон");
-    expect(replyText(strike)).toContain("Охотники побеждают");
+    expect(replyText(strike)).toContain("**16** → knockout");
+    expect(replyText(strike)).toContain("The hunters win");
     const { flow, state } = await flowState();
     expect(flow.status).toBe("closed");
     expect(state.outcome).toMatchObject({ winner: "hunters", reason: "beaten", vp: { [yakharaId]: 7 } });
@@ -221,7 +221,7 @@ describe("Beast Hunters use cases", () => {
     // Rating 2 at phase 3 costs 3.
     expect((await reserveRow()).spent).toBe(before + 3);
     const gaveUp = await app.run(PLAYER, { type: "challenge.giveup" });
-    expect(replyText(gaveUp)).toContain("В резерв возвращается 3 очка.");
+    expect(replyText(gaveUp)).toContain("3 points go back to the reserve.");
     expect((await reserveRow()).spent).toBe(before);
   });
 

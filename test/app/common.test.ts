@@ -111,19 +111,21 @@ describe("common use cases", () => {
     }
   });
 
-  it("answer in the user's language unless the table fixes one", async () => {
-    const ru = await app.run(PLAYER, { type: "table.show" });
-    expect(ru.lang).toBe("ru");
-    expect(replyText(ru)).toContain("Ведущий");
-    await app.run(GM, { type: "table.language", lang: "en" });
-    const en = await app.run(PLAYER, { type: "table.show" });
-    expect(replyText(en)).toContain("GM");
+  it("speak the table's language in public and each user's own in private", async () => {
+    // The table took its GM's (en-US) language at setup: a Russian player's public answer is in English.
+    const shown = await app.run(PLAYER, { type: "table.show" });
+    expect(replyText(shown)).toContain("Player characters");
+    // Private answers are the player's own: help is ephemeral, so it comes in Russian.
+    expect(replyText(await app.run(PLAYER, { type: "help", topic: "dice" }))).toContain("Кубики");
     expect((await app.refused(PLAYER, { type: "table.language", lang: "ru" })).code).toBe(
       "errors.gmOrAdminOnly",
     );
-    // Refusals follow the table's language too, not the Russian-speaking user's locale.
-    const refusal = await app.run(PLAYER, { type: "table.language", lang: "ru" }).catch((e: unknown) => e);
-    expect((refusal as { language?: string }).language).toBe("en");
+    // The GM switches the table to Russian, and says so publicly in Russian.
+    expect(replyText(await app.run(GM, { type: "table.language", lang: "ru" }))).toContain("русский");
+    expect(replyText(await app.run(GM, { type: "table.show" }))).toContain("Ведущий");
+    expect(replyText(await app.run(GM, { type: "help", topic: "dice" }))).toContain("Dice");
+    await app.run(GM, { type: "table.language", lang: "en" });
+    expect(replyText(await app.run(PLAYER, { type: "table.show" }))).toContain("Player characters");
   });
 
   it("let a server admin recover a table by handing over the GM role; players may not", async () => {

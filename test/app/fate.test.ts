@@ -49,8 +49,9 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
 
   it("gives a new character fate points equal to the refresh and an empty sheet", async () => {
     expect(await fp("Grukh")).toBe(3);
+    // A sheet is shown publicly: in the table's language (its GM's, English), whoever asks.
     const shown = await app.run(PLAYER, { type: "character.show", name: "Grukh" });
-    expect(replyText(shown)).toContain("Очки судьбы");
+    expect(replyText(shown)).toContain("Fate points");
   });
 
   it("enters a sheet: the whole pyramid at once, a race, ratings; refuses a broken pyramid", async () => {
@@ -67,7 +68,7 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
     });
     await app.run(PLAYER, { type: "character.ratings", wr: 1, ar: 1 });
     const sheet = replyText(await app.run(PLAYER, { type: "character.show", name: "Grukh" }));
-    expect(sheet).toContain("+5 Драка");
+    expect(sheet).toContain("+5 Fight");
     expect(sheet).toContain("☐☐☐☐");
     const refused = await app.refused(PLAYER, { type: "character.skill", skill: "shoot", value: 3 });
     expect(refused.code).toBe("errors.fate.pyramidRankFull");

@@ -119,7 +119,7 @@ async function play(
     ctx,
     flow.id,
     next,
-    [...(options.extraLines ?? []), ...eventLines(ctx.lang, result.state, result.events)],
+    [...(options.extraLines ?? []), ...eventLines(ctx.publicLang, result.state, result.events)],
     flow,
   );
 }
@@ -198,7 +198,7 @@ async function awardVp(
       summary: { key: "bh.log.vpAwarded", params: { name: nameIn(state, id), amount } },
       before: { vp: character.victoryPoints - amount },
       after: { vp: character.victoryPoints },
-      reason: t(ctx.lang, reasonKey, reasonParams),
+      reason: t(ctx.publicLang, reasonKey, reasonParams),
     });
   }
 }
@@ -211,7 +211,7 @@ function answer(
   lines: string[],
   flow: Flow,
 ): ActionResult {
-  const panel = challengePanel(ctx.lang, id, state);
+  const panel = challengePanel(ctx.publicLang, id, state);
   const text = lines.filter((l) => l !== "").join("\n");
   const summary = { embeds: [{ description: text || "—", tone: "info" as const }] };
   if (isFromPanel(ctx, flow)) {
@@ -284,7 +284,7 @@ export const challengeStart = defineUseCase({
       sheet: hunterSheet(c),
     }));
     const sphere: Sphere = intent.sphere;
-    const name = intent.name ? cleanName(intent.name) : t(ctx.lang, "bh.obstacle.defaultName");
+    const name = intent.name ? cleanName(intent.name) : t(ctx.publicLang, "bh.obstacle.defaultName");
     const traits = parseTraits(intent.traits ?? "").map((tr) => ({ ...tr, name: cleanName(tr.name) }));
     const resources = parseResources(intent.resources ?? "").map((r) => ({ ...r, name: cleanName(r.name) }));
 
@@ -351,11 +351,11 @@ export const challengeStart = defineUseCase({
       createdByUserId: ctx.actor.userId,
     });
     for (const entry of eventLogEntries(started.state, started.events)) await appendLog(ctx, table.id, entry);
-    const panel = challengePanel(ctx.lang, flow.id, state);
+    const panel = challengePanel(ctx.publicLang, flow.id, state);
     const intro = [
-      t(ctx.lang, "bh.start.priced", { name, rating: started.rating, ceiling: pool.ceiling }),
-      priceText(ctx.lang, price.lines),
-      ...eventLines(ctx.lang, started.state, started.events),
+      t(ctx.publicLang, "bh.start.priced", { name, rating: started.rating, ceiling: pool.ceiling }),
+      priceText(ctx.publicLang, price.lines),
+      ...eventLines(ctx.publicLang, started.state, started.events),
     ].join("\n");
     return {
       reply: { ...panel, embeds: [{ description: intro, tone: "info" }, ...(panel.embeds ?? [])] },
@@ -530,7 +530,7 @@ export const challengeTeam = defineUseCase({
     if (state.pendingBonus)
       refuse("errors.bh.bonusPending", { name: nameIn(state, state.pendingBonus.actor) });
     if (state.turn !== actor) refuse("errors.bh.notYourTurn", { name: nameIn(state, state.turn) });
-    return { reply: teamActionsView(ctx.lang, flow.id, state, actor) };
+    return { reply: teamActionsView(ctx.userLang, flow.id, state, actor) };
   },
 });
 
@@ -552,17 +552,17 @@ export const challengeTaskForm = defineUseCase({
     const hunters = state.participants.filter((p) => p.side === "hunters").length;
     return {
       modal: {
-        title: t(ctx.lang, "bh.task.modalTitle"),
+        title: t(ctx.userLang, "bh.task.modalTitle"),
         intent: { type: "challenge.task", flowId: flow.id },
         inputs: [
-          { field: "name", label: t(ctx.lang, "bh.task.nameLabel"), style: "short", maxLength: 64 },
+          { field: "name", label: t(ctx.userLang, "bh.task.nameLabel"), style: "short", maxLength: 64 },
           {
             field: "difficulty",
-            label: t(ctx.lang, "bh.task.difficultyLabel"),
+            label: t(ctx.userLang, "bh.task.difficultyLabel"),
             style: "short",
             required: false,
             maxLength: 2,
-            placeholder: t(ctx.lang, "bh.task.difficultyPlaceholder", {
+            placeholder: t(ctx.userLang, "bh.task.difficultyPlaceholder", {
               hunters,
               max: maxDifficulty(state),
             }),
@@ -906,7 +906,7 @@ export const challengeShow = defineUseCase({
             open: false,
           })
         : await loadFlow(ctx, table, undefined);
-    const panel = challengePanel(ctx.lang, flow.id, flow.state);
+    const panel = challengePanel(ctx.publicLang, flow.id, flow.state);
     if (isFromPanel(ctx, flow)) return { replyMode: "update", reply: panel };
     // A fresh panel further down the channel: later actions edit this one.
     return { reply: panel, replyIsPanelOf: flow.id };

@@ -107,7 +107,7 @@ export const hooks: SystemHooks = {
   },
   async sheetFields(ctx, character) {
     if (character.kind !== "pc") return [];
-    return hunterSheetFields(ctx.lang, character);
+    return hunterSheetFields(ctx.publicLang, character);
   },
   async tableFields(ctx) {
     const table = ctx.table;
@@ -115,9 +115,15 @@ export const hooks: SystemHooks = {
     const pool = await findReserve(ctx.tx, table.id);
     const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
     return [
-      { name: t(ctx.lang, "bh.terms.reserve.title"), value: reserveSummary(ctx.lang, pool) },
+      { name: t(ctx.publicLang, "bh.terms.reserve.title"), value: reserveSummary(ctx.publicLang, pool) },
       ...(open
-        ? [{ name: t(ctx.lang, "bh.table.challenge"), value: open.state.challenge.name ?? "—", inline: true }]
+        ? [
+            {
+              name: t(ctx.publicLang, "bh.table.challenge"),
+              value: open.state.challenge.name ?? "—",
+              inline: true,
+            },
+          ]
         : []),
     ];
   },

@@ -139,12 +139,12 @@ export const reserveSet = defineUseCase({
       }
     }
     const lines = [
-      t(ctx.lang, newAdventure ? "bh.reserve.setNew" : "bh.reserve.setSame", {
+      t(ctx.publicLang, newAdventure ? "bh.reserve.setNew" : "bh.reserve.setSame", {
         total: next.total,
         ceiling: next.ceiling,
         left: reserveLeft(next),
       }),
-      ...(renewed.length > 0 ? [t(ctx.lang, "bh.reserve.renewed", { names: renewed.join(", ") })] : []),
+      ...(renewed.length > 0 ? [t(ctx.publicLang, "bh.reserve.renewed", { names: renewed.join(", ") })] : []),
     ];
     return { reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] } };
   },
@@ -169,12 +169,12 @@ export const reserveShow = defineUseCase({
     const lines = history.reverse().map((e) => {
       const summary = e.summary as { key: string; params?: Record<string, string | number> };
       const reason = e.reason ? ` — _${e.reason}_` : "";
-      return `<t:${Math.floor(e.at.getTime() / 1000)}:t> <@${e.actorUserId}> ${t(ctx.lang, summary.key, summary.params)}${reason}`;
+      return `<t:${Math.floor(e.at.getTime() / 1000)}:t> <@${e.actorUserId}> ${t(ctx.publicLang, summary.key, summary.params)}${reason}`;
     });
     const embed: EmbedView = {
-      title: t(ctx.lang, "bh.reserve.title"),
-      description: reserveSummary(ctx.lang, pool),
-      fields: [{ name: t(ctx.lang, "bh.reserve.history"), value: lines.join("\n") || "—" }],
+      title: t(ctx.publicLang, "bh.reserve.title"),
+      description: reserveSummary(ctx.publicLang, pool),
+      fields: [{ name: t(ctx.publicLang, "bh.reserve.history"), value: lines.join("\n") || "—" }],
       tone: "info",
     };
     return { reply: { embeds: [embed] } };
@@ -204,13 +204,13 @@ export const reserveSpend = defineUseCase({
       reason,
     });
     const lines = [
-      t(ctx.lang, "bh.reserve.spent", {
+      t(ctx.publicLang, "bh.reserve.spent", {
         amount: ctx.intent.amount,
         before: change.before,
         after: change.after,
         reason,
       }),
-      ...(change.after === 0 ? [t(ctx.lang, "bh.reserve.exhausted")] : []),
+      ...(change.after === 0 ? [t(ctx.publicLang, "bh.reserve.exhausted")] : []),
     ];
     return { reply: { embeds: [{ description: lines.join("\n"), tone: "info" }] } };
   },
@@ -248,19 +248,22 @@ export const reserveConcede = defineUseCase({
         summary: { key: "bh.log.vpAwarded", params: { name: hunter.name, amount: concession.vp } },
         before: { vp: hunter.victoryPoints },
         after: { vp: hunter.victoryPoints + concession.vp },
-        reason: t(ctx.lang, "bh.reason.concession", { phase: concession.phase }),
+        reason: t(ctx.publicLang, "bh.reason.concession", { phase: concession.phase }),
       });
     }
     const lines = [
-      t(ctx.lang, "bh.concession", {
+      t(ctx.publicLang, "bh.concession", {
         phase: concession.phase,
         cost: concession.cost,
         before: concession.change.before,
         after: concession.change.after,
         vp: concession.vp,
       }),
-      t(ctx.lang, "bh.reserve.vpTo", { names: hunters.map((h) => h.name).join(", "), vp: concession.vp }),
-      ...(concession.change.after === 0 ? [t(ctx.lang, "bh.reserve.exhausted")] : []),
+      t(ctx.publicLang, "bh.reserve.vpTo", {
+        names: hunters.map((h) => h.name).join(", "),
+        vp: concession.vp,
+      }),
+      ...(concession.change.after === 0 ? [t(ctx.publicLang, "bh.reserve.exhausted")] : []),
     ];
     return { reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] } };
   },

@@ -60,8 +60,8 @@ async function editSheet(
   // Built here rather than with the common sheet embed: importing it would close an import cycle through the hooks.
   const embed = {
     title: fresh.name,
-    fields: hunterSheetFields(ctx.lang, fresh),
-    footer: creationCheckText(ctx.lang, after),
+    fields: hunterSheetFields(ctx.publicLang, fresh),
+    footer: creationCheckText(ctx.publicLang, after),
     tone: "info" as const,
   };
   return { reply: { embeds: [embed] } };
@@ -343,7 +343,7 @@ async function changeVictoryPoints(
     reply: {
       embeds: [
         {
-          description: t(ctx.lang, direction === "add" ? "bh.vp.added" : "bh.vp.spent", {
+          description: t(ctx.publicLang, direction === "add" ? "bh.vp.added" : "bh.vp.spent", {
             name: character.name,
             amount: ctx.intent.amount,
             before: change.before,

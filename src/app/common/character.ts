@@ -54,7 +54,7 @@ export const characterCreate = defineUseCase({
       });
       if (holder)
         refuse("errors.character.zodiacTaken", {
-          sign: t(ctx.lang, `mw.sign.${ctx.intent.zodiac}`),
+          sign: `@mw.sign.${ctx.intent.zodiac}`,
           name: holder.name,
         });
     }
@@ -79,7 +79,7 @@ export const characterCreate = defineUseCase({
     const fresh = await ctx.tx.character.findUniqueOrThrow({ where: { id: character.id } });
     return {
       reply: {
-        content: t(ctx.lang, "character.create.done", { name: fresh.name }),
+        content: t(ctx.publicLang, "character.create.done", { name: fresh.name }),
         embeds: [await sheetEmbed(ctx, fresh)],
       },
     };
@@ -87,17 +87,19 @@ export const characterCreate = defineUseCase({
 });
 
 export async function sheetEmbed(
-  ctx: Pick<ActionContext, "tx" | "lang" | "table">,
+  ctx: Pick<ActionContext, "tx" | "publicLang" | "table">,
   character: Character,
 ): Promise<EmbedView> {
   const table = requireTable(ctx);
   const fields = (await hooksFor(table.system).sheetFields?.(ctx, character)) ?? [];
-  const who = character.ownerUserId ? `<@${character.ownerUserId}>` : t(ctx.lang, "character.gmCharacter");
+  const who = character.ownerUserId
+    ? `<@${character.ownerUserId}>`
+    : t(ctx.publicLang, "character.gmCharacter");
   const status =
-    character.status !== "active" ? ` · ${t(ctx.lang, `character.status.${character.status}`)}` : "";
+    character.status !== "active" ? ` · ${t(ctx.publicLang, `character.status.${character.status}`)}` : "";
   return {
     title: character.name,
-    description: `${t(ctx.lang, `character.kind.${character.kind}`)} · ${who}${status}`,
+    description: `${t(ctx.publicLang, `character.kind.${character.kind}`)} · ${who}${status}`,
     fields,
     tone: "info",
   };
@@ -139,20 +141,20 @@ export const characterList = defineUseCase({
       WHERE table_id = ${table.id} AND deleted_at IS NULL
       ORDER BY kind, name`;
     const lines = characters.map((c) => {
-      const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.lang, "character.gmCharacter");
+      const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.publicLang, "character.gmCharacter");
       const strength =
         table.system === "mountain-witch" && c.kind === "npc"
-          ? ` · ${t(ctx.lang, `mw.strength.${c.strength}`)}`
+          ? ` · ${t(ctx.publicLang, `mw.strength.${c.strength}`)}`
           : "";
-      const status = c.status !== "active" ? ` · ${t(ctx.lang, `character.status.${c.status}`)}` : "";
+      const status = c.status !== "active" ? ` · ${t(ctx.publicLang, `character.status.${c.status}`)}` : "";
       return `• **${c.name}** — ${who}${strength}${status}`;
     });
     return {
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "character.list.title", { count: characters.length }),
-            description: lines.join("\n") || t(ctx.lang, "character.list.empty"),
+            title: t(ctx.publicLang, "character.list.title", { count: characters.length }),
+            description: lines.join("\n") || t(ctx.publicLang, "character.list.empty"),
           },
         ],
       },
@@ -188,7 +190,7 @@ export const characterRename = defineUseCase({
       reply: {
         embeds: [
           {
-            description: t(ctx.lang, "character.rename.done", { from: character.name, to: newName }),
+            description: t(ctx.publicLang, "character.rename.done", { from: character.name, to: newName }),
             tone: "success",
           },
         ],
@@ -211,14 +213,17 @@ export const characterDelete = defineUseCase({
       reply: {
         ephemeral: true,
         embeds: [
-          { description: t(ctx.lang, "character.delete.confirm", { name: character.name }), tone: "warning" },
+          {
+            description: t(ctx.userLang, "character.delete.confirm", { name: character.name }),
+            tone: "warning",
+          },
         ],
         rows: [
           [
             {
               kind: "button",
               style: "danger",
-              label: t(ctx.lang, "character.delete.button"),
+              label: t(ctx.userLang, "character.delete.button"),
               intent: { type: "character.delete-confirm", characterId: character.id },
             },
           ],
@@ -256,7 +261,7 @@ export const characterDeleteConfirm = defineUseCase({
       replyMode: "update",
       reply: {
         embeds: [
-          { description: t(ctx.lang, "character.delete.done", { name: character.name }), tone: "info" },
+          { description: t(ctx.userLang, "character.delete.done", { name: character.name }), tone: "info" },
         ],
         rows: [],
       },
@@ -267,7 +272,7 @@ export const characterDeleteConfirm = defineUseCase({
           view: {
             embeds: [
               {
-                description: t(ctx.lang, "character.delete.announce", {
+                description: t(ctx.publicLang, "character.delete.announce", {
                   name: character.name,
                   user: `<@${ctx.actor.userId}>`,
                 }),

@@ -8,6 +8,7 @@ import {
   type TermRoll,
 } from "../../rules/dice-expression.js";
 import { AlreadyProcessed } from "../execute.js";
+import { languageOf } from "../languages.js";
 import { recordOnce } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
@@ -105,7 +106,7 @@ export async function performRoll(ctx: ActionContext, request: RollRequest): Pro
         embeds: [
           {
             title: heading(
-              t(ctx.publicLang, "roll.gmCopyTitle", {
+              t(await languageOf(ctx, ctx.table.gmUserId), "roll.gmCopyTitle", {
                 who: ctx.actor.displayName,
                 expression: result.expression,
               }),

@@ -24,12 +24,12 @@ export const tableSetup = defineUseCase({
   async run(ctx) {
     const { system, trust } = ctx.intent;
     if (!ctx.invocation.guildId) refuse("errors.table.guildOnly");
-    if (ctx.table) refuse("errors.table.alreadySetUp", { system: systemName(ctx.lang, ctx.table.system) });
+    if (ctx.table) refuse("errors.table.alreadySetUp", { system: `@system.${ctx.table.system}` });
     if (trust && system !== "mountain-witch") refuse("errors.table.trustModeMountainWitchOnly");
     const existing = await ctx.tx.gameTable.findUnique({
       where: { activeChannelId: ctx.invocation.channelId },
     });
-    if (existing) refuse("errors.table.alreadySetUp", { system: systemName(ctx.lang, existing.system) });
+    if (existing) refuse("errors.table.alreadySetUp", { system: `@system.${existing.system}` });
     const table = await ctx.tx.gameTable.create({
       data: {
         guildId: ctx.invocation.guildId,
@@ -37,20 +37,23 @@ export const tableSetup = defineUseCase({
         activeChannelId: ctx.invocation.channelId,
         system,
         gmUserId: ctx.actor.userId,
+        // The table speaks its GM's language until the GM says otherwise (/table language).
+        language: ctx.userLang,
         trustMode: trust ?? "secret",
       },
     });
     await appendLog(ctx, table.id, {
       action: "table.setup",
       summary: { key: "log.table.setup", params: { system } },
-      after: { system, gm: ctx.actor.userId, trustMode: table.trustMode },
+      after: { system, gm: ctx.actor.userId, trustMode: table.trustMode, language: table.language },
     });
+    const lang = ctx.userLang;
     return {
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "table.setup.title", { system: systemName(ctx.lang, system) }),
-            description: t(ctx.lang, `table.setup.next.${system}`, { gm: `<@${ctx.actor.userId}>` }),
+            title: t(lang, "table.setup.title", { system: systemName(lang, system) }),
+            description: t(lang, `table.setup.next.${system}`, { gm: `<@${ctx.actor.userId}>` }),
             tone: "success",
           },
         ],
@@ -59,7 +62,9 @@ export const tableSetup = defineUseCase({
   },
 });
 
-export async function tableSummary(ctx: Pick<ActionContext, "tx" | "lang" | "table">): Promise<EmbedView> {
+export async function tableSummary(
+  ctx: Pick<ActionContext, "tx" | "publicLang" | "table">,
+): Promise<EmbedView> {
   const table = requireTable(ctx);
   const characters = await sqlFor(ctx.tx).rows<Pick<Character, "name" | "kind" | "ownerUserId">>`
     SELECT name, kind, owner_user_id FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL
@@ -68,26 +73,26 @@ export async function tableSummary(ctx: Pick<ActionContext, "tx" | "lang" | "tab
   const npcs = characters.filter((c) => c.kind !== "pc");
   const extra = (await hooksFor(table.system).tableFields?.(ctx)) ?? [];
   return {
-    title: t(ctx.lang, "table.show.title", { system: systemName(ctx.lang, table.system) }),
+    title: t(ctx.publicLang, "table.show.title", { system: systemName(ctx.publicLang, table.system) }),
     fields: [
-      { name: t(ctx.lang, "table.show.gm"), value: `<@${table.gmUserId}>`, inline: true },
+      { name: t(ctx.publicLang, "table.show.gm"), value: `<@${table.gmUserId}>`, inline: true },
       {
-        name: t(ctx.lang, "table.show.language"),
-        value: t(ctx.lang, `table.language.${table.language}`),
+        name: t(ctx.publicLang, "table.show.language"),
+        value: t(ctx.publicLang, `table.language.${ctx.publicLang}`),
         inline: true,
       },
       ...(table.system === "mountain-witch"
         ? [
-            { name: t(ctx.lang, "table.show.chapter"), value: String(table.chapter), inline: true },
+            { name: t(ctx.publicLang, "table.show.chapter"), value: String(table.chapter), inline: true },
             {
-              name: t(ctx.lang, "table.show.trustMode"),
-              value: t(ctx.lang, `table.trust.${table.trustMode}`),
+              name: t(ctx.publicLang, "table.show.trustMode"),
+              value: t(ctx.publicLang, `table.trust.${table.trustMode}`),
               inline: true,
             },
           ]
         : []),
       {
-        name: t(ctx.lang, "table.show.players", { count: pcs.length }),
+        name: t(ctx.publicLang, "table.show.players", { count: pcs.length }),
         value:
           pcs.map((c) => `• **${c.name}** — ${c.ownerUserId ? `<@${c.ownerUserId}>` : "GM"}`).join("\n") ||
           "—",
@@ -95,7 +100,7 @@ export async function tableSummary(ctx: Pick<ActionContext, "tx" | "lang" | "tab
       ...(npcs.length > 0
         ? [
             {
-              name: t(ctx.lang, "table.show.npcs", { count: npcs.length }),
+              name: t(ctx.publicLang, "table.show.npcs", { count: npcs.length }),
               value: npcs.map((c) => `• ${c.name}`).join("\n"),
             },
           ]
@@ -136,7 +141,7 @@ export const tableGm = defineUseCase({
       reply: {
         embeds: [
           {
-            description: t(ctx.lang, "table.gm.done", {
+            description: t(ctx.publicLang, "table.gm.done", {
               from: `<@${table.gmUserId}>`,
               to: `<@${ctx.intent.user}>`,
             }),
@@ -150,7 +155,7 @@ export const tableGm = defineUseCase({
 
 export const tableLanguage = defineUseCase({
   type: "table.language",
-  schema: z.object({ type: z.literal("table.language"), lang: z.enum(["auto", "en", "ru"]) }),
+  schema: z.object({ type: z.literal("table.language"), lang: z.enum(["en", "ru"]) }),
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -159,13 +164,12 @@ export const tableLanguage = defineUseCase({
     await ctx.tx.gameTable.update({ where: { id: table.id }, data: { language: ctx.intent.lang } });
     await appendLog(ctx, table.id, {
       action: "table.language",
-      summary: { key: "log.table.language", params: { lang: ctx.intent.lang } },
+      summary: { key: "log.table.language", params: { lang: `@table.language.${ctx.intent.lang}` } },
       before: { language: table.language },
       after: { language: ctx.intent.lang },
     });
-    // Answer in the language just chosen (or the user's own, for auto).
-    const lang: Lang =
-      ctx.intent.lang === "auto" ? (ctx.actor.locale.startsWith("ru") ? "ru" : "en") : ctx.intent.lang;
+    // Said publicly, in the language just chosen: from now on the table sees everything in it.
+    const lang = ctx.intent.lang;
     return {
       reply: {
         embeds: [
@@ -199,7 +203,7 @@ export const tableLog = defineUseCase({
       const when = `<t:${Math.floor(e.at.getTime() / 1000)}:t>`;
       const summary = e.summary as { key: string; params?: Record<string, string | number> };
       const reason = e.reason ? ` — _${e.reason}_` : "";
-      return `${when} <@${e.actorUserId}> ${t(ctx.lang, summary.key, summary.params)}${reason}`;
+      return `${when} <@${e.actorUserId}> ${t(ctx.userLang, summary.key, summary.params)}${reason}`;
     });
     // Keep within one embed description; the oldest lines go first.
     let text = lines.join("\n");
@@ -212,8 +216,8 @@ export const tableLog = defineUseCase({
         ephemeral: true,
         embeds: [
           {
-            title: t(ctx.lang, "table.log.title", { count: lines.length }),
-            description: text || t(ctx.lang, "table.log.empty"),
+            title: t(ctx.userLang, "table.log.title", { count: lines.length }),
+            description: text || t(ctx.userLang, "table.log.empty"),
           },
         ],
       },
@@ -234,7 +238,9 @@ export const tableArchive = defineUseCase({
         ephemeral: true,
         embeds: [
           {
-            description: t(ctx.lang, "table.archive.confirm", { system: systemName(ctx.lang, table.system) }),
+            description: t(ctx.userLang, "table.archive.confirm", {
+              system: systemName(ctx.userLang, table.system),
+            }),
             tone: "warning",
           },
         ],
@@ -242,7 +248,7 @@ export const tableArchive = defineUseCase({
           [
             {
               kind: "button",
-              label: t(ctx.lang, "table.archive.button"),
+              label: t(ctx.userLang, "table.archive.button"),
               style: "danger",
               intent: { type: "table.archive-confirm", tableId: table.id },
             },
@@ -273,7 +279,7 @@ export const tableArchiveConfirm = defineUseCase({
     await appendLog(ctx, table.id, { action: "table.archive", summary: { key: "log.table.archive" } });
     return {
       replyMode: "update",
-      reply: { embeds: [{ description: t(ctx.lang, "table.archive.done"), tone: "info" }], rows: [] },
+      reply: { embeds: [{ description: t(ctx.userLang, "table.archive.done"), tone: "info" }], rows: [] },
       effects: [
         {
           kind: "post",
@@ -281,7 +287,7 @@ export const tableArchiveConfirm = defineUseCase({
           view: {
             embeds: [
               {
-                description: t(ctx.lang, "table.archive.announce", { user: `<@${ctx.actor.userId}>` }),
+                description: t(ctx.publicLang, "table.archive.announce", { user: `<@${ctx.actor.userId}>` }),
                 tone: "info",
               },
             ],

@@ -77,10 +77,10 @@ export const aspectAdd = defineUseCase({
     });
     return {
       reply: {
-        content: t(ctx.lang, "fate.aspect.added", {
+        content: t(ctx.publicLang, "fate.aspect.added", {
           aspect: aspect.name,
           kind: `@fate.aspectKind.${kind}`,
-          where: owner?.name ?? t(ctx.lang, "fate.aspect.scene"),
+          where: owner?.name ?? t(ctx.publicLang, "fate.aspect.scene"),
           invokes: aspect.freeInvokes.length,
         }),
       },
@@ -119,16 +119,16 @@ export const aspectRemove = defineUseCase({
       summary: { key: "log.fate.aspectRemove", params: { aspect: found.aspect.name } },
       before: { freeInvokes: found.aspect.freeInvokes.length },
     });
-    return { reply: { content: t(ctx.lang, "fate.aspect.removed", { aspect: found.aspect.name }) } };
+    return { reply: { content: t(ctx.publicLang, "fate.aspect.removed", { aspect: found.aspect.name }) } };
   },
 });
 
-export async function aspectLines(ctx: Pick<ActionContext, "tx" | "lang">, table: GameTable) {
+export async function aspectLines(ctx: Pick<ActionContext, "tx" | "publicLang">, table: GameTable) {
   const all = await tableAspects(ctx.tx, table.id);
   const line = (a: (typeof all)[number]) =>
-    `• ${a.aspect.name} — ${t(ctx.lang, `fate.aspectKind.${a.aspect.kind}`)}${
+    `• ${a.aspect.name} — ${t(ctx.publicLang, `fate.aspectKind.${a.aspect.kind}`)}${
       a.aspect.freeInvokes.length > 0
-        ? ` · ${t(ctx.lang, "fate.aspect.free", { count: a.aspect.freeInvokes.length })}`
+        ? ` · ${t(ctx.publicLang, "fate.aspect.free", { count: a.aspect.freeInvokes.length })}`
         : ""
     }`;
   const scene = all.filter((a) => a.characterId === null).map(line);
@@ -159,8 +159,11 @@ export const aspectList = defineUseCase({
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "fate.aspect.listTitle"),
-            description: `**${t(ctx.lang, "fate.aspect.scene")}**\n${scene.join("\n") || "—"}`.slice(0, 4000),
+            title: t(ctx.publicLang, "fate.aspect.listTitle"),
+            description: `**${t(ctx.publicLang, "fate.aspect.scene")}**\n${scene.join("\n") || "—"}`.slice(
+              0,
+              4000,
+            ),
             fields,
             tone: "info",
           },
@@ -207,7 +210,7 @@ export const aspectCompel = defineUseCase({
     }
     return {
       reply: {
-        content: t(ctx.lang, "fate.compel.scene", {
+        content: t(ctx.publicLang, "fate.compel.scene", {
           aspect: found.aspect.name,
           names: everyone.map((c) => c.name).join(", ") || "—",
         }),

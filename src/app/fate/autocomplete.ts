@@ -6,7 +6,7 @@ import { tableAspects } from "./state.js";
 /** Skills by prefix in the user's language (the value is the English key). */
 export const skillSource: AutocompleteSource = {
   name: "fate-skill",
-  async choices({ lang, query }) {
+  async choices({ userLang: lang, query }) {
     return suggestSkills(query, lang).map((s) => ({ name: s.name, value: s.key }));
   },
 };

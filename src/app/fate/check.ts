@@ -36,7 +36,7 @@ import {
 } from "./state.js";
 import { attackHit, checkView, ladderText } from "./views.js";
 
-type Ctx = Pick<ActionContext, "tx" | "actor" | "lang" | "dice" | "table">;
+type Ctx = Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "dice" | "table">;
 
 const characterName = z.string().min(1).max(100);
 const modifier = z.number().int().min(-20).max(20);
@@ -54,12 +54,12 @@ export function attackKind(skill: SkillKey): StressKind {
 
 /** The panel of a check as it is now, with the extra buttons this state allows. */
 export function panel(
-  ctx: Pick<ActionContext, "lang">,
+  ctx: Pick<ActionContext, "publicLang" | "userLang">,
   flow: { id: number },
   state: CheckFlowState,
   open = true,
 ): MessageView {
-  const view = checkView(ctx.lang, flow.id, state, open);
+  const view = checkView(ctx.publicLang, flow.id, state, open);
   const shifts = checkShifts(state.check);
   if (
     open &&
@@ -72,7 +72,7 @@ export function panel(
     const claim: ComponentView = {
       kind: "button",
       style: "success",
-      label: t(ctx.lang, "fate.button.claimAdvantage", { aspect: state.aspect.slice(0, 40) }),
+      label: t(ctx.publicLang, "fate.button.claimAdvantage", { aspect: state.aspect.slice(0, 40) }),
       intent: { type: "fate.claim-advantage", flowId: flow.id },
     };
     view.rows = [...(view.rows ?? [])];
@@ -363,20 +363,20 @@ export const invokeMenu = defineUseCase({
         ephemeral: true,
         content:
           fp === null
-            ? t(ctx.lang, "fate.invoke.menuGm", { mode: `@fate.invokeMode.${ctx.intent.mode}` })
-            : t(ctx.lang, "fate.invoke.menu", { mode: `@fate.invokeMode.${ctx.intent.mode}`, fp }),
+            ? t(ctx.userLang, "fate.invoke.menuGm", { mode: `@fate.invokeMode.${ctx.intent.mode}` })
+            : t(ctx.userLang, "fate.invoke.menu", { mode: `@fate.invokeMode.${ctx.intent.mode}`, fp }),
         rows: [
           [
             {
               kind: "select",
               intent: { type: "invoke", flowId: flow.id, mode: ctx.intent.mode },
               field: "aspect",
-              placeholder: t(ctx.lang, "fate.select.aspect"),
+              placeholder: t(ctx.userLang, "fate.select.aspect"),
               options: sorted.slice(0, 25).map((a) => ({
                 label: a.aspect.name.slice(0, 90),
                 value: a.ref,
-                description: t(ctx.lang, "fate.invoke.option", {
-                  where: a.characterName ?? t(ctx.lang, "fate.aspect.scene"),
+                description: t(ctx.userLang, "fate.invoke.option", {
+                  where: a.characterName ?? t(ctx.userLang, "fate.aspect.scene"),
                   kind: `@fate.aspectKind.${a.aspect.kind}`,
                   free: a.aspect.freeInvokes.length,
                 }).slice(0, 100),
@@ -458,14 +458,16 @@ export const invoke = defineUseCase({
       },
       dice: mode === "reroll" ? { rerolled: flow.state.check.dice, now: result.check.dice } : undefined,
     });
-    const text = t(ctx.lang, "fate.invoke.done", {
-      name: invokerRow?.name ?? t(ctx.lang, "fate.gm"),
+    // From the invoker's own menu the answer replaces that menu (private); else it is posted.
+    const fromMenu = ctx.invocation.sourceMessageId !== undefined && ctx.intent.flowId !== undefined;
+    const lang = fromMenu ? ctx.userLang : ctx.publicLang;
+    const text = t(lang, "fate.invoke.done", {
+      name: invokerRow?.name ?? t(lang, "fate.gm"),
       aspect: found.aspect.name,
       mode: `@fate.invokeMode.${mode}`,
       payment: `@fate.payment.${result.spent.paidWith}`,
-      result: ladderText(ctx.lang, checkResult(result.check)),
+      result: ladderText(lang, checkResult(result.check)),
     });
-    const fromMenu = ctx.invocation.sourceMessageId !== undefined && ctx.intent.flowId !== undefined;
     if (fromMenu) {
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
     }
@@ -528,7 +530,7 @@ export const applyAttackHit = defineUseCase({
     const applied = await applyHit(ctx, table, target, shifts, kind);
     const next: CheckFlowState = { ...state, hitApplied: shifts };
     await saveFlowState(ctx.tx, flow.id, next);
-    const ratings = shifts !== hit ? ` ${t(ctx.lang, "fate.hit.ratings", { hit, shifts })}` : "";
+    const ratings = shifts !== hit ? ` ${t(ctx.publicLang, "fate.hit.ratings", { hit, shifts })}` : "";
     return {
       reply: { content: applied.text + ratings },
       effects: [panelEdit(flow, panel(ctx, flow, next)), ...applied.effects],
@@ -564,7 +566,10 @@ export const claimAdvantage = defineUseCase({
       const updated = await sqlFor(ctx.tx).one<{ name: string }>`
         UPDATE aspect SET free_invokes = free_invokes + ${effects.freeInvokes} WHERE id = ${row} RETURNING name`;
       if (!updated) throw new Error(`aspect ${row} not found`);
-      text = t(ctx.lang, "fate.advantage.invokesAdded", { aspect: updated.name, count: effects.freeInvokes });
+      text = t(ctx.publicLang, "fate.advantage.invokesAdded", {
+        aspect: updated.name,
+        count: effects.freeInvokes,
+      });
     } else {
       if (effects.aspect !== "created" && effects.aspect !== "boost") refuse("errors.fate.advantageFailed");
       const kind = effects.aspect === "boost" ? "boost" : "situational";
@@ -573,7 +578,7 @@ export const claimAdvantage = defineUseCase({
         INSERT INTO aspect (table_id, character_id, name, name_key, kind, free_invokes, created_at)
         VALUES (${table.id}, ${state.targetId}, ${aspect.name}, ${nameKey(aspect.name)}, ${kind},
                 ${aspect.freeInvokes.length}, ${new Date()})`;
-      text = t(ctx.lang, kind === "boost" ? "fate.advantage.boost" : "fate.advantage.created", {
+      text = t(ctx.publicLang, kind === "boost" ? "fate.advantage.boost" : "fate.advantage.created", {
         aspect: aspect.name,
         count: aspect.freeInvokes.length,
       });

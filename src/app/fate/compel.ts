@@ -134,7 +134,7 @@ export const compel = defineUseCase({
       before: compeller ? { compellerFatePoints: compeller.fatePoints } : undefined,
       after: compeller && paid ? { compellerFatePoints: paid.fatePoints, escrow: offer.escrow } : undefined,
     });
-    return { reply: compelView(ctx.lang, flow.id, state), replyIsPanelOf: flow.id };
+    return { reply: compelView(ctx.publicLang, flow.id, state), replyIsPanelOf: flow.id };
   },
 });
 
@@ -171,7 +171,7 @@ export const compelAccept = defineUseCase({
       before: { fatePoints: target.fatePoints },
       after: { fatePoints: after.fatePoints },
     });
-    return { reply: compelView(ctx.lang, flow.id, state), replyMode: "update" };
+    return { reply: compelView(ctx.publicLang, flow.id, state), replyMode: "update" };
   },
 });
 
@@ -209,6 +209,6 @@ export const compelBuyOff = defineUseCase({
       before: { fatePoints: target.fatePoints },
       after: { fatePoints: paid.target.fatePoints },
     });
-    return { reply: compelView(ctx.lang, flow.id, state), replyMode: "update" };
+    return { reply: compelView(ctx.publicLang, flow.id, state), replyMode: "update" };
   },
 });

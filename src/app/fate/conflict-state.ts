@@ -80,7 +80,7 @@ export function conflictView(
  * it (RULES §3.3), consequences stay, and the flow closes.
  */
 export async function finishConflict(
-  ctx: Pick<ActionContext, "tx" | "actor" | "lang">,
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang">,
   table: GameTable,
   flow: TypedFlow<ConflictFlowState>,
   state: ConflictFlowState,
@@ -98,12 +98,12 @@ export async function finishConflict(
     summary: { key: "log.fate.conflictEnd", params: { title: state.conflict.title || "—" } },
     after: { winner: conflictWinner(state.conflict) },
   });
-  return [{ kind: "editPanel", flowId: flow.id, view: conflictView(ctx.lang, flow.id, state, false) }];
+  return [{ kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, false) }];
 }
 
 /** Records a hit taken by `characterId` in the open conflict, if they are in it; ends it when a side is out. */
 export async function recordHitInConflict(
-  ctx: Pick<ActionContext, "tx" | "actor" | "lang">,
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang">,
   table: GameTable,
   characterId: number,
   absorption: HitAbsorption,
@@ -118,5 +118,5 @@ export async function recordHitInConflict(
   };
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
   await saveFlowState(ctx.tx, flow.id, state);
-  return [{ kind: "editPanel", flowId: flow.id, view: conflictView(ctx.lang, flow.id, state, true) }];
+  return [{ kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) }];
 }

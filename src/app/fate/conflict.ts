@@ -52,7 +52,7 @@ export const conflictStart = defineUseCase({
       summary: { key: "log.fate.conflictStart", params: { title: title || "—" } },
       after: { participants: characters.map((c) => c.name) },
     });
-    return { reply: conflictView(ctx.lang, flow.id, state, true), replyIsPanelOf: flow.id };
+    return { reply: conflictView(ctx.publicLang, flow.id, state, true), replyIsPanelOf: flow.id };
   },
 });
 
@@ -87,11 +87,17 @@ export const conflictConcede = defineUseCase({
     if (conflict.status === "ended") effects = await finishConflict(ctx, table, flow, state);
     else {
       await saveFlowState(ctx.tx, flow.id, state);
-      effects = [{ kind: "editPanel", flowId: flow.id, view: conflictView(ctx.lang, flow.id, state, true) }];
+      effects = [
+        { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
+      ];
     }
     return {
       reply: {
-        content: t(ctx.lang, "fate.conflict.conceded", { name: row.name, points: fatePoints, fp: after }),
+        content: t(ctx.publicLang, "fate.conflict.conceded", {
+          name: row.name,
+          points: fatePoints,
+          fp: after,
+        }),
       },
       effects,
     };
@@ -110,7 +116,7 @@ export const conflictEnd = defineUseCase({
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const state: ConflictFlowState = { ...flow.state, conflict: { ...flow.state.conflict, status: "ended" } };
     const effects = await finishConflict(ctx, table, flow, state);
-    return { reply: { content: t(ctx.lang, "fate.conflict.ended") }, effects };
+    return { reply: { content: t(ctx.publicLang, "fate.conflict.ended") }, effects };
   },
 });
 
@@ -123,6 +129,6 @@ export const conflictShow = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const flow = await theConflict(ctx, undefined);
-    return { reply: conflictView(ctx.lang, flow.id, flow.state, true) };
+    return { reply: conflictView(ctx.publicLang, flow.id, flow.state, true) };
   },
 });

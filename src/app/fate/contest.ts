@@ -186,7 +186,7 @@ export const contestStart = defineUseCase({
       action: "fate.contest.start",
       summary: { key: "log.fate.contestStart", params: { names: rows.map((r) => r.name).join(", ") } },
     });
-    return { reply: contestView(ctx.lang, flow.id, state, {}), replyIsPanelOf: flow.id };
+    return { reply: contestView(ctx.publicLang, flow.id, state, {}), replyIsPanelOf: flow.id };
   },
 });
 
@@ -231,7 +231,7 @@ export const contestRoll = defineUseCase({
     const next: ContestFlowState = { ...state, rolls: { ...state.rolls } };
     if (ctx.intent.forfeit) {
       next.rolls[id] = "forfeit";
-      reply = { content: t(ctx.lang, "fate.contest.forfeited", { name: row.name }) };
+      reply = { content: t(ctx.publicLang, "fate.contest.forfeited", { name: row.name }) };
       await appendLog(ctx, table.id, {
         action: "fate.contest.forfeit",
         characterId: row.id,
@@ -261,7 +261,7 @@ export const contestRoll = defineUseCase({
     effects.push({
       kind: "editPanel",
       flowId: flow.id,
-      view: contestView(ctx.lang, flow.id, next, await currentResults(ctx, table, next)),
+      view: contestView(ctx.publicLang, flow.id, next, await currentResults(ctx, table, next)),
     });
     return { reply, replyIsPanelOf, effects };
   },
@@ -329,7 +329,7 @@ export const contestResolve = defineUseCase({
       before: { victories: state.contest.victories },
       after: { victories: contest.victories, winner: contest.winnerId },
     });
-    const view = contestView(ctx.lang, flow.id, next, results);
+    const view = contestView(ctx.publicLang, flow.id, next, results);
     const fromPanel = ctx.invocation.sourceMessageId !== undefined && ctx.intent.flowId !== undefined;
     if (fromPanel) return { reply: view, replyMode: "update", effects };
     return {
@@ -350,7 +350,7 @@ export const contestShow = defineUseCase({
     const table = requireTable(ctx);
     const flow = await theContest(ctx, undefined);
     return {
-      reply: contestView(ctx.lang, flow.id, flow.state, await currentResults(ctx, table, flow.state)),
+      reply: contestView(ctx.publicLang, flow.id, flow.state, await currentResults(ctx, table, flow.state)),
     };
   },
 });

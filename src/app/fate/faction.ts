@@ -112,7 +112,7 @@ export const factionCreate = defineUseCase({
       summary: { key: "log.fate.factionCreate", params: { name } },
       after: faction,
     });
-    return { reply: { embeds: [factionEmbed(ctx.lang, faction)] } };
+    return { reply: { embeds: [factionEmbed(ctx.publicLang, faction)] } };
   },
 });
 
@@ -127,15 +127,15 @@ export const factionShow = defineUseCase({
     const table = requireTable(ctx);
     const { factions } = tableState(table);
     if (ctx.intent.name)
-      return { reply: { embeds: [factionEmbed(ctx.lang, findFaction(factions, ctx.intent.name))] } };
+      return { reply: { embeds: [factionEmbed(ctx.publicLang, findFaction(factions, ctx.intent.name))] } };
     return {
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "fate.faction.listTitle"),
+            title: t(ctx.publicLang, "fate.faction.listTitle"),
             description:
               factions.map((f) => `• **${f.name}** (${f.fatePoints} FP)`).join("\n") ||
-              t(ctx.lang, "fate.faction.none"),
+              t(ctx.publicLang, "fate.faction.none"),
           },
         ],
       },
@@ -170,7 +170,7 @@ export const factionFp = defineUseCase({
       before: { fatePoints: faction.fatePoints },
       after: { fatePoints: after.fatePoints },
     });
-    return { reply: { embeds: [factionEmbed(ctx.lang, after)] } };
+    return { reply: { embeds: [factionEmbed(ctx.publicLang, after)] } };
   },
 });
 
@@ -210,8 +210,8 @@ export const factionHit = defineUseCase({
     });
     return {
       reply: {
-        content: absorptionText(ctx.lang, faction.name, absorption),
-        embeds: [factionEmbed(ctx.lang, after)],
+        content: absorptionText(ctx.publicLang, faction.name, absorption),
+        embeds: [factionEmbed(ctx.publicLang, after)],
       },
     };
   },
@@ -234,6 +234,6 @@ export const factionDelete = defineUseCase({
       summary: { key: "log.fate.factionDelete", params: { name: faction.name } },
       before: faction,
     });
-    return { reply: { content: t(ctx.lang, "fate.faction.deleted", { name: faction.name }) } };
+    return { reply: { content: t(ctx.publicLang, "fate.faction.deleted", { name: faction.name }) } };
   },
 });

@@ -30,14 +30,14 @@ export const fpShow = defineUseCase({
       ? [await findCharacter(ctx.tx, table.id, ctx.intent.character)]
       : await liveCharacters(ctx.tx, table.id);
     const lines = rows.map((c) =>
-      t(ctx.lang, "fate.fp.line", { name: c.name, fp: c.fatePoints, refresh: c.refresh }),
+      t(ctx.publicLang, "fate.fp.line", { name: c.name, fp: c.fatePoints, refresh: c.refresh }),
     );
     return {
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "fate.fp.title", { week: tableState(table).fateWeek }),
-            description: lines.join("\n") || t(ctx.lang, "fate.fp.none"),
+            title: t(ctx.publicLang, "fate.fp.title", { week: tableState(table).fateWeek }),
+            description: lines.join("\n") || t(ctx.publicLang, "fate.fp.none"),
             tone: "info",
           },
         ],
@@ -74,7 +74,7 @@ export const fpGive = defineUseCase({
     });
     return {
       reply: {
-        content: t(ctx.lang, ctx.intent.amount >= 0 ? "fate.fp.given" : "fate.fp.taken", {
+        content: t(ctx.publicLang, ctx.intent.amount >= 0 ? "fate.fp.given" : "fate.fp.taken", {
           name: row.name,
           amount: Math.abs(ctx.intent.amount),
           fp: after.fatePoints,
@@ -115,13 +115,13 @@ export const fpRefresh = defineUseCase({
         after: { fatePoints: after.fatePoints, magicRestored: magic.map((s) => s.name) },
       });
       lines.push(
-        t(ctx.lang, "fate.fp.refreshLine", {
+        t(ctx.publicLang, "fate.fp.refreshLine", {
           name: row.name,
           from: before.fatePoints,
           to: after.fatePoints,
         }) +
           (magic.length > 0
-            ? ` ${t(ctx.lang, "fate.fp.magicBack", { names: magic.map((s) => s.name).join(", ") })}`
+            ? ` ${t(ctx.publicLang, "fate.fp.magicBack", { names: magic.map((s) => s.name).join(", ") })}`
             : ""),
       );
     }
@@ -130,8 +130,8 @@ export const fpRefresh = defineUseCase({
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "fate.fp.refreshTitle", { week }),
-            description: lines.join("\n") || t(ctx.lang, "fate.fp.none"),
+            title: t(ctx.publicLang, "fate.fp.refreshTitle", { week }),
+            description: lines.join("\n") || t(ctx.publicLang, "fate.fp.none"),
             tone: "success",
           },
         ],

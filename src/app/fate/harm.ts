@@ -1,5 +1,5 @@
 import type { Character, GameTable } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { type Lang, t } from "../../i18n/index.js";
 import { takeHit } from "../../rules/fate/character.js";
 import type { HitAbsorption, StressKind } from "../../rules/fate/stress.js";
 import { appendLog } from "../log.js";
@@ -8,7 +8,7 @@ import { recordHitInConflict } from "./conflict-state.js";
 import { fateCharacter, saveFateCharacter } from "./state.js";
 
 /** The sentence describing how a hit was taken. */
-export function absorptionText(lang: ActionContext["lang"], name: string, absorption: HitAbsorption): string {
+export function absorptionText(lang: Lang, name: string, absorption: HitAbsorption): string {
   if (absorption.kind === "takenOut") {
     return t(lang, "fate.hit.takenOut", { name, shifts: absorption.shifts, capacity: absorption.capacity });
   }
@@ -31,7 +31,7 @@ export function absorptionText(lang: ActionContext["lang"], name: string, absorp
  * or taking them out; logged, and counted in the open conflict.
  */
 export async function applyHit(
-  ctx: Pick<ActionContext, "tx" | "actor" | "lang">,
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang">,
   table: GameTable,
   row: Character,
   shifts: number,
@@ -60,10 +60,10 @@ export async function applyHit(
   const effects = await recordHitInConflict(ctx, table, row.id, absorption);
   const consequenceHint =
     absorption.kind === "absorbed" && absorption.consequences.length > 0
-      ? `\n${t(ctx.lang, "fate.hit.nameConsequence", { name: row.name })}`
+      ? `\n${t(ctx.publicLang, "fate.hit.nameConsequence", { name: row.name })}`
       : "";
   return {
-    text: absorptionText(ctx.lang, row.name, absorption) + consequenceHint,
+    text: absorptionText(ctx.publicLang, row.name, absorption) + consequenceHint,
     absorption,
     effects,
     row: saved,

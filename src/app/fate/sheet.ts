@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Aspect as AspectRow, Character } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   addStunt,
@@ -107,9 +107,9 @@ export const characterSkill = defineUseCase({
     );
     return {
       reply: {
-        content: t(ctx.lang, "fate.sheet.skillsSet", {
+        content: t(ctx.publicLang, "fate.sheet.skillsSet", {
           name: saved.name,
-          skills: skillsText(ctx.lang, saved),
+          skills: skillsText(ctx.publicLang, saved),
         }),
       },
     };
@@ -161,7 +161,7 @@ export const characterStunt = defineUseCase({
     );
     return {
       reply: {
-        content: t(ctx.lang, ctx.intent.remove ? "fate.sheet.stuntRemoved" : "fate.sheet.stuntSet", {
+        content: t(ctx.publicLang, ctx.intent.remove ? "fate.sheet.stuntRemoved" : "fate.sheet.stuntSet", {
           name: saved.name,
           stunt: ctx.intent.name,
         }),
@@ -200,7 +200,9 @@ export const characterRace = defineUseCase({
       (row) => ({ key: "log.fate.sheet", params: { name: row.name } }),
     );
     return {
-      reply: { content: t(ctx.lang, "fate.sheet.raceSet", { name: saved.name, race: ctx.intent.name }) },
+      reply: {
+        content: t(ctx.publicLang, "fate.sheet.raceSet", { name: saved.name, race: ctx.intent.name }),
+      },
     };
   },
 });
@@ -232,7 +234,7 @@ export const characterRatings = defineUseCase({
     const c = fateCharacter(saved);
     return {
       reply: {
-        content: t(ctx.lang, "fate.sheet.ratingsSet", {
+        content: t(ctx.publicLang, "fate.sheet.ratingsSet", {
           name: saved.name,
           refresh: c.refresh,
           wr: c.wr,
@@ -275,7 +277,7 @@ export const characterUltimate = defineUseCase({
         embeds: [
           {
             title: stunt.ultimate ?? stunt.name,
-            description: t(ctx.lang, "fate.sheet.ultimateUsed", { name: row.name, stunt: stunt.name }),
+            description: t(ctx.publicLang, "fate.sheet.ultimateUsed", { name: row.name, stunt: stunt.name }),
             tone: "warning",
           },
         ],
@@ -284,7 +286,7 @@ export const characterUltimate = defineUseCase({
   },
 });
 
-function skillsText(lang: ActionContext["lang"], row: Character): string {
+function skillsText(lang: Lang, row: Character): string {
   const character = fateCharacter(row);
   const byValue = new Map<number, string[]>();
   for (const key of SKILL_KEYS) {
@@ -300,7 +302,7 @@ function skillsText(lang: ActionContext["lang"], row: Character): string {
   );
 }
 
-function stuntText(lang: ActionContext["lang"], s: Stunt): string {
+function stuntText(lang: Lang, s: Stunt): string {
   const magic = s.magic ? " ✨" : "";
   const ultimate = s.ultimate
     ? ` — **${s.ultimate}**${s.disabledUntilNextWeek ? ` (${t(lang, "fate.sheet.spentThisWeek")})` : ""}`
@@ -328,14 +330,14 @@ export const hooks: SystemHooks = {
     const consequences = character.consequences
       .map(
         (s) =>
-          `${t(ctx.lang, `fate.consequenceSlot.${s.id}`)}: ${s.taken ? (s.aspect?.name ?? t(ctx.lang, "fate.sheet.unnamed")) : "—"}`,
+          `${t(ctx.publicLang, `fate.consequenceSlot.${s.id}`)}: ${s.taken ? (s.aspect?.name ?? t(ctx.publicLang, "fate.sheet.unnamed")) : "—"}`,
       )
       .join("\n");
-    const stunts = allStunts(character).map((s) => stuntText(ctx.lang, s));
+    const stunts = allStunts(character).map((s) => stuntText(ctx.publicLang, s));
     return [
       {
-        name: t(ctx.lang, "fate.sheet.fp"),
-        value: t(ctx.lang, "fate.sheet.fpValue", {
+        name: t(ctx.publicLang, "fate.sheet.fp"),
+        value: t(ctx.publicLang, "fate.sheet.fpValue", {
           fp: row.fatePoints,
           refresh: row.refresh,
           wr: character.wr,
@@ -343,27 +345,27 @@ export const hooks: SystemHooks = {
         }),
       },
       {
-        name: t(ctx.lang, "fate.sheet.aspects"),
+        name: t(ctx.publicLang, "fate.sheet.aspects"),
         value:
           aspects
             .map(
               (a) =>
-                `• ${t(ctx.lang, `fate.aspectKind.${a.kind}`)}: ${a.name}${a.freeInvokes > 0 ? ` (${t(ctx.lang, "fate.aspect.free", { count: a.freeInvokes })})` : ""}`,
+                `• ${t(ctx.publicLang, `fate.aspectKind.${a.kind}`)}: ${a.name}${a.freeInvokes > 0 ? ` (${t(ctx.publicLang, "fate.aspect.free", { count: a.freeInvokes })})` : ""}`,
             )
             .join("\n")
             .slice(0, 1024) || "—",
       },
-      { name: t(ctx.lang, "fate.sheet.skills"), value: skillsText(ctx.lang, row).slice(0, 1024) },
+      { name: t(ctx.publicLang, "fate.sheet.skills"), value: skillsText(ctx.publicLang, row).slice(0, 1024) },
       ...(character.race
-        ? [{ name: t(ctx.lang, "fate.sheet.race"), value: character.race.name, inline: true }]
+        ? [{ name: t(ctx.publicLang, "fate.sheet.race"), value: character.race.name, inline: true }]
         : []),
-      { name: t(ctx.lang, "fate.sheet.stunts"), value: stunts.join("\n").slice(0, 1024) || "—" },
+      { name: t(ctx.publicLang, "fate.sheet.stunts"), value: stunts.join("\n").slice(0, 1024) || "—" },
       {
-        name: t(ctx.lang, "fate.sheet.stress"),
-        value: `${t(ctx.lang, "fate.stress.physical")}: ${boxesText(character.stress.physical.boxes)}\n${t(ctx.lang, "fate.stress.mental")}: ${boxesText(character.stress.mental.boxes)}`,
+        name: t(ctx.publicLang, "fate.sheet.stress"),
+        value: `${t(ctx.publicLang, "fate.stress.physical")}: ${boxesText(character.stress.physical.boxes)}\n${t(ctx.publicLang, "fate.stress.mental")}: ${boxesText(character.stress.mental.boxes)}`,
         inline: true,
       },
-      { name: t(ctx.lang, "fate.sheet.consequences"), value: consequences, inline: true },
+      { name: t(ctx.publicLang, "fate.sheet.consequences"), value: consequences, inline: true },
     ];
   },
   async tableFields(ctx) {
@@ -371,17 +373,17 @@ export const hooks: SystemHooks = {
     const { scene } = await aspectLines(ctx, table);
     const conflict = await openConflict(ctx, table);
     return [
-      { name: t(ctx.lang, "fate.table.week"), value: String(tableState(table).fateWeek), inline: true },
+      { name: t(ctx.publicLang, "fate.table.week"), value: String(tableState(table).fateWeek), inline: true },
       ...(conflict
         ? [
             {
-              name: t(ctx.lang, "fate.table.conflict"),
-              value: conflict.state.conflict.title || t(ctx.lang, "fate.conflict.untitled"),
+              name: t(ctx.publicLang, "fate.table.conflict"),
+              value: conflict.state.conflict.title || t(ctx.publicLang, "fate.conflict.untitled"),
               inline: true,
             },
           ]
         : []),
-      { name: t(ctx.lang, "fate.table.sceneAspects"), value: scene.join("\n").slice(0, 1024) || "—" },
+      { name: t(ctx.publicLang, "fate.table.sceneAspects"), value: scene.join("\n").slice(0, 1024) || "—" },
     ];
   },
 };

@@ -57,7 +57,9 @@ export const stressClear = defineUseCase({
       });
     }
     return {
-      reply: { content: t(ctx.lang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }) },
+      reply: {
+        content: t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }),
+      },
     };
   },
 });
@@ -95,7 +97,7 @@ export const consequenceAdd = defineUseCase({
     });
     return {
       reply: {
-        content: t(ctx.lang, "fate.consequence.added", {
+        content: t(ctx.publicLang, "fate.consequence.added", {
           name: row.name,
           aspect: name,
           slot: `@fate.consequenceSlot.${slot.id}`,
@@ -132,7 +134,7 @@ export const consequenceClear = defineUseCase({
     });
     return {
       reply: {
-        content: t(ctx.lang, "fate.consequence.cleared", {
+        content: t(ctx.publicLang, "fate.consequence.cleared", {
           name: row.name,
           slot: `@fate.consequenceSlot.${ctx.intent.severity}`,
         }),

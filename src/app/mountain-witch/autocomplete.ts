@@ -9,7 +9,7 @@ import { participantName } from "./conflict-view.js";
 /** Everyone in the table's open conflicts, obstacles that exist only there included. */
 export const conflictParticipants: AutocompleteSource = {
   name: "mw-participant",
-  async choices({ db, table, lang, query }) {
+  async choices({ db, table, userLang: lang, query }) {
     if (!table) return [];
     const flows = await sqlFor(db).rows<{ state: ConflictState }>`
       SELECT state FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' ORDER BY id DESC`;
@@ -26,7 +26,7 @@ export const conflictParticipants: AutocompleteSource = {
 /** Tables where the user plays a character (for `/trust set` in DMs). */
 export const trustTables: AutocompleteSource = {
   name: "mw-table",
-  async choices({ db, actor, lang }) {
+  async choices({ db, actor, userLang: lang }) {
     const mine = await sqlFor(db).rows<{ name: string; tableId: number }>`
       SELECT c.name, c.table_id FROM "character" c JOIN game_table g ON g.id = c.table_id
       WHERE c.owner_user_id = ${actor.userId} AND c.kind = 'pc' AND c.deleted_at IS NULL
@@ -58,7 +58,7 @@ export const trustTargets: AutocompleteSource = {
 /** A character's active damage entries (public on the sheet anyway). */
 export const damageEntries: AutocompleteSource = {
   name: "mw-damage-entry",
-  async choices({ db, table, lang, options }) {
+  async choices({ db, table, userLang: lang, options }) {
     if (!table || typeof options.character !== "string") return [];
     // The character by name and its entries in one statement (no character: no rows).
     const entries = await sqlFor(db).rows<{

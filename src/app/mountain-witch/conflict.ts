@@ -90,8 +90,12 @@ async function outsideNames(
   return Object.fromEntries(rows.map((r) => [r.id, r.name]));
 }
 
-async function panel(ctx: Pick<ActionContext, "tx" | "lang">, flow: { id: number }, state: ConflictState) {
-  return conflictPanel(ctx.lang, flow.id, state, await outsideNames(ctx, state));
+async function panel(
+  ctx: Pick<ActionContext, "tx" | "publicLang">,
+  flow: { id: number },
+  state: ConflictState,
+) {
+  return conflictPanel(ctx.publicLang, flow.id, state, await outsideNames(ctx, state));
 }
 
 /** Saves the new state and answers with the panel (editing it in place when a panel button was pressed). */
@@ -116,20 +120,25 @@ async function saved(
   }
   effects.push({ kind: "editPanel", flowId: flow.id, view });
   return {
-    reply: { embeds: [{ description: extra.note ?? t(ctx.lang, "mw.conflict.updated"), tone: "success" }] },
+    reply: {
+      embeds: [{ description: extra.note ?? t(ctx.publicLang, "mw.conflict.updated"), tone: "success" }],
+    },
     effects,
   };
 }
 
 /** A participant named by the user: a conflict-only obstacle by its name, or a stored character. */
 async function participantNamed(
-  ctx: Pick<ActionContext, "tx" | "table" | "lang">,
+  ctx: Pick<ActionContext, "tx" | "table" | "publicLang" | "userLang">,
   state: ConflictState,
   who: string,
 ): Promise<Participant> {
   const key = nameKey(who);
   const local = state.participants.find(
-    (p) => nameKey(participantName(ctx.lang, p)) === key || nameKey(p.name) === key,
+    (p) =>
+      nameKey(participantName(ctx.userLang, p)) === key ||
+      nameKey(participantName(ctx.publicLang, p)) === key ||
+      nameKey(p.name) === key,
   );
   if (local) return local;
   const character = await findCharacter(ctx.tx, requireTable(ctx).id, who);
@@ -241,7 +250,7 @@ export const conflictAdd = defineUseCase({
       }).state;
     }
     return saved(ctx, flow, state, {
-      note: t(ctx.lang, "mw.conflict.added", { name: existing?.name ?? cleanName(ctx.intent.name) }),
+      note: t(ctx.publicLang, "mw.conflict.added", { name: existing?.name ?? cleanName(ctx.intent.name) }),
     });
   },
 });
@@ -269,7 +278,9 @@ export const conflictJoin = defineUseCase({
       side = opponent.side === "a" ? "b" : "a";
     }
     const state = addParticipant(flow.state, refOf(character), side);
-    return saved(ctx, flow, state, { note: t(ctx.lang, "mw.conflict.joined", { name: character.name }) });
+    return saved(ctx, flow, state, {
+      note: t(ctx.publicLang, "mw.conflict.joined", { name: character.name }),
+    });
   },
 });
 
@@ -302,7 +313,7 @@ export const conflictAssist = defineUseCase({
     const target = findParticipant(state, targetId)!;
     await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: helper.name });
     return saved(ctx, flow, state, {
-      note: t(ctx.lang, "mw.conflict.assisted", { helper: helper.name, target: target.name }),
+      note: t(ctx.publicLang, "mw.conflict.assisted", { helper: helper.name, target: target.name }),
     });
   },
 });
@@ -333,7 +344,7 @@ export const conflictBetray = defineUseCase({
     );
     await persistTrustSpend(ctx, table.id, spent, { giver: betrayed.name, holder: betrayer.name });
     return saved(ctx, flow, state, {
-      note: t(ctx.lang, "mw.conflict.betrayed", {
+      note: t(ctx.publicLang, "mw.conflict.betrayed", {
         betrayer: betrayer.name,
         betrayed: betrayed.name,
         n: ctx.intent.points,
@@ -377,9 +388,9 @@ export const conflictTrade = defineUseCase({
       },
     });
     return saved(ctx, flow, state, {
-      note: t(ctx.lang, "mw.conflict.tradeDeclared", {
+      note: t(ctx.publicLang, "mw.conflict.tradeDeclared", {
         name: declarer.name,
-        level: t(ctx.lang, `mw.degree.${level}`),
+        level: t(ctx.publicLang, `mw.degree.${level}`),
       }),
     });
   },
@@ -417,7 +428,7 @@ export const conflictKill = defineUseCase({
     }
     const state = declareKillIntent(flow.state, { byId, targetId: target.id });
     return saved(ctx, flow, state, {
-      note: t(ctx.lang, "mw.conflict.killDeclared", { target: target.name }),
+      note: t(ctx.publicLang, "mw.conflict.killDeclared", { target: target.name }),
     });
   },
 });
@@ -479,7 +490,7 @@ export const conflictNarrate = defineUseCase({
     const { state, spent } = buyNarration(flow.state, { buyer: refOf(buyer), ofId: of.id }, links);
     await persistTrustSpend(ctx, table.id, spent, { giver: of.name, holder: buyer.name });
     return saved(ctx, flow, state, {
-      note: t(ctx.lang, "mw.conflict.narrationBought", { buyer: buyer.name, name: of.name }),
+      note: t(ctx.publicLang, "mw.conflict.narrationBought", { buyer: buyer.name, name: of.name }),
     });
   },
 });
@@ -591,7 +602,7 @@ export const conflictDamage = defineUseCase({
       ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
     });
     const effects: Effect[] = [];
-    let note = t(ctx.lang, "mw.conflict.damageDone", { name: participantName(ctx.lang, target) });
+    let note = t(ctx.publicLang, "mw.conflict.damageDone", { name: participantName(ctx.publicLang, target) });
     if (target.id > 0) {
       const stored = await characterById(ctx.tx, table, target.id);
       await persistDamage(ctx, table, stored, damage, state.title);
@@ -618,7 +629,7 @@ export const conflictDamage = defineUseCase({
         before: { status: patient.status },
         after: { status: "active" },
       });
-      note = t(ctx.lang, "mw.conflict.recovered", { name: patient.name });
+      note = t(ctx.publicLang, "mw.conflict.recovered", { name: patient.name });
     }
     return saved(ctx, flow, state, { note, effects });
   },
@@ -652,7 +663,7 @@ export const conflictEnd = defineUseCase({
       action: "conflict.end",
       summary: { key: "log.mw.conflict.end", params: { id: flow.id } },
     });
-    return saved(ctx, flow, state, { note: t(ctx.lang, "mw.conflict.ended"), close: true });
+    return saved(ctx, flow, state, { note: t(ctx.publicLang, "mw.conflict.ended"), close: true });
   },
 });
 

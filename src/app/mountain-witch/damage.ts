@@ -53,19 +53,20 @@ export const damageList = defineUseCase({
       : characters.filter((c) => c.status !== "active" || entries.some((e) => e.characterId === c.id));
     const fields = shown.map((c) => {
       const mine = entries.filter((e) => e.characterId === c.id);
-      const status = c.status !== "active" ? ` (${t(ctx.lang, `character.status.${c.status}`)})` : "";
+      const status = c.status !== "active" ? ` (${t(ctx.publicLang, `character.status.${c.status}`)})` : "";
       return {
         name: `${c.name}${status}`,
-        value: mine.map((e) => damageLine(ctx.lang, e)).join("\n") || t(ctx.lang, "mw.damage.none"),
+        value:
+          mine.map((e) => damageLine(ctx.publicLang, e)).join("\n") || t(ctx.publicLang, "mw.damage.none"),
       };
     });
     return {
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "mw.damage.title"),
+            title: t(ctx.publicLang, "mw.damage.title"),
             fields: fields.slice(0, 25),
-            description: fields.length ? undefined : t(ctx.lang, "mw.damage.nobody"),
+            description: fields.length ? undefined : t(ctx.publicLang, "mw.damage.nobody"),
           },
         ],
       },
@@ -103,9 +104,9 @@ export const damageClear = defineUseCase({
       reply: {
         embeds: [
           {
-            description: t(ctx.lang, "mw.damage.cleared", {
+            description: t(ctx.publicLang, "mw.damage.cleared", {
               name: character.name,
-              line: damageLine(ctx.lang, entry),
+              line: damageLine(ctx.publicLang, entry),
             }),
             tone: "success",
           },

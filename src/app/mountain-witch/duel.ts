@@ -27,6 +27,7 @@ import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { answerWithPanel, createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { languageOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
@@ -326,12 +327,14 @@ async function duellistAnswer(
   };
   const other: SideKey = side === "a" ? "b" : "a";
   const effects: Effect[] = [
-    { kind: "editPanel", flowId: flow.id, view: duelPanel(ctx.lang, flow.id, duel) },
+    { kind: "editPanel", flowId: flow.id, view: duelPanel(ctx.publicLang, flow.id, duel) },
   ];
   const otherChanged =
     JSON.stringify(before.duel[other].dice) !== JSON.stringify(duel[other].dice) ||
     duel.phase !== before.duel.phase;
-  if (otherChanged) effects.push(...secretEdit(ctx.lang, flow.id, state, other, ctx.now));
+  // The other duellist's secret view is drawn in their own language, whoever caused the redraw.
+  if (otherChanged)
+    effects.push(...secretEdit(await languageOf(ctx, duel[other].playerId), flow.id, state, other, ctx.now));
   if (duel.phase === "revealed" && before.duel.phase !== "revealed") {
     await clearDamage(ctx, duel.result?.expiredDamageIds ?? []);
     await appendLog(ctx, table.id, {
@@ -342,10 +345,14 @@ async function duellistAnswer(
       },
       dice: { a: duel.result!.a, b: duel.result!.b },
     });
-    effects.push({ kind: "post", channelId: table.channelId, view: duelPanel(ctx.lang, flow.id, duel) });
+    effects.push({
+      kind: "post",
+      channelId: table.channelId,
+      view: duelPanel(ctx.publicLang, flow.id, duel),
+    });
   }
   await saveFlowState(ctx.tx, flow.id, state);
-  const view = personalView(ctx.lang, flow.id, duel, ctx.actor.userId);
+  const view = personalView(ctx.userLang, flow.id, duel, ctx.actor.userId);
   const onMySecret =
     ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
   return onMySecret ? { replyMode: "update", reply: view, effects } : { reply: view, effects };
@@ -412,7 +419,7 @@ export const duelChallenge = defineUseCase({
       action: "duel.challenge",
       summary: { key: "log.mw.duel.challenge", params: { a: challenger.name, b: opponent.name } },
     });
-    const view = duelPanel(ctx.lang, flow.id, duel);
+    const view = duelPanel(ctx.publicLang, flow.id, duel);
     return { reply: { ...view, mentionUsers: [duel.b.playerId] }, replyIsPanelOf: flow.id };
   },
 });
@@ -445,7 +452,7 @@ export const duelAccept = defineUseCase({
     await clearDamage(ctx, duel.expiredDamageIds);
     await logSecretDice(ctx, table, duel, ["a", "b"]);
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
-    const view = duelPanel(ctx.lang, flow.id, duel);
+    const view = duelPanel(ctx.publicLang, flow.id, duel);
     return answerWithPanel(ctx, flow, view);
   },
 });
@@ -462,7 +469,7 @@ export const duelDecline = defineUseCase({
     await requireOpponentPlayer(ctx, flow);
     const duel = declineDuel(flow.state.duel);
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel }, true);
-    const view = duelPanel(ctx.lang, flow.id, duel);
+    const view = duelPanel(ctx.publicLang, flow.id, duel);
     return answerWithPanel(ctx, flow, view);
   },
 });
@@ -542,7 +549,7 @@ export const duelDamage = defineUseCase({
     if (!target) throw new Error(`duel target ${damage.targetId} not found`);
     await persistDamage(ctx, table, target, { ...damage, ability: null }, null);
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
-    const view = duelPanel(ctx.lang, flow.id, duel);
+    const view = duelPanel(ctx.publicLang, flow.id, duel);
     return { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
   },
 });
@@ -566,7 +573,7 @@ export const duelRound = defineUseCase({
     await clearDamage(ctx, duel.expiredDamageIds);
     await logSecretDice(ctx, table, duel, ["a", "b"]);
     await saveFlowState(ctx.tx, flow.id, { duel, secret: { a: null, b: null } });
-    const view = duelPanel(ctx.lang, flow.id, duel);
+    const view = duelPanel(ctx.publicLang, flow.id, duel);
     return { reply: view, replyIsPanelOf: flow.id };
   },
 });
@@ -587,11 +594,11 @@ export const duelEnd = defineUseCase({
       action: "duel.end",
       summary: { key: "log.mw.duel.end", params: { a: flow.state.duel.a.name, b: flow.state.duel.b.name } },
     });
-    const view = duelPanel(ctx.lang, flow.id, flow.state.duel);
+    const view = duelPanel(ctx.publicLang, flow.id, flow.state.duel);
     const ended: MessageView = {
       ...view,
       rows: [],
-      embeds: [...(view.embeds ?? []), { description: t(ctx.lang, "mw.duel.ended") }],
+      embeds: [...(view.embeds ?? []), { description: t(ctx.publicLang, "mw.duel.ended") }],
     };
     return answerWithPanel(ctx, flow, ended);
   },
@@ -629,12 +636,12 @@ export const duelTrustUse = defineUseCase({
     );
     await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: spender.name });
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
-    const view = duelPanel(ctx.lang, flow.id, duel);
+    const view = duelPanel(ctx.publicLang, flow.id, duel);
     return {
       reply: {
         embeds: [
           {
-            description: t(ctx.lang, `mw.duel.trustDone.${ctx.intent.use}`, {
+            description: t(ctx.publicLang, `mw.duel.trustDone.${ctx.intent.use}`, {
               name: spender.name,
               target: target.name,
               n: spent.amount,

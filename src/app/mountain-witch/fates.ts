@@ -24,6 +24,7 @@ import {
 import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
+import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
@@ -129,7 +130,7 @@ async function ownCharacter(
 
 /** Once every fate is final, the undealt fates are shown to everyone, once. */
 async function maybeShowUndealt(
-  ctx: Pick<ActionContext, "tx" | "lang" | "actor">,
+  ctx: Pick<ActionContext, "tx" | "publicLang" | "actor">,
   table: GameTable,
   deck: FateDeckState,
 ): Promise<Effect[]> {
@@ -151,8 +152,8 @@ async function maybeShowUndealt(
       view: {
         embeds: [
           {
-            title: t(ctx.lang, "mw.fate.undealtTitle"),
-            description: undealt.map((f) => `• ${fateName(ctx.lang, f)}`).join("\n") || "—",
+            title: t(ctx.publicLang, "mw.fate.undealtTitle"),
+            description: undealt.map((f) => `• ${fateName(ctx.publicLang, f)}`).join("\n") || "—",
             tone: "info",
           },
         ],
@@ -180,7 +181,7 @@ export const fateDeal = defineUseCase({
     if (mode === "choose") {
       await saveTableState(ctx.tx, table, { fates: deck });
       await appendLog(ctx, table.id, { action: "darkfate.mode", summary: { key: "log.mw.fate.chooseMode" } });
-      return { reply: { embeds: [{ description: t(ctx.lang, "mw.fate.chooseOpen"), tone: "info" }] } };
+      return { reply: { embeds: [{ description: t(ctx.publicLang, "mw.fate.chooseOpen"), tone: "info" }] } };
     }
     const players = await fatePlayers(ctx.tx, table);
     const waiting = players.filter((p) => !deck.hands.some((h) => h.characterId === p.id));
@@ -192,6 +193,10 @@ export const fateDeal = defineUseCase({
     );
     await saveTableState(ctx.tx, table, { fates: deck, undealtShown: false });
     const effects: Effect[] = [];
+    const languages = await languagesOf(
+      ctx,
+      waiting.map((p) => p.ownerUserId!),
+    );
     for (const p of waiting) {
       const hand = deck.hands.find((h) => h.characterId === p.id)!;
       await appendLog(ctx, table.id, {
@@ -203,11 +208,11 @@ export const fateDeal = defineUseCase({
       effects.push({
         kind: "dm",
         userId: p.ownerUserId!,
-        view: ownFateView(ctx.lang, table, deck, p, true),
+        view: ownFateView(languages.get(p.ownerUserId!)!, table, deck, p, true),
         ifClosed: {
           channelId: table.channelId,
           view: {
-            content: t(ctx.lang, "mw.fate.dmClosed", { user: `<@${p.ownerUserId}>` }),
+            content: t(ctx.publicLang, "mw.fate.dmClosed", { user: `<@${p.ownerUserId}>` }),
             mentionUsers: [p.ownerUserId!],
           },
         },
@@ -219,7 +224,9 @@ export const fateDeal = defineUseCase({
     });
     return {
       reply: {
-        embeds: [{ description: t(ctx.lang, "mw.fate.dealt", { count: waiting.length }), tone: "info" }],
+        embeds: [
+          { description: t(ctx.publicLang, "mw.fate.dealt", { count: waiting.length }), tone: "info" },
+        ],
       },
       effects,
     };
@@ -253,8 +260,12 @@ async function ownFateChange(
     },
     visibleTo: ctx.actor.userId,
   });
-  const effects = await maybeShowUndealt(ctx, table, next);
-  const view = ownFateView(ctx.lang, table, next, character, !ctx.invocation.guildId);
+  const effects = await maybeShowUndealt(
+    { ...ctx, publicLang: await languageOfTable(ctx, table) },
+    table,
+    next,
+  );
+  const view = ownFateView(ctx.userLang, table, next, character, !ctx.invocation.guildId);
   return ctx.invocation.sourceMessageId !== undefined
     ? { replyMode: "update", reply: view, effects }
     : { reply: { ...view, ephemeral: true }, effects };
@@ -305,7 +316,7 @@ export const fateChoose = defineUseCase({
       },
       visibleTo: ctx.actor.userId,
     });
-    return { reply: ownFateView(ctx.lang, table, deck, character, false) };
+    return { reply: ownFateView(ctx.userLang, table, deck, character, false) };
   },
 });
 
@@ -334,8 +345,8 @@ export const fateReveal = defineUseCase({
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "mw.fate.revealTitle", { name: character.name }),
-            description: `**${fateName(ctx.lang, fate)}**`,
+            title: t(ctx.publicLang, "mw.fate.revealTitle", { name: character.name }),
+            description: `**${fateName(ctx.publicLang, fate)}**`,
             tone: "warning",
           },
         ],
@@ -364,36 +375,36 @@ export const fateShow = defineUseCase({
       const fate = deck ? fateVisibleTo(deck, p.id, viewer) : null;
       const has = deck?.hands.some((h) => h.characterId === p.id) ?? false;
       const shown = fate
-        ? fateName(ctx.lang, fate)
+        ? fateName(ctx.userLang, fate)
         : has
-          ? t(ctx.lang, "mw.fate.hidden")
-          : t(ctx.lang, "mw.fate.notYet");
+          ? t(ctx.userLang, "mw.fate.hidden")
+          : t(ctx.userLang, "mw.fate.notYet");
       lines.push(
-        `• **${p.name}**: ${shown}${mine.includes(p) && fate && !deck?.hands.find((h) => h.characterId === p.id)?.revealed ? ` ${t(ctx.lang, "mw.fate.onlyYou")}` : ""}`,
+        `• **${p.name}**: ${shown}${mine.includes(p) && fate && !deck?.hands.find((h) => h.characterId === p.id)?.revealed ? ` ${t(ctx.userLang, "mw.fate.onlyYou")}` : ""}`,
       );
     }
     if (deck && mw.undealtShown) {
       const dealt = deck.hands.map((h) => h.characterId);
       lines.push(
         "",
-        t(ctx.lang, "mw.fate.undealtLine", {
+        t(ctx.userLang, "mw.fate.undealtLine", {
           fates:
             undealtFates(deck, dealt)
-              .map((f) => fateName(ctx.lang, f))
+              .map((f) => fateName(ctx.userLang, f))
               .join(", ") || "—",
         }),
       );
     }
     const rows = mine.flatMap(
-      (p) => ownFateView(ctx.lang, table, deck ?? openFateDeck(), p, false).rows ?? [],
+      (p) => ownFateView(ctx.userLang, table, deck ?? openFateDeck(), p, false).rows ?? [],
     );
     return {
       reply: {
         ephemeral: true,
         embeds: [
           {
-            title: t(ctx.lang, "mw.fate.showTitle"),
-            description: lines.join("\n") || t(ctx.lang, "mw.fate.noPlayers"),
+            title: t(ctx.userLang, "mw.fate.showTitle"),
+            description: lines.join("\n") || t(ctx.userLang, "mw.fate.noPlayers"),
             tone: "secret",
           },
         ],

@@ -71,41 +71,42 @@ export const hooks: SystemHooks = {
     const fields: { name: string; value: string; inline?: boolean }[] = [];
     if (character.kind === "npc") {
       fields.push({
-        name: t(ctx.lang, "mw.sheet.strength"),
-        value: t(ctx.lang, `mw.strength.${character.strength}`),
+        name: t(ctx.publicLang, "mw.sheet.strength"),
+        value: t(ctx.publicLang, `mw.strength.${character.strength}`),
         inline: true,
       });
     } else {
       fields.push({
-        name: t(ctx.lang, "mw.sheet.zodiac"),
-        value: character.zodiac ? t(ctx.lang, `mw.sign.${character.zodiac}`) : "—",
+        name: t(ctx.publicLang, "mw.sheet.zodiac"),
+        value: character.zodiac ? t(ctx.publicLang, `mw.sign.${character.zodiac}`) : "—",
         inline: true,
       });
       const abilities = sheet.abilities.map((a) =>
-        lost.has(a.toLowerCase()) ? `~~${a}~~ ${t(ctx.lang, "mw.sheet.unusable")}` : a,
+        lost.has(a.toLowerCase()) ? `~~${a}~~ ${t(ctx.publicLang, "mw.sheet.unusable")}` : a,
       );
       fields.push({
-        name: t(ctx.lang, "mw.sheet.abilities"),
+        name: t(ctx.publicLang, "mw.sheet.abilities"),
         value: abilities.map((a) => `• ${a}`).join("\n") || "—",
       });
       if (sheet.background)
-        fields.push({ name: t(ctx.lang, "mw.sheet.background"), value: sheet.background });
+        fields.push({ name: t(ctx.publicLang, "mw.sheet.background"), value: sheet.background });
       const deck = mwTableState(table).fates;
       const hand = deck?.hands.find((h) => h.characterId === character.id);
       // The dark fate is public only once its owner revealed it.
       fields.push({
-        name: t(ctx.lang, "mw.sheet.fate"),
+        name: t(ctx.publicLang, "mw.sheet.fate"),
         value: hand?.revealed
-          ? t(ctx.lang, `mw.fate.${hand.fate}`)
+          ? t(ctx.publicLang, `mw.fate.${hand.fate}`)
           : hand
-            ? t(ctx.lang, "mw.fate.hidden")
-            : t(ctx.lang, "mw.fate.notYet"),
+            ? t(ctx.publicLang, "mw.fate.hidden")
+            : t(ctx.publicLang, "mw.fate.notYet"),
         inline: true,
       });
     }
     fields.push({
-      name: t(ctx.lang, "mw.sheet.damage"),
-      value: damage.map((d) => damageLine(ctx.lang, d)).join("\n") || t(ctx.lang, "mw.damage.none"),
+      name: t(ctx.publicLang, "mw.sheet.damage"),
+      value:
+        damage.map((d) => damageLine(ctx.publicLang, d)).join("\n") || t(ctx.publicLang, "mw.damage.none"),
     });
     return fields;
   },
@@ -115,17 +116,17 @@ export const hooks: SystemHooks = {
     const fates = mw.fates;
     return [
       {
-        name: t(ctx.lang, "mw.table.matrix"),
-        value: t(ctx.lang, mw.matrixLocked ? "mw.table.matrixLocked" : "mw.table.matrixOpen"),
+        name: t(ctx.publicLang, "mw.table.matrix"),
+        value: t(ctx.publicLang, mw.matrixLocked ? "mw.table.matrixLocked" : "mw.table.matrixOpen"),
         inline: true,
       },
       {
-        name: t(ctx.lang, "mw.table.fates"),
+        name: t(ctx.publicLang, "mw.table.fates"),
         value: fates
-          ? t(ctx.lang, fates.mode === "deal" ? "mw.table.fatesDealt" : "mw.table.fatesChosen", {
+          ? t(ctx.publicLang, fates.mode === "deal" ? "mw.table.fatesDealt" : "mw.table.fatesChosen", {
               count: fates.hands.length,
             })
-          : t(ctx.lang, "mw.table.fatesNone"),
+          : t(ctx.publicLang, "mw.table.fatesNone"),
         inline: true,
       },
     ];
@@ -181,7 +182,7 @@ export const characterAbilities = defineUseCase({
           {
             title: character.name,
             description: abilities.map((a) => `• ${a}`).join("\n") || "—",
-            footer: t(ctx.lang, "mw.sheet.abilitiesSaved"),
+            footer: t(ctx.publicLang, "mw.sheet.abilitiesSaved"),
             tone: "success",
           },
         ],
@@ -217,7 +218,7 @@ export const characterBackground = defineUseCase({
           {
             title: character.name,
             description: background ?? "—",
-            footer: t(ctx.lang, "mw.sheet.backgroundSaved"),
+            footer: t(ctx.publicLang, "mw.sheet.backgroundSaved"),
             tone: "success",
           },
         ],
@@ -248,7 +249,7 @@ export const characterZodiac = defineUseCase({
       LIMIT 1`;
     if (holder)
       refuse("errors.character.zodiacTaken", {
-        sign: t(ctx.lang, `mw.sign.${ctx.intent.sign}`),
+        sign: `@mw.sign.${ctx.intent.sign}`,
         name: holder.name,
       });
     const updated = (await sql.one<Character>`
@@ -269,9 +270,9 @@ export const characterZodiac = defineUseCase({
       reply: {
         embeds: [
           {
-            description: t(ctx.lang, "mw.sheet.zodiacSaved", {
+            description: t(ctx.publicLang, "mw.sheet.zodiacSaved", {
               name: character.name,
-              sign: t(ctx.lang, `mw.sign.${ctx.intent.sign}`),
+              sign: t(ctx.publicLang, `mw.sign.${ctx.intent.sign}`),
             }),
             tone: "success",
           },
@@ -316,9 +317,9 @@ export const characterStatus = defineUseCase({
       reply: {
         embeds: [
           {
-            description: t(ctx.lang, "mw.sheet.statusSaved", {
+            description: t(ctx.publicLang, "mw.sheet.statusSaved", {
               name: character.name,
-              status: t(ctx.lang, `character.status.${ctx.intent.status}`),
+              status: t(ctx.publicLang, `character.status.${ctx.intent.status}`),
             }),
             tone: "success",
           },
@@ -369,7 +370,7 @@ export const characterRecover = defineUseCase({
       characterId: character.id,
       summary: { key: "log.mw.recoveryAttempt", params: { name: character.name } },
     });
-    return { reply: conflictPanel(ctx.lang, flow.id, state), replyIsPanelOf: flow.id };
+    return { reply: conflictPanel(ctx.publicLang, flow.id, state), replyIsPanelOf: flow.id };
   },
 });
 

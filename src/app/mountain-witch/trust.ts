@@ -25,6 +25,7 @@ import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
@@ -175,7 +176,7 @@ function roundPanel(
  * logs each change, closes the flow and returns the one channel message and panel edit.
  */
 async function reveal(
-  ctx: Pick<ActionContext, "tx" | "actor" | "lang">,
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang">,
   table: GameTable,
   flow: TypedFlow<TrustRoundFlow>,
   force: boolean,
@@ -213,26 +214,29 @@ async function reveal(
   });
   const state: TrustRoundFlow = { ...flow.state, round };
   await saveFlowState(ctx.tx, flow.id, state, true);
-  const lines = changeLines(ctx.lang, changes, names);
+  const lines = changeLines(ctx.publicLang, changes, names);
   const message: MessageView = {
     embeds: [
       {
-        title: t(ctx.lang, "mw.trust.revealTitle", { chapter: round.chapter }),
+        title: t(ctx.publicLang, "mw.trust.revealTitle", { chapter: round.chapter }),
         fields: [
           {
-            name: t(ctx.lang, "mw.trust.changes"),
-            value: lines.join("\n") || t(ctx.lang, "mw.trust.noChanges"),
+            name: t(ctx.publicLang, "mw.trust.changes"),
+            value: lines.join("\n") || t(ctx.publicLang, "mw.trust.noChanges"),
           },
-          { name: t(ctx.lang, "mw.trust.matrix"), value: matrixLines(start.links, names).join("\n") || "—" },
+          {
+            name: t(ctx.publicLang, "mw.trust.matrix"),
+            value: matrixLines(start.links, names).join("\n") || "—",
+          },
         ],
-        footer: t(ctx.lang, "mw.trust.refilled"),
+        footer: t(ctx.publicLang, "mw.trust.refilled"),
         tone: "success",
       },
     ],
   };
   return [
     { kind: "post", channelId: table.channelId, view: message },
-    { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.lang, flow.id, state, names) },
+    { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.publicLang, flow.id, state, names) },
   ];
 }
 
@@ -332,8 +336,8 @@ export const chapterNext = defineUseCase({
         reply: {
           embeds: [
             {
-              title: t(ctx.lang, "mw.chapter.firstTitle", { chapter: table.chapter }),
-              description: t(ctx.lang, "mw.chapter.first"),
+              title: t(ctx.publicLang, "mw.chapter.firstTitle", { chapter: table.chapter }),
+              description: t(ctx.publicLang, "mw.chapter.first"),
               tone: "success",
             },
           ],
@@ -378,15 +382,20 @@ export const chapterNext = defineUseCase({
     const names = nameMap(characters);
     const effects: Effect[] = [];
     if (round.mode === "secret") {
+      // Each giver's DM is in their own language; the note posted when their DMs are closed is public.
+      const languages = await languagesOf(
+        ctx,
+        givers.map((g) => g.ownerUserId!),
+      );
       for (const giver of givers) {
         effects.push({
           kind: "dm",
           userId: giver.ownerUserId!,
-          view: rowView(ctx.lang, flow.id, round, giver, names, true),
+          view: rowView(languages.get(giver.ownerUserId!)!, flow.id, round, giver, names, true),
           ifClosed: {
             channelId: table.channelId,
             view: {
-              content: t(ctx.lang, "mw.trust.dmClosed", {
+              content: t(ctx.publicLang, "mw.trust.dmClosed", {
                 user: `<@${giver.ownerUserId}>`,
                 name: giver.name,
               }),
@@ -397,11 +406,11 @@ export const chapterNext = defineUseCase({
         });
       }
     }
-    const panel = roundPanel(ctx.lang, flow.id, state, names);
+    const panel = roundPanel(ctx.publicLang, flow.id, state, names);
     const notes = [
-      t(ctx.lang, "mw.chapter.next", { chapter, cleared: damage.length }),
+      t(ctx.publicLang, "mw.chapter.next", { chapter, cleared: damage.length }),
       ...(recoverable.length
-        ? [t(ctx.lang, "mw.chapter.mayRecover", { names: recoverable.map((c) => c.name).join(", ") })]
+        ? [t(ctx.publicLang, "mw.chapter.mayRecover", { names: recoverable.map((c) => c.name).join(", ") })]
         : []),
     ];
     return {
@@ -435,7 +444,9 @@ export const trustDmClosed = defineUseCase({
     await saveFlowState(ctx.tx, flow.id, state);
     const names = nameMap(await trustCharacters(ctx.tx, table.id));
     return {
-      effects: [{ kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.lang, flow.id, state, names) }],
+      effects: [
+        { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.publicLang, flow.id, state, names) },
+      ],
     };
   },
 });
@@ -450,16 +461,19 @@ async function afterRoundChange(
 ): Promise<ActionResult> {
   const names = nameMap(await trustCharacters(ctx.tx, table.id));
   const inDm = !ctx.invocation.guildId;
+  // The action may come from a DM: the panel and the reveal are in the table's language all the same.
+  const publicLang = await languageOfTable(ctx, table);
   const effects: Effect[] = [];
   if (state.round.phase === "collecting" && allTrustSubmitted(state.round)) {
-    effects.push(...(await reveal(ctx, table, { ...flow, state }, false)));
+    effects.push(...(await reveal({ ...ctx, publicLang }, table, { ...flow, state }, false)));
   } else {
     await saveFlowState(ctx.tx, flow.id, state);
-    effects.push({ kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.lang, flow.id, state, names) });
+    effects.push({ kind: "editPanel", flowId: flow.id, view: roundPanel(publicLang, flow.id, state, names) });
   }
-  const row = rowView(ctx.lang, flow.id, state.round, giver, names, inDm);
   // Open mode: everyone sees submissions as they happen.
-  if (state.round.mode === "open" && ctx.invocation.guildId) row.ephemeral = false;
+  const open = state.round.mode === "open" && ctx.invocation.guildId !== null;
+  const row = rowView(open ? publicLang : ctx.userLang, flow.id, state.round, giver, names, inDm);
+  if (open) row.ephemeral = false;
   const fromButton =
     ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
   return fromButton ? { replyMode: "update", reply: row, effects } : { reply: row, effects };
@@ -505,16 +519,21 @@ export const trustSet = defineUseCase({
         before: { value: link?.value ?? null },
         after: { value },
       });
+      const secret = table.trustMode === "secret";
       return {
         reply: {
-          ephemeral: table.trustMode === "secret",
+          ephemeral: secret,
           embeds: [
             {
-              description: t(ctx.lang, "mw.trust.setInitial", {
-                giver: giver.name,
-                holder: target.name,
-                value,
-              }),
+              description: t(
+                secret ? ctx.userLang : await languageOfTable(ctx, table),
+                "mw.trust.setInitial",
+                {
+                  giver: giver.name,
+                  holder: target.name,
+                  value,
+                },
+              ),
               tone: "success",
             },
           ],
@@ -607,7 +626,7 @@ export const trustEdit = defineUseCase({
     const own = (trustRoundVisibleTo(state.round, giver.id).own ?? []).slice(0, 5);
     return {
       modal: {
-        title: t(ctx.lang, "mw.trust.modalTitle", { chapter: state.round.chapter }),
+        title: t(ctx.userLang, "mw.trust.modalTitle", { chapter: state.round.chapter }),
         intent: { type: "trust.modal", flowId: flow.id, characterId: giver.id },
         inputs: own.map((p) => ({
           field: `v${p.holderId}`,
@@ -674,7 +693,7 @@ export const trustReveal = defineUseCase({
     if (!flow) refuse("errors.mw.noTrustRound");
     const effects = await reveal(ctx, table, flow, true);
     return {
-      reply: { embeds: [{ description: t(ctx.lang, "mw.trust.revealedByGm"), tone: "info" }] },
+      reply: { embeds: [{ description: t(ctx.publicLang, "mw.trust.revealedByGm"), tone: "info" }] },
       effects,
     };
   },
@@ -718,17 +737,17 @@ export const trustShow = defineUseCase({
       .filter((l) => l.holderId === me.id)
       .map(
         (l) =>
-          `• ${t(ctx.lang, "mw.trust.holdLine", { giver: names.get(l.giverId) ?? "?", points: l.points, value: l.value })}`,
+          `• ${t(ctx.userLang, "mw.trust.holdLine", { giver: names.get(l.giverId) ?? "?", points: l.points, value: l.value })}`,
       );
     return {
       reply: {
         ephemeral: true,
         embeds: [
           {
-            title: t(ctx.lang, "mw.trust.showTitle", { name: me.name }),
+            title: t(ctx.userLang, "mw.trust.showTitle", { name: me.name }),
             fields: [
-              { name: t(ctx.lang, "mw.trust.give"), value: give.join("\n") || "—" },
-              { name: t(ctx.lang, "mw.trust.hold"), value: hold.join("\n") || "—" },
+              { name: t(ctx.userLang, "mw.trust.give"), value: give.join("\n") || "—" },
+              { name: t(ctx.userLang, "mw.trust.hold"), value: hold.join("\n") || "—" },
             ],
             tone: "secret",
           },
@@ -753,9 +772,9 @@ export const trustMatrix = defineUseCase({
       reply: {
         embeds: [
           {
-            title: t(ctx.lang, "mw.trust.matrixTitle", { chapter: table.chapter }),
-            description: matrixLines(links, names).join("\n") || t(ctx.lang, "mw.trust.empty"),
-            footer: t(ctx.lang, "mw.trust.matrixFooter"),
+            title: t(ctx.publicLang, "mw.trust.matrixTitle", { chapter: table.chapter }),
+            description: matrixLines(links, names).join("\n") || t(ctx.publicLang, "mw.trust.empty"),
+            footer: t(ctx.publicLang, "mw.trust.matrixFooter"),
           },
         ],
       },

@@ -73,13 +73,13 @@ export default {
   "table.show.trustMode": "Trust",
   "table.show.players": "{count, plural, one {Player character (#)} other {Player characters (#)}}",
   "table.show.npcs": "{count, plural, one {GM character (#)} other {GM characters (#)}}",
-  "table.language.auto": "each user's Discord language",
   "table.language.en": "English",
   "table.language.ru": "Russian",
   "table.trust.secret": "secret",
   "table.trust.open": "open",
   "table.gm.done": "The GM is now {to} (was {from}).",
-  "table.language.done": "The table now answers in: {lang}.",
+  "table.language.done":
+    "The table now speaks {lang}: its posts and panels are in it. Private answers still come in each player's own Discord language.",
   "table.log.title": "Table log (last {count})",
   "table.log.empty": "Nothing has happened at this table yet.",
   "table.archive.confirm":
@@ -129,7 +129,7 @@ export default {
   "help.footer": "{/help topic} — {topics}",
   "help.start.title": "Getting started",
   "help.start.body":
-    "1. The GM binds this channel to a game: `{/table setup system}`.\n2. Everyone makes a character: `{/character create name:Akio}`.\n3. Play! The bot rolls, does the arithmetic and keeps the books. `{/table show}` sums up the table, `{/table log}` shows what happened.\nThe bot answers in your Discord language; the GM can fix one with `{/table language lang}`.",
+    "1. The GM binds this channel to a game: `{/table setup system}`.\n2. Everyone makes a character: `{/character create name:Akio}`.\n3. Play! The bot rolls, does the arithmetic and keeps the books. `{/table show}` sums up the table, `{/table log}` shows what happened.\nThe table speaks its GM's Discord language (the GM changes it with `{/table language lang}`); private answers come in your own.",
   "help.dice.title": "Dice",
   "help.dice.body":
     "`{/roll expression:2d6+3}` — dice and modifiers.\n`4d6kh3` keep the highest 3 · `2d20kl1` keep the lowest · `dh`/`dl` drop.\n`4dF` Fate dice; on a Fate table `4d3` is read as Fate dice (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` repeats six times. `4d6!` explodes (a 6 adds a die) · `4d6r1` rerolls 1s once · `10d10>=7` counts successes, `10d10>=7f1` takes away a success for each 1 · `(1d6+2)*2`, `2d20kh1/2` (rounds down) · `1d20+5 # attack` adds a label. Russian notation works: `2к6+3`, `4дф`.\n`{/roll expression:1d20 secret:true}` shows the roll only to you; `{/roll expression:1d20 secret:true gm-copy:true}` also DMs it to the GM.\nAt most 100 dice and 1000 sides per term.\n**Saved rolls:** {/macro save} keeps a roll under a name, e.g. `4dF+'{'fight'}'`: a skill in curly braces takes its rank from your sheet when rolled. Then {/macro roll}, {/macro list}, {/macro delete}.",
@@ -163,9 +163,8 @@ export default {
   "cmd.table.show.desc": "Show this table: game, GM, characters",
   "cmd.table.gm.desc": "Hand the GM role to someone else",
   "cmd.table.gm.user.desc": "The new GM",
-  "cmd.table.language.desc": "The language the bot answers in at this table",
-  "cmd.table.language.lang.desc": "auto follows each user's Discord language",
-  "cmd.table.language.lang.choice.auto": "Auto (each user's language)",
+  "cmd.table.language.desc": "The language of this table's posts and panels",
+  "cmd.table.language.lang.desc": "Private answers stay in each player's own Discord language",
   "cmd.table.language.lang.choice.en": "English",
   "cmd.table.language.lang.choice.ru": "Russian",
   "cmd.table.log.desc": "The table's recent log (only you see it)",

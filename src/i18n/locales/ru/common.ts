@@ -75,13 +75,13 @@ export default {
   "table.show.trustMode": "Доверие",
   "table.show.players": "{count, plural, one {Персонаж игрока (#)} other {Персонажи игроков (#)}}",
   "table.show.npcs": "{count, plural, one {Персонаж ведущего (#)} other {Персонажи ведущего (#)}}",
-  "table.language.auto": "язык Discord каждого игрока",
   "table.language.en": "английский",
   "table.language.ru": "русский",
   "table.trust.secret": "тайное",
   "table.trust.open": "открытое",
   "table.gm.done": "Теперь ведущий — {to} (был {from}).",
-  "table.language.done": "Теперь стол отвечает на языке: {lang}.",
+  "table.language.done":
+    "Язык стола теперь — {lang}: на нём сообщения и панели в канале. Личные ответы каждый по-прежнему получает на языке своего Discord.",
   "table.log.title": "Журнал стола (последние {count})",
   "table.log.empty": "За этим столом пока ничего не происходило.",
   "table.archive.confirm":
@@ -128,7 +128,7 @@ export default {
   "help.footer": "{/help topic} — {topics}",
   "help.start.title": "С чего начать",
   "help.start.body":
-    "1. Ведущий привязывает канал к игре: `{/table setup system}`.\n2. Каждый создаёт персонажа: `{/character create name:Акио}`.\n3. Играйте! Бот бросает кубики, считает и ведёт записи. `{/table show}` — сводка стола, `{/table log}` — что происходило.\nБот отвечает на языке вашего Discord; ведущий может закрепить язык командой `{/table language lang}`.",
+    "1. Ведущий привязывает канал к игре: `{/table setup system}`.\n2. Каждый создаёт персонажа: `{/character create name:Акио}`.\n3. Играйте! Бот бросает кубики, считает и ведёт записи. `{/table show}` — сводка стола, `{/table log}` — что происходило.\nСтол говорит на языке Discord ведущего (сменить его — `{/table language lang}`), а личные ответы приходят на вашем.",
   "help.dice.title": "Кубики",
   "help.dice.body":
     "`{/roll expression:2d6+3}` — кубики и модификаторы.\n`4d6kh3` — оставить 3 лучших · `2d20kl1` — худший · `dh`/`dl` — отбросить.\n`4dF` — кубики Fate; за столом Fate `4d3` читается как кубики Fate (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` — повторить шесть раз. `4к6!` — взрыв (шестёрка добавляет кубик) · `4к6п1` — перебросить единицы один раз · `10к10>=7` — считать успехи, `10к10>=7ф1` — каждая единица отнимает успех · `(1к6+2)*2`, `2к20kh1/2` (с округлением вниз) · `1к20+5 # атака` — подпись к броску. Русская запись тоже работает: `2к6+3`, `4дф`.\n`{/roll expression:1d20 secret:true}` — результат видите только вы; `{/roll expression:1d20 secret:true gm-copy:true}` — ещё и копия ведущему в личку.\nНе больше 100 кубиков и 1000 граней в одном слагаемом.\n**Сохранённые броски:** {/macro save} сохраняет бросок под именем, например `4dF+'{'драка'}'`: навык в фигурных скобках при броске берёт ранг из вашего листа. Дальше {/macro roll}, {/macro list}, {/macro delete}.",
@@ -171,10 +171,9 @@ export default {
   "cmd.table.gm.user.name": "пользователь",
   "cmd.table.gm.user.desc": "Новый ведущий",
   "cmd.table.language.name": "язык",
-  "cmd.table.language.desc": "На каком языке бот отвечает за этим столом",
+  "cmd.table.language.desc": "Язык сообщений и панелей этого стола",
   "cmd.table.language.lang.name": "язык",
-  "cmd.table.language.lang.desc": "auto — язык Discord каждого игрока",
-  "cmd.table.language.lang.choice.auto": "Авто (язык каждого игрока)",
+  "cmd.table.language.lang.desc": "Личные ответы остаются на языке Discord каждого игрока",
   "cmd.table.language.lang.choice.en": "Английский",
   "cmd.table.language.lang.choice.ru": "Русский",
   "cmd.table.log.name": "журнал",
