@@ -167,7 +167,7 @@ describe("e2e: Beast Hunters panel with two hunters", () => {
         const pick = `p:${bo}:obstacle`;
         const passing = await e2e.double.select(adaUser, menu, selectOffering(menu, pick), [pick]).settled();
         expect(passing.original?.ephemeral).toBe(false);
-        expect(passing.original?.text).toContain(`ОП Ада → Волки: ${ap(before, ada, "obstacle")} → 0`);
+        expect(passing.original?.text).toContain(`AP Ада → Волки: ${ap(before, ada, "obstacle")} → 0`);
         const after = await challenge();
         expect(ap(after, ada, "obstacle")).toBe(0);
         expect(ap(after, bo, "obstacle")).toBe(ap(before, bo, "obstacle") + ap(before, ada, "obstacle"));

@@ -121,14 +121,14 @@ describe("e2e: Beast Hunters", () => {
       social: "2/1/1/1/1",
       mental: "2/1/1/1/1",
     }).settled();
-    expect(boxes.original?.text).toContain("Проверка создания: всё как в шагах создания.");
+    expect(boxes.original?.text).toContain("Creation check: everything matches the creation steps.");
     const shown = await slash(bystander, "character", ["show"], { name: "Якхара" }).settled();
     expect(shown.original?.text).toContain("PA+4 Мамин старый топор");
   });
 
   it("from /reserve set through negotiation to a knockout, with reserve, AP, boxes and VP right at every step", async () => {
     const set = await slash(hunter, "reserve", ["set"], { total: 30, ceiling: 8 }).settled();
-    expect(set.original?.text).toContain("Новое приключение: резерв 30, потолок 8.");
+    expect(set.original?.text).toContain("New adventure: reserve 30, ceiling 8.");
     expect(await reserve()).toEqual({ total: 30, ceiling: 8, spent: 0 });
 
     // A player may not spend the GM's reserve.
@@ -219,9 +219,9 @@ describe("e2e: Beast Hunters", () => {
         (p) => p.id === "obstacle",
       )!.damage;
       const strikeLines = () =>
-        e2e.double.channelMessages(e2e.channelId).filter((m) => m.text.includes("Свободный удар"));
+        e2e.double.channelMessages(e2e.channelId).filter((m) => m.text.includes("Free strike"));
       const seen = strikeLines().length;
-      await eventually(panel.id, "Якхара может прямо сейчас ударить");
+      await eventually(panel.id, "Якхара may strike or make an achievement right now");
       const button = await panelWith(panel.id, "challenge.strike", '"dice":3');
       const hit = await e2e.double.click(hunter, button.panel, button.id).settled();
       expect(hit.ack?.type).toBe(7);
@@ -256,8 +256,8 @@ describe("e2e: Beast Hunters", () => {
     expect(strikes).toBeLessThanOrEqual(5);
     expect(await vp()).toBe(7);
     expect(await reserve()).toEqual({ total: 30, ceiling: 8, spent: 7 });
-    // The panel speaks the language of whoever acted last (the table language is auto).
-    await eventually(panel.id, "Охотники побеждают");
+    // The panel speaks the table's language (its GM's, English), whoever acted last.
+    await eventually(panel.id, "The hunters win");
   });
 
   it("the hunter gives up the next challenge and the GM gets the points back", async () => {
@@ -272,7 +272,7 @@ describe("e2e: Beast Hunters", () => {
     const gaveUp = await e2e.double.click(hunter, panel, componentId(panel, "challenge.giveup")).settled();
     expect(gaveUp.ack?.type).toBe(7);
     expect(await reserve()).toEqual({ total: 30, ceiling: 8, spent: 7 });
-    await eventually(panel.id, "Побеждает ведущий");
+    await eventually(panel.id, "The GM wins");
     const log = await e2e.database.query<{ action: string }>(
       "SELECT action FROM log_entry WHERE action LIKE 'reserve.%' OR action IN ('challenge.start', 'challenge.refund') ORDER BY id",
     );

@@ -34,7 +34,8 @@ describe("e2e: the real bot process against the Discord double and PostgreSQL", 
     const mine = await e2e.double
       .slash(player, e2e.channelId, "character", ["create"], { name: "Акио", zodiac: "rat" })
       .settled();
-    expect(mine.original?.text).toContain("Персонаж **Акио** создан");
+    // Public: in the table's language (its GM's, English), even for a Russian player.
+    expect(mine.original?.text).toContain("Created **Акио**");
 
     const npc = await e2e.double
       .slash(gm, e2e.channelId, "character", ["create"], { name: "Oni", kind: "npc", strength: "weak" })
@@ -102,14 +103,24 @@ describe("e2e: the real bot process against the Discord double and PostgreSQL", 
     expect(e2e.double.ephemeralsFor(gm).some((m) => m.text.includes("1d20"))).toBe(false);
   });
 
-  it("answers in each user's language, until the table fixes one", async () => {
-    const ru = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).response();
-    expect(ru.message?.text).toContain("Ведущий");
-    const en = await e2e.double.slash(other, e2e.channelId, "table", ["show"]).response();
-    expect(en.message?.text).toContain("GM");
+  it("speaks the table's language in public and each user's own in private; the GM changes the table's", async () => {
+    const shown = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).response();
+    expect(shown.message?.text).toContain("Player characters");
+    const log = await e2e.double.slash(player, e2e.channelId, "table", ["log"]).response();
+    expect(log.ephemeral).toBe(true);
+    expect(log.message?.text).toContain("Журнал стола");
+    const switched = await e2e.double
+      .slash(gm, e2e.channelId, "table", ["language"], { lang: "ru" })
+      .response();
+    expect(switched.ephemeral).toBe(false);
+    expect(switched.message?.text).toContain("Язык стола теперь — русский");
+    const inRussian = await e2e.double.slash(other, e2e.channelId, "table", ["show"]).response();
+    expect(inRussian.message?.text).toContain("Ведущий");
+    const ownLog = await e2e.double.slash(other, e2e.channelId, "table", ["log"]).response();
+    expect(ownLog.message?.text).toContain("Table log");
     await e2e.double.slash(gm, e2e.channelId, "table", ["language"], { lang: "en" }).response();
-    const fixed = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).response();
-    expect(fixed.message?.text).toContain("Player characters");
+    const back = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).response();
+    expect(back.message?.text).toContain("Player characters");
   });
 
   it("autocompletes character names", async () => {
