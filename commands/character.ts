@@ -1,9 +1,6 @@
 import { ZODIAC_SIGNS } from "../src/rules/mountain-witch/zodiac.js";
-import * as beastHunters from "./beast-hunters/index.js";
 import { defineCommand } from "./command.js";
-import * as fate from "./fate/index.js";
-import * as mountainWitch from "./mountain-witch/index.js";
-import type { SubcommandSpec } from "./spec.js";
+import type { GroupSpec, SubcommandSpec } from "./spec.js";
 
 const common: SubcommandSpec[] = [
   {
@@ -32,15 +29,7 @@ const common: SubcommandSpec[] = [
   },
 ];
 
-/** `/character`: the common subcommands, then each game's sheet subcommands. */
-export const character = defineCommand({
-  spec: {
-    name: "character",
-    subcommands: [
-      ...common,
-      ...mountainWitch.characterSubcommands,
-      ...beastHunters.characterSubcommands,
-      ...fate.characterSubcommands,
-    ],
-  },
-});
+/** `/character`: the common subcommands, then the sheet subcommands of the games given. */
+export function characterCommand(sheets: readonly (readonly (SubcommandSpec | GroupSpec)[])[]) {
+  return defineCommand({ spec: { name: "character", subcommands: [...common, ...sheets.flat()] } });
+}

@@ -1,6 +1,4 @@
 import { defineCommand } from "./command.js";
-import * as fate from "./fate/index.js";
-import * as mountainWitch from "./mountain-witch/index.js";
 import type { OptionSpec, SubcommandSpec } from "./spec.js";
 
 /**
@@ -8,7 +6,7 @@ import type { OptionSpec, SubcommandSpec } from "./spec.js";
  * subcommands; a subcommand both use (start, end) gets the union of their options. The
  * use case for the table's system decides what the options mean.
  */
-function merge(parts: readonly SubcommandSpec[][]): SubcommandSpec[] {
+function merge(parts: readonly (readonly SubcommandSpec[])[]): SubcommandSpec[] {
   const byName = new Map<string, SubcommandSpec>();
   for (const sub of parts.flat()) {
     const existing = byName.get(sub.name);
@@ -25,9 +23,7 @@ function merge(parts: readonly SubcommandSpec[][]): SubcommandSpec[] {
   return [...byName.values()];
 }
 
-export const conflict = defineCommand({
-  spec: {
-    name: "conflict",
-    subcommands: merge([mountainWitch.conflictSubcommands, fate.conflictSubcommands]),
-  },
-});
+/** `/conflict` with the subcommands of the games given. */
+export function conflictCommand(parts: readonly (readonly SubcommandSpec[])[]) {
+  return defineCommand({ spec: { name: "conflict", subcommands: merge(parts) } });
+}

@@ -17,8 +17,10 @@ export function commandText(
   lang: Lang,
   path: string,
   options: Readonly<Record<string, string | number | boolean | null>> = {},
+  /** Allow a command or group that has subcommands (a heading, not something to type as is). */
+  { partial = false }: { partial?: boolean } = {},
 ): string {
-  const resolved = resolvePath(path);
+  const resolved = resolvePath(path, partial);
   const words = resolved.keys.map((key) => localName(lang, key));
   for (const [name, value] of Object.entries(options)) {
     const option = resolved.options.find((o) => o.name === name);
@@ -56,7 +58,7 @@ interface ResolvedPath {
   options: readonly OptionSpec[];
 }
 
-function resolvePath(path: string): ResolvedPath {
+function resolvePath(path: string, partial: boolean): ResolvedPath {
   const [name, ...rest] = path.trim().split(/\s+/);
   const spec = commands.find((c) => c.spec.name === name)?.spec;
   if (!spec) throw new Error(`No command /${path}`);
@@ -70,7 +72,7 @@ function resolvePath(path: string): ResolvedPath {
     keys.push(`${keys.at(-1)}.${word}`);
     node = child;
   }
-  if ("subcommands" in node && node.subcommands?.length) {
+  if (!partial && "subcommands" in node && node.subcommands?.length) {
     throw new Error(`/${path} is not a whole command: name one of its subcommands`);
   }
   return { keys, options: ("options" in node ? node.options : undefined) ?? [] };

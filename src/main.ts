@@ -9,7 +9,7 @@ import { autocompleteSources, createRegistry } from "./app/registry.js";
 import { TableCache } from "./app/table-cache.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { createClient } from "./discord/client.js";
-import { registerCommands } from "./discord/register.js";
+import { CommandRegistrar, gamesOfGuild, guildsWithTables } from "./discord/register.js";
 import { createRouter } from "./discord/router.js";
 import { startHttpServer } from "./http.js";
 import { createLogger, LogFormatUnavailableError, type Logger } from "./log.js";
@@ -168,20 +168,28 @@ async function runBot(config: Config) {
   // Start-up does three slow things at once instead of one after another: the gateway login (READY
   // and every guild), the database (embedded server, migrations, warm-up), and command registration
   // (as soon as READY names the application). "ready" is logged when all three are done.
-  let registration: Promise<void> = Promise.resolve();
+  let registration: Promise<unknown> = Promise.resolve();
+  let registrar: CommandRegistrar | null = null;
   client.on(Events.Raw, (packet: { t?: string; d?: { application?: { id?: string } } }) => {
-    if (packet.t !== "READY" || !registers) return;
     const applicationId = packet.d?.application?.id;
-    if (!applicationId) return;
-    registration = registerCommands({
-      token: config.DISCORD_TOKEN,
+    if (packet.t !== "READY" || !config.REGISTER_COMMANDS || registrar || !applicationId) return;
+    registrar = new CommandRegistrar({
+      rest: client.rest,
       applicationId,
-      apiBase: config.DISCORD_API_BASE,
-      guildId: config.DEV_GUILD_ID,
-    }).then(
-      (count) => log.info({ count, guild: config.DEV_GUILD_ID ?? "global" }, "commands registered"),
-      (error) => log.error({ err: error }, "command registration failed"),
-    );
+      gamesOf: async (guildId) => gamesOfGuild((await database).db, guildId),
+      log,
+      devGuildId: config.DEV_GUILD_ID,
+    });
+    if (!registers) return;
+    // The process serving shard 0 registers the global commands, and brings every guild that has
+    // tables up to date (the games' commands are per guild: see src/discord/register.ts).
+    const own = registrar;
+    registration = Promise.all([
+      own.registerGlobal(),
+      database.then(async ({ db }) =>
+        Promise.all((await guildsWithTables(db)).map((guildId) => own.syncGuild(guildId))),
+      ),
+    ]).catch((error) => log.error({ err: error }, "command registration failed"));
   });
   const gatewayReady = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
 
@@ -222,6 +230,8 @@ async function runBot(config: Config) {
       commands,
       autocomplete: autocompleteSources,
       log,
+      // A table set up or archived changes which games' commands its guild sees.
+      guildCommandsChanged: (guildId) => registrar?.syncGuild(guildId) ?? Promise.resolve(false),
       observe: metrics.observe,
     });
   });
@@ -262,6 +272,7 @@ async function runBot(config: Config) {
     await client.destroy().catch(() => {});
     http.server.close();
     const opened = await database.catch(() => null);
+    registrar?.stop();
     opened?.stopPruning();
     await opened?.stopListening();
     if (opened) await closeDb(opened.db).catch(() => {});

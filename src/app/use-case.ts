@@ -81,6 +81,11 @@ export type Effect =
     }
   /** An extra message to the interacting user (ephemeral when the view says so). */
   | { kind: "followup"; view: MessageView }
+  /**
+   * The games this guild has tables of may have changed (a table set up or archived): its
+   * commands are brought up to date before the answer is sent, so they are there when it is read.
+   */
+  | { kind: "guildCommands"; guildId: string }
   /** Edit an earlier interaction answer by its token (e.g. a duellist's secret dice message). */
   | { kind: "editInteractionReply"; interactionToken: string; messageId?: string; view: MessageView };
 

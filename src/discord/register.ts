@@ -1,18 +1,161 @@
-import { REST, Routes } from "discord.js";
-import { allCommandJson } from "../../commands/index.js";
+import {
+  InteractionContextType,
+  type REST,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  Routes,
+} from "discord.js";
+import { commonCommands, GAMES, type Game, gameCommandModules } from "../../commands/index.js";
+import { buildCommand } from "../../commands/spec.js";
+import type { Logger } from "../log.js";
+import { type Db, sqlFor } from "../store/db.js";
 
-/** Bulk-overwrites the bot's slash commands, to one guild (fast, for development) or globally. */
-export async function registerCommands(options: {
-  token: string;
+type CommandJson = RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/**
+ * Where each command is registered:
+ * - the common commands (`/help`, `/table`, `/roll`) globally;
+ * - each game's commands (and its `/character` sheet and `/conflict` subcommands) per guild, once
+ *   the guild has a table of that game: a guild with only Fate tables never sees another game's;
+ * - game commands used in the bot's DMs (`inDMs`, e.g. the secret trust round's `/trust set`)
+ *   also globally, for the bot-DM context only: guild commands do not exist in DMs, and a
+ *   BotDM-only global command never shows in a guild.
+ */
+export function globalCommandJson(): CommandJson[] {
+  const dmOnly = gameCommandModules(GAMES)
+    .filter((c) => c.spec.inDMs)
+    .map((c) => ({ ...buildCommand(c.spec), contexts: [InteractionContextType.BotDM] }));
+  return [...commonCommands.map((c) => buildCommand(c.spec)), ...dmOnly];
+}
+
+/** A guild's own commands: those of the games it has active tables of (`contexts` is for global commands only). */
+export function guildCommandJson(
+  games: Iterable<Game>,
+  options: { withCommon?: boolean } = {},
+): CommandJson[] {
+  const modules = [...(options.withCommon ? commonCommands : []), ...gameCommandModules(games)];
+  return modules.map((c) => {
+    const { contexts: _, ...json } = buildCommand(c.spec);
+    return json;
+  });
+}
+
+/** Waits before each retry of a failed registration; after the last one it gives up until the next change or restart. */
+const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+
+export interface CommandRegistrarOptions {
+  rest: REST;
   applicationId: string;
-  apiBase?: string;
-  guildId?: string;
-}): Promise<number> {
-  const rest = new REST(options.apiBase ? { api: options.apiBase } : {}).setToken(options.token);
-  const body = allCommandJson();
-  const route = options.guildId
-    ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
-    : Routes.applicationCommands(options.applicationId);
-  await rest.put(route, { body });
-  return body.length;
+  /** The games a guild has active tables of. */
+  gamesOf: (guildId: string) => Promise<Game[]>;
+  log: Logger;
+  /** Development: the common commands go to this guild (they show at once) instead of globally. */
+  devGuildId?: string;
+  retryDelaysMs?: readonly number[];
+}
+
+/**
+ * Bulk-overwrites commands on Discord: the global set, and each guild's set whenever the games
+ * it has tables of change. Failures are logged and retried with backoff; a guild's overwrites
+ * never overlap (a request made during one runs once more after it, with the latest games).
+ */
+export class CommandRegistrar {
+  /** Per guild: the run not started yet (requests meanwhile share it), and the last run queued. */
+  private readonly waiting = new Map<string, Promise<boolean>>();
+  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly delays: readonly number[];
+  private stopped = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly options: CommandRegistrarOptions) {
+    this.delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  }
+
+  /** The global commands (or, with a development guild, that guild's whole set). Resolves after the first attempt. */
+  registerGlobal(): Promise<boolean> {
+    const { devGuildId } = this.options;
+    if (devGuildId) return this.syncGuild(devGuildId);
+    const body = globalCommandJson();
+    return this.attempt("global", Routes.applicationCommands(this.options.applicationId), () => body);
+  }
+
+  /**
+   * The guild's commands, from the games it has tables of now. Resolves (true when it worked)
+   * after the first attempt; retries go on in the background.
+   */
+  syncGuild(guildId: string): Promise<boolean> {
+    const waiting = this.waiting.get(guildId);
+    if (waiting) return waiting;
+    const withCommon = guildId === this.options.devGuildId;
+    const route = Routes.applicationGuildCommands(this.options.applicationId, guildId);
+    const run = (this.tails.get(guildId) ?? Promise.resolve()).then(() => {
+      // From here on a new request waits for this run to end and reads the games again.
+      this.waiting.delete(guildId);
+      return this.attempt(`guild ${guildId}`, route, async () =>
+        guildCommandJson(await this.options.gamesOf(guildId), { withCommon }),
+      );
+    });
+    this.waiting.set(guildId, run);
+    const tail: Promise<unknown> = run.finally(() => {
+      if (this.tails.get(guildId) === tail) this.tails.delete(guildId);
+    });
+    this.tails.set(guildId, tail);
+    return run;
+  }
+
+  /** Stops retrying (shutdown). */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  /** One PUT now; on failure, retries later with backoff (each retry reads the body afresh). */
+  private async attempt(
+    what: string,
+    route: `/${string}`,
+    body: () => CommandJson[] | Promise<CommandJson[]>,
+    retry = 0,
+  ): Promise<boolean> {
+    if (this.stopped) return false;
+    try {
+      const list = await body();
+      await this.options.rest.put(route, { body: list });
+      this.options.log.info({ scope: what, count: list.length }, "commands registered");
+      return true;
+    } catch (error) {
+      const delay = this.delays[retry];
+      if (delay === undefined) {
+        this.options.log.error(
+          { err: error, scope: what },
+          "command registration failed; giving up until the next change or restart",
+        );
+        return false;
+      }
+      this.options.log.warn(
+        { err: error, scope: what, retryInMs: delay },
+        "command registration failed; retrying",
+      );
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.attempt(what, route, body, retry + 1);
+      }, delay);
+      timer.unref();
+      this.timers.add(timer);
+      return false;
+    }
+  }
+}
+
+/** The games a guild has active tables of. */
+export async function gamesOfGuild(db: Db, guildId: string): Promise<Game[]> {
+  const rows = await sqlFor(db).rows<{ system: string }>`
+    SELECT DISTINCT system FROM game_table WHERE guild_id = ${guildId} AND status = 'active'`;
+  return GAMES.filter((g) => rows.some((r) => r.system === g));
+}
+
+/** Guilds with at least one active table (their commands are brought up to date at start-up). */
+export async function guildsWithTables(db: Db): Promise<string[]> {
+  const rows = await sqlFor(db).rows<{ guild_id: string }>`
+    SELECT DISTINCT guild_id FROM game_table WHERE status = 'active'`;
+  return rows.map((r) => r.guild_id);
 }

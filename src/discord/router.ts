@@ -60,7 +60,12 @@ export interface RouterDeps {
   autocomplete: readonly AutocompleteSource[];
   log: Logger;
   observe?: (command: string, outcome: string, ms: number) => void;
+  /** Brings a guild's commands up to date with the games it has tables of (resolves after the first attempt). */
+  guildCommandsChanged?: (guildId: string) => Promise<unknown>;
 }
+
+/** How long an answer waits for a guild's commands to be updated; past it, they follow on their own. */
+const GUILD_COMMANDS_WAIT_MS = 2500;
 
 type ActionInteraction =
   | ChatInputCommandInteraction
@@ -162,8 +167,25 @@ export function createRouter(client: Client, deps: RouterDeps) {
     }
   }
 
+  /** Before the answer (the deferral timer still running): the commands it may tell the user to use. */
+  async function updateGuildCommands(effects: readonly Effect[]) {
+    for (const effect of effects) {
+      if (effect.kind !== "guildCommands" || !deps.guildCommandsChanged) continue;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        deps.guildCommandsChanged(effect.guildId).catch(() => {}),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, GUILD_COMMANDS_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+  }
+
   async function runEffect(interaction: ActionInteraction, effect: Effect, lang: Lang) {
     switch (effect.kind) {
+      case "guildCommands":
+        return; // done before the answer (updateGuildCommands)
       case "editPanel": {
         const flow = effect.panel
           ? {
@@ -293,6 +315,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
       try {
         const executed = await execute(deps.app, deps.registry, invocationOf(interaction), rawIntent);
         result = executed.result;
+        await updateGuildCommands(result.effects ?? []);
       } finally {
         clearTimeout(timer);
         if (deferral) await deferral;

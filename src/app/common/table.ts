@@ -58,6 +58,8 @@ export const tableSetup = defineUseCase({
           },
         ],
       },
+      // This game's commands appear in the guild (if it is the guild's first table of it).
+      effects: [{ kind: "guildCommands", guildId: table.guildId }],
     };
   },
 });
@@ -293,6 +295,8 @@ export const tableArchiveConfirm = defineUseCase({
             ],
           },
         },
+        // The last table of a game closed: its commands leave the guild.
+        { kind: "guildCommands", guildId: table.guildId },
       ],
     };
   },
