@@ -46,7 +46,7 @@ describe("e2e: each guild sees the commands of the games it plays, and /help lis
   it("registers only the common commands globally, and the DM commands for the bot's DMs only", () => {
     const global = e2e.double.registeredCommands() as unknown as Command[];
     const inGuilds = global.filter((c) => c.contexts?.includes(0)).map((c) => c.name);
-    expect(inGuilds.sort()).toEqual(["help", "roll", "table"]);
+    expect(inGuilds.sort()).toEqual(["help", "macro", "roll", "table"]);
     const dmOnly = global.filter((c) => !c.contexts?.includes(0));
     expect(dmOnly.map((c) => c.name)).toEqual(["trust"]);
     expect(dmOnly[0]?.contexts).toEqual([1]);
