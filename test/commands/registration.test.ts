@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allCommandJson } from "../../commands/index.js";
+import { allCommandJson, GAMES, type Game } from "../../commands/index.js";
+import { globalCommandJson, guildCommandJson } from "../../src/discord/register.js";
 
 const NAME = /^[-_\p{L}\p{N}]{1,32}$/u;
 type Json = Record<string, unknown> & {
@@ -90,5 +91,21 @@ describe("registered commands", () => {
 
   it("stay within 8000 characters each, counting the longest localization", () => {
     for (const command of commands) expect(characterCount(command), command.name).toBeLessThanOrEqual(8000);
+  });
+
+  it("as registered, global and per guild, pass the same checks; a guild's never clash with a global one shown in guilds", () => {
+    const global = globalCommandJson() as unknown as (Json & { contexts?: number[] })[];
+    const inGuilds = new Set(global.filter((c) => c.contexts?.includes(0)).map((c) => c.name));
+    const sets: Game[][] = [[], ...GAMES.map((g) => [g]), [...GAMES]];
+    for (const games of sets) {
+      const guild = guildCommandJson(games) as unknown as Json[];
+      const problems: string[] = [];
+      for (const command of [...global, ...guild]) check(command, "/", problems);
+      expect(problems).toEqual([]);
+      expect(guild.filter((c) => inGuilds.has(c.name))).toEqual([]);
+      expect(guild.length).toBeLessThanOrEqual(100);
+      for (const command of guild) expect(command).not.toHaveProperty("contexts");
+    }
+    expect(guildCommandJson([])).toEqual([]);
   });
 });

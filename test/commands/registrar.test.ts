@@ -1,0 +1,104 @@
+import type { REST } from "discord.js";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import type { Game } from "../../commands/index.js";
+import { CommandRegistrar } from "../../src/discord/register.js";
+
+/** A REST double for PUT: fails the first `failures` calls, records every body it accepted. */
+function fakeRest(failures: number) {
+  const calls: { route: string; names: string[] }[] = [];
+  let left = failures;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const rest = {
+    async put(route: string, options: { body: { name: string }[] }) {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      if (left-- > 0) throw new Error("503 Service Unavailable");
+      calls.push({ route, names: options.body.map((c) => c.name) });
+      return [];
+    },
+  };
+  return { rest: rest as unknown as REST, calls, maxInFlight: () => maxInFlight };
+}
+
+function capturedLog() {
+  const lines: { level: number; msg: string }[] = [];
+  const log = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { log, lines };
+}
+
+const eventually = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+};
+
+describe("command registration", () => {
+  it("puts a guild's commands: those of the games it has tables of, nothing of the others", async () => {
+    const { rest, calls } = fakeRest(0);
+    const registrar = new CommandRegistrar({
+      rest,
+      applicationId: "1",
+      gamesOf: async () => ["fate"],
+      log: capturedLog().log,
+    });
+    expect(await registrar.syncGuild("42")).toBe(true);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.route).toBe("/applications/1/guilds/42/commands");
+    expect(calls[0]?.names).toEqual(expect.arrayContaining(["character", "conflict", "check", "aspect"]));
+    for (const other of ["duel", "trust", "reserve", "challenge", "help", "table"])
+      expect(calls[0]?.names).not.toContain(other);
+  });
+
+  it("logs a failure and retries with backoff until it goes through", async () => {
+    const { rest, calls } = fakeRest(2);
+    const { log, lines } = capturedLog();
+    const registrar = new CommandRegistrar({
+      rest,
+      applicationId: "1",
+      gamesOf: async () => ["beast-hunters"],
+      log,
+      retryDelaysMs: [5, 5, 5],
+    });
+    expect(await registrar.syncGuild("42")).toBe(false);
+    await eventually(() => calls.length === 1);
+    expect(calls[0]?.names).toEqual(expect.arrayContaining(["reserve", "challenge"]));
+    expect(lines.filter((l) => l.msg.includes("retrying"))).toHaveLength(2);
+    registrar.stop();
+  });
+
+  it("gives up after the last retry and says so", async () => {
+    const { rest, calls } = fakeRest(10);
+    const { log, lines } = capturedLog();
+    const registrar = new CommandRegistrar({
+      rest,
+      applicationId: "1",
+      gamesOf: async () => [],
+      log,
+      retryDelaysMs: [5],
+    });
+    await registrar.registerGlobal();
+    await eventually(() => lines.some((l) => l.level === 50));
+    expect(calls).toEqual([]);
+  });
+
+  it("never overlaps a guild's overwrites, and the last one carries the latest games", async () => {
+    const { rest, calls, maxInFlight } = fakeRest(0);
+    let games: Game[] = ["fate"];
+    const registrar = new CommandRegistrar({
+      rest,
+      applicationId: "1",
+      gamesOf: async () => games,
+      log: capturedLog().log,
+    });
+    const first = registrar.syncGuild("42");
+    games = ["fate", "mountain-witch"];
+    const queued = [registrar.syncGuild("42"), registrar.syncGuild("42"), registrar.syncGuild("42")];
+    await Promise.all([first, ...queued]);
+    expect(maxInFlight()).toBe(1);
+    expect(calls.length).toBeLessThanOrEqual(2);
+    expect(calls.at(-1)?.names).toEqual(expect.arrayContaining(["check", "duel", "trust"]));
+  });
+});
