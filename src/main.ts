@@ -181,15 +181,14 @@ async function runBot(config: Config) {
       devGuildId: config.DEV_GUILD_ID,
     });
     if (!registers) return;
-    // The process serving shard 0 registers the global commands, and brings every guild that has
-    // tables up to date (the games' commands are per guild: see src/discord/register.ts).
+    // The process serving shard 0 registers the global commands ("ready" waits for that), then
+    // brings every guild that has tables up to date in the background, a few at a time (the
+    // games' commands are per guild: see src/discord/register.ts).
     const own = registrar;
-    registration = Promise.all([
-      own.registerGlobal(),
-      database.then(async ({ db }) =>
-        Promise.all((await guildsWithTables(db)).map((guildId) => own.syncGuild(guildId))),
-      ),
-    ]).catch((error) => log.error({ err: error }, "command registration failed"));
+    registration = own.registerGlobal();
+    void database
+      .then(async ({ db }) => own.syncGuilds(await guildsWithTables(db)))
+      .catch((error) => log.error({ err: error }, "command registration failed"));
   });
   const gatewayReady = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
 

@@ -102,6 +102,15 @@ export class CommandRegistrar {
     return run;
   }
 
+  /** Brings many guilds up to date (start-up), a few overwrites at a time. */
+  async syncGuilds(guildIds: readonly string[], parallel = 4): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < guildIds.length && !this.stopped) await this.syncGuild(guildIds[next++] as string);
+    };
+    await Promise.all(Array.from({ length: parallel }, worker));
+  }
+
   /** Stops retrying (shutdown). */
   stop(): void {
     this.stopped = true;
@@ -155,7 +164,7 @@ export async function gamesOfGuild(db: Db, guildId: string): Promise<Game[]> {
 
 /** Guilds with at least one active table (their commands are brought up to date at start-up). */
 export async function guildsWithTables(db: Db): Promise<string[]> {
-  const rows = await sqlFor(db).rows<{ guild_id: string }>`
+  const rows = await sqlFor(db).rows<{ guildId: string }>`
     SELECT DISTINCT guild_id FROM game_table WHERE status = 'active'`;
-  return rows.map((r) => r.guild_id);
+  return rows.map((r) => r.guildId);
 }

@@ -147,4 +147,25 @@ describe("e2e: each guild sees the commands of the games it plays, and /help lis
       /not available in servers/,
     );
   });
+
+  it("at start-up, a guild that already has tables gets its games' commands", async () => {
+    // A table that exists while the bot is down (e.g. restored from a backup, or made before an upgrade).
+    const restored = e2e.double.addGuild({ name: "Restored" });
+    const channel = e2e.double.addChannel({ guildId: restored, name: "hunt" });
+    await e2e.bot.stop();
+    await e2e.database.query(
+      `INSERT INTO game_table (guild_id, channel_id, active_channel_id, system, gm_user_id)
+       VALUES ($1, $2, $2, 'beast-hunters', $3)`,
+      [restored, channel, gm],
+    );
+    expect(guildCommands(restored)).toEqual([]);
+    await e2e.restart();
+    await e2e.double.waitFor(() => (names(restored).includes("challenge") ? true : null), {
+      what: () =>
+        `the restored guild's Beast Hunters commands; bot log: ${JSON.stringify(
+          e2e.bot.logs().filter((l) => String(l.msg).includes("command")),
+        )}`,
+    });
+    for (const other of [...FATE, ...MOUNTAIN_WITCH]) expect(names(restored)).not.toContain(other);
+  });
 });
