@@ -19,6 +19,7 @@ import { closeDb, createDb, type Db, inTransaction, sqlFor } from "./store/db.js
 import {
   type EmbeddedDatabase,
   EmbeddedPostgresAccessError,
+  EmbeddedPostgresMissingError,
   startEmbeddedPostgres,
 } from "./store/embedded-postgres.js";
 import { migrate } from "./store/migrate.js";
@@ -313,6 +314,7 @@ main().catch((error) => {
   // A setting the host must change: say what, without a stack, and do not restart into the same wall.
   if (
     error instanceof EmbeddedPostgresAccessError ||
+    error instanceof EmbeddedPostgresMissingError ||
     error instanceof ConfigError ||
     error instanceof LogFormatUnavailableError
   ) {

