@@ -11,8 +11,6 @@ export interface SlashInput {
 
 export interface CommandModule {
   spec: CommandSpec;
-  /** Options → intent. Default: `{ type: "<command>.<path…>", ...options in camelCase }`. */
-  parse?: (input: SlashInput) => Intent;
 }
 
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -51,10 +51,6 @@ export class UseCaseRegistry {
   candidates(type: string): UseCase[] {
     return this.byType.get(type) ?? [];
   }
-
-  types(): string[] {
-    return [...this.byType.keys()];
-  }
 }
 
 export async function activeTable(db: Db | Tx, channelId: string): Promise<GameTable | null> {

@@ -498,10 +498,9 @@ export function createRouter(client: Client, deps: RouterDeps) {
     try {
       if (interaction.isAutocomplete()) return await autocomplete(interaction);
       if (interaction.isChatInputCommand()) {
-        const command = commands.get(interaction.commandName);
         const input = slashInput(interaction);
         const label = [input.command, ...input.path].join(" ");
-        const intent = command?.parse ? command.parse(input) : defaultIntent(input);
+        const intent = defaultIntent(input);
         return await perform(interaction, intent, label);
       }
       if (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) {

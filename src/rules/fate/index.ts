@@ -1,6 +1,5 @@
 /** Fate of Panavea (RULES §3): the pure rules core. */
 export * from "./aspects.js";
-export * from "./authority.js";
 export * from "./challenge.js";
 export * from "./character.js";
 export * from "./check.js";

@@ -1,7 +1,6 @@
 import { describe, it } from "vitest";
 import { scriptedDice } from "../../../src/rules/dice.js";
 import { findAspect, makeAspect } from "../../../src/rules/fate/aspects.js";
-import { assertMayActFor } from "../../../src/rules/fate/authority.js";
 import { invokeAspect, makeCheck } from "../../../src/rules/fate/check.js";
 import { buyOffCompel, offerCompel } from "../../../src/rules/fate/compel.js";
 import { resolveSkill } from "../../../src/rules/fate/skills.js";
@@ -51,13 +50,5 @@ describe("bad input gets a specific refusal", () => {
       by: { kind: "gm" },
     });
     expectRefusal(() => buyOffCompel(offer, target), "errors.fate.cannotBuyOffCompel", { have: 1, need: 3 });
-  });
-
-  it("acting for someone else's character", () => {
-    expectRefusal(
-      () => assertMayActFor({ userId: "u2", isGm: false }, { name: "Grukh", ownerId: "u1" }),
-      "errors.fate.notYourCharacter",
-      { name: "Grukh" },
-    );
   });
 });

@@ -150,8 +150,6 @@ export default {
   "errors.fate.cannotTradeHit": "Only an attack that succeeds with style can trade a shift for a boost.",
   "errors.fate.compelPointsInvalid": "A compel is worth from 1 to {max} fate points.",
   "errors.fate.cannotBuyOffCompel": `Buying off this compel costs ${fp("need")} and you have ${fp("have")}: you can only accept it.`,
-  "errors.fate.notYourCharacter": "{name} is not your character. Only its player or the GM can act for it.",
-  "errors.fate.gmOnly": "Only the GM can do that.",
   "errors.fate.hitInvalid": "A hit must be a whole number of shifts, 0 or more.",
   "errors.fate.hitNotAbsorbed": `Those boxes and consequences absorb ${shifts("absorbed")} of a hit of ${shifts("shifts")}. Choose more, or be taken out.`,
   "errors.fate.noSuchStressBox": "There is no stress box {box}: this track has {count}.",

@@ -168,9 +168,6 @@ export default {
   "errors.fate.cannotTradeHit": "Обменять сдвиг удара на усиление можно только при стильном успехе атаки.",
   "errors.fate.compelPointsInvalid": "Навязывание стоит от 1 до {max} очков судьбы.",
   "errors.fate.cannotBuyOffCompel": `Откупиться стоит ${fp("need")}, а у вас ${fp("have")} — остаётся только согласиться.`,
-  "errors.fate.notYourCharacter":
-    "{name} — не ваш персонаж. Действовать за него может только его игрок или ведущий.",
-  "errors.fate.gmOnly": "Это может сделать только ведущий.",
   "errors.fate.hitInvalid": "Сила удара — целое число сдвигов, 0 или больше.",
   "errors.fate.hitNotAbsorbed": `Выбранные ячейки и последствия поглощают ${shifts("absorbed")} из ${shifts("shifts")}. Выберите больше — или персонаж выбывает.`,
   "errors.fate.noSuchStressBox": "Ячейки стресса {box} нет: в этом счётчике их {count}.",
