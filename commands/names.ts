@@ -79,13 +79,11 @@ function resolvePath(path: string, partial: boolean): ResolvedPath {
 }
 
 function isPath(words: readonly string[]): boolean {
-  const spec = commands.find((c) => c.spec.name === words[0])?.spec;
-  let node: CommandSpec | SubcommandSpec | GroupSpec | undefined = spec;
+  let node: CommandSpec | SubcommandSpec | GroupSpec | undefined = commands.find(
+    (c) => c.spec.name === words[0],
+  )?.spec;
   for (const word of words.slice(1)) {
-    node =
-      "subcommands" in (node ?? {})
-        ? (node as CommandSpec).subcommands?.find((c) => c.name === word)
-        : undefined;
+    node = node && "subcommands" in node ? node.subcommands?.find((c) => c.name === word) : undefined;
   }
   return node !== undefined;
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { GAMES } from "../../commands/index.js";
 import type { GameTable } from "../generated/prisma/client.js";
 import type { Lang } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
@@ -6,7 +7,8 @@ import type { Db, Tx } from "../store/db.js";
 import type { Intent } from "./intent.js";
 import type { MessageView, ModalView } from "./views.js";
 
-export const SYSTEMS = ["mountain-witch", "beast-hunters", "fate"] as const;
+/** The games a table can play (their ids are the command specs' too). */
+export const SYSTEMS = GAMES;
 export type System = (typeof SYSTEMS)[number];
 
 /** Who is acting, as Discord told us. */
