@@ -300,11 +300,6 @@ export function victoryPointsEarned(state: ChallengeState): Record<string, numbe
   return total;
 }
 
-/** The hunter's filled boxes in the challenge's sphere, to write back to the sheet. */
-export function hunterDamage(state: ChallengeState, characterId: string): StageCounts {
-  return { ...participant(state, characterId).damage };
-}
-
 export function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }

@@ -36,15 +36,7 @@ export function stageCounts(
   return { light, medium, heavy, knockout, fatal };
 }
 
-export function totalBoxes(counts: StageCounts): number {
-  return STAGES.reduce((sum, stage) => sum + counts[stage], 0);
-}
-
 /** A trait of another sphere than the challenge's counts half, rounded up (RULES §2.5). */
 export function effectiveTraitValue(value: number, traitSphere: Sphere, challengeSphere: Sphere): number {
   return traitSphere === challengeSphere ? value : Math.ceil(value / 2);
-}
-
-export function isPhase(value: number): value is Phase {
-  return value === 1 || value === 2 || value === 3;
 }

@@ -70,37 +70,9 @@ export function addAspect<A extends Aspect>(aspects: readonly A[], aspect: A): A
   return [...aspects, aspect];
 }
 
-export function removeAspect<A extends Aspect>(aspects: readonly A[], name: string): A[] {
-  const found = findAspect(aspects, name);
-  return aspects.filter((a) => a !== found);
-}
-
-/** Aspect names starting with (then containing) `prefix`, for autocomplete. */
-export function suggestAspects(aspects: readonly Aspect[], prefix: string, limit = 25): string[] {
-  const wanted = normaliseName(prefix);
-  const starts = aspects.filter((a) => normaliseName(a.name).startsWith(wanted));
-  const contains = aspects.filter((a) => !starts.includes(a) && normaliseName(a.name).includes(wanted));
-  return [...starts, ...contains].slice(0, limit).map((a) => a.name);
-}
-
 /** Free invokes on `aspect` that `invokerId` may use: their own and the unowned ones. */
 export function usableFreeInvokes(aspect: Aspect, invokerId: string): number {
   return aspect.freeInvokes.filter((f) => f.holderId === null || f.holderId === invokerId).length;
-}
-
-export function addFreeInvokes<A extends Aspect>(
-  aspect: A,
-  count: number,
-  holderId: string | null = null,
-): A {
-  const total = aspect.freeInvokes.length + count;
-  if (!Number.isInteger(count) || count < 0 || total > MAX_FREE_INVOKES) {
-    return refuse("errors.fate.freeInvokesInvalid", { max: MAX_FREE_INVOKES });
-  }
-  return {
-    ...aspect,
-    freeInvokes: [...aspect.freeInvokes, ...Array.from({ length: count }, () => ({ holderId }))],
-  };
 }
 
 /**

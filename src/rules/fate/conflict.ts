@@ -75,11 +75,6 @@ function assertStillIn(p: ConflictParticipant): void {
   if (p.status !== "in") refuse("errors.fate.outOfConflict");
 }
 
-export function nextExchange(conflict: FateConflict): FateConflict {
-  assertOpen(conflict);
-  return { ...conflict, exchange: conflict.exchange + 1 };
-}
-
 /** An attack's hit has been rolled against `targetId`: it must be absorbed (or take them out) before anything else. */
 export function registerHit(
   conflict: FateConflict,

@@ -117,11 +117,6 @@ export function addFactionAspect(faction: Faction, name: string): Faction {
   return { ...faction, aspects: withFactionAspect(faction.aspects, name) };
 }
 
-export function setFactionAbilities(faction: Faction, abilities: FactionAbilities): Faction {
-  validateFactionAbilities(abilities);
-  return { ...faction, abilities: { ...abilities } };
-}
-
 /**
  * The start of a scene with the faction in it: it gets 1 FP when no character present can
  * pass it one (RULES §3.5); otherwise nothing.
