@@ -8,7 +8,7 @@ import {
 import { catalogues } from "../src/i18n/index.js";
 
 /**
- * Slash commands as plain data. English names are the fixed contract (PRODUCT.md); every
+ * Slash commands as plain data. English names are a fixed contract with the servers that use them; every
  * description and every Russian localization comes from the catalogues by the option's
  * path, so nothing can be left unlocalized: `buildCommand` throws on a missing key.
  *

@@ -10,7 +10,7 @@ const sphere = (required: boolean): OptionSpec => ({
   choices: ["physical", "social", "mental"],
 });
 
-/** `/reserve`: the hunters set it, the GM spends it (RULES §2.2–2.3). */
+/** `/reserve`: the hunters set it, the GM spends it (docs/rules/beast-hunters.md §2.2–2.3). */
 export const reserve = defineCommand({
   spec: {
     name: "reserve",
@@ -42,7 +42,7 @@ export const reserve = defineCommand({
   },
 });
 
-/** `/challenge`: buy the obstacle and play the conflict (RULES §2.4–2.5). */
+/** `/challenge`: buy the obstacle and play the conflict (docs/rules/beast-hunters.md §2.4–2.5). */
 export const challenge = defineCommand({
   spec: {
     name: "challenge",

@@ -178,7 +178,7 @@ const contest = defineCommand({
 });
 
 /** This game's own slash commands. */
-/** `/faction` (RULES §3.5): the GM's factions with aspects, abilities, fate points and stress. */
+/** `/faction` (docs/rules/fate.md §3.5): the GM's factions with aspects, abilities, fate points and stress. */
 const factionName = { name: "name", type: "string", required: true, maxLength: 64 } as const;
 const faction = defineCommand({
   spec: {

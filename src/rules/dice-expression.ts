@@ -1,5 +1,5 @@
 /**
- * The generic dice roller behind `/roll` (docs/rules §4): parse a dice expression into a small
+ * The generic dice roller behind `/roll` (docs/rules/common.md §4.3): parse a dice expression into a small
  * JSON-serialisable AST, roll it through a DiceSource, and return every die rolled.
  *
  * Grammar (case-insensitive, whitespace allowed between tokens):

@@ -30,7 +30,7 @@ interface Challenge {
 }
 
 const STAGES = ["light", "medium", "heavy", "knockout", "fatal"] as const;
-/** RULES §2.5's stage table (tested in the rules core; here to check what the bot showed). */
+/** docs/rules/beast-hunters.md §2.5's stage table (tested in the rules core; here to check what the bot showed). */
 const stageOf = (total: number) =>
   total <= 0 ? null : total <= 5 ? 0 : total <= 9 ? 1 : total <= 13 ? 2 : total <= 17 ? 3 : 4;
 

@@ -45,7 +45,7 @@ function refusal(input: string, options: ParseOptions = plainTable): DomainError
   throw new Error(`"${input}" parsed, expected a refusal`);
 }
 
-describe("worked examples (RULES §4, §3.1)", () => {
+describe("worked examples (docs/rules/common.md §4.3, docs/rules/fate.md §3.1)", () => {
   it("2d6+3 adds the constant", () => {
     const result = roll("2d6+3", [4, 5]);
     expect(result.expression).toBe("2d6+3");
@@ -90,7 +90,7 @@ describe("worked examples (RULES §4, §3.1)", () => {
     expect(roll("4d6k3", [1, 2, 3, 4]).rolls[0]!.total).toBe(9);
   });
 
-  it("4dF reads each d3 as + − 0 (RULES §3.1) and keeps the raw numbers", () => {
+  it("4dF reads each d3 as + − 0 (docs/rules/fate.md §3.1) and keeps the raw numbers", () => {
     const result = roll("4dF", [1, 2, 3, 1]);
     const term = diceTerm(result, 0, 0);
     expect(term.reading).toBe("fateDF");
@@ -493,7 +493,7 @@ describe("properties", () => {
   it("the bounds are reached: all-lowest and all-highest dice hit minTotal and maxTotal", () => {
     // Every term made positive and plain d3 made d4, so a d3 here is always a Fate die: then a die
     // that always shows its lowest (highest) value must give minTotal (maxTotal). For Fate dice the
-    // lowest value −1 is face 2 and the highest +1 is face 1 (RULES §3.1).
+    // lowest value −1 is face 2 and the highest +1 is face 1 (docs/rules/fate.md §3.1).
     const extreme = (highest: boolean): DiceSource => ({
       roll: (sides) => (sides === 3 ? (highest ? 1 : 2) : highest ? sides : 1),
     });

@@ -459,7 +459,7 @@ function select(intent: ComponentView["intent"], field: string, placeholder: str
   ];
 }
 
-/** Several hunters take part (RULES §2.5: help, switch target and pass advantage are for them only). */
+/** Several hunters take part (docs/rules/beast-hunters.md §2.5: help, switch target and pass advantage are for them only). */
 export function severalHunters(state: ChallengeState): boolean {
   return state.participants.filter((p) => p.side === "hunters").length >= 2;
 }

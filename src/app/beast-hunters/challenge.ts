@@ -579,7 +579,7 @@ function requirePlaying(state: ChallengeState): void {
   if (state.status !== "active") refuse("errors.bh.challengeOver");
 }
 
-/** RULES §2.5: base 1, the GM adds 0..(number of hunters), each hunter may add 1. */
+/** docs/rules/beast-hunters.md §2.5: base 1, the GM adds 0..(number of hunters), each hunter may add 1. */
 function maxDifficulty(state: ChallengeState): number {
   return 1 + 2 * state.participants.filter((p) => p.side === "hunters").length;
 }

@@ -96,7 +96,7 @@ export const reserveSet = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const hunters = await activeHunters(ctx.tx, table.id);
-    // [decision] RULES §2.2: any hunter at the table or the GM enters the hunters' agreed numbers.
+    // [decision] docs/rules/beast-hunters.md §2.2: any hunter at the table or the GM enters the hunters' agreed numbers.
     if (!isGm(table, ctx.actor) && !hunters.some((h) => h.ownerUserId === ctx.actor.userId)) {
       refuse("errors.bh.huntersOrGmOnly");
     }
@@ -122,7 +122,7 @@ export const reserveSet = defineUseCase({
     });
     const renewed: string[] = [];
     if (newAdventure) {
-      // Between adventures: every damage box clears and pre-activations reset (RULES §2.5).
+      // Between adventures: every damage box clears and pre-activations reset (docs/rules/beast-hunters.md §2.5).
       for (const hunter of hunters) {
         const sheet = hunterSheet(hunter);
         const after = renewal(sheet);

@@ -40,7 +40,7 @@ export const characterCreate = defineUseCase({
       refuse("errors.character.zodiacMountainWitchOnly");
     if (ctx.intent.strength && table.system !== "mountain-witch")
       refuse("errors.character.strengthMountainWitchOnly");
-    // Player characters are always strong (RULES §1.2).
+    // Player characters are always strong (docs/rules/mountain-witch.md §1.2).
     if (kind === "pc" && ctx.intent.strength && ctx.intent.strength !== "strong")
       refuse("errors.character.pcAlwaysStrong");
     const key = nameKey(characterName);

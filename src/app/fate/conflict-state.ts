@@ -77,7 +77,7 @@ export function conflictView(
 
 /**
  * The conflict is over (the GM ended it, or one side is left): stress clears for everyone in
- * it (RULES §3.3), consequences stay, and the flow closes.
+ * it (docs/rules/fate.md §3.3), consequences stay, and the flow closes.
  */
 export async function finishConflict(
   ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang">,

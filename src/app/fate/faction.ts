@@ -143,7 +143,7 @@ export const factionShow = defineUseCase({
   },
 });
 
-/** GM: a faction's fate points (RULES §3.5: 1 per scene where no character present can pass it one). */
+/** GM: a faction's fate points (docs/rules/fate.md §3.5: 1 per scene where no character present can pass it one). */
 export const factionFp = defineUseCase({
   type: "faction.fp",
   systems: ["fate"],
@@ -174,7 +174,7 @@ export const factionFp = defineUseCase({
   },
 });
 
-/** GM: a hit on a faction, on its two-box tracks and consequences ([decision] RULES §3.5). */
+/** GM: a hit on a faction, on its two-box tracks and consequences ([decision] docs/rules/fate.md §3.5). */
 export const factionHit = defineUseCase({
   type: "faction.hit",
   systems: ["fate"],

@@ -107,7 +107,7 @@ export const consequenceAdd = defineUseCase({
   },
 });
 
-/** The GM clears a consequence (RULES §3.3). */
+/** The GM clears a consequence (docs/rules/fate.md §3.3). */
 export const consequenceClear = defineUseCase({
   type: "consequence.clear",
   systems: ["fate"],

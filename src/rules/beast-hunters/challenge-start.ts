@@ -1,4 +1,4 @@
-/** Setting up a challenge: price the obstacle, charge the reserve, order the turns (RULES.md §2.3–2.5). */
+/** Setting up a challenge: price the obstacle, charge the reserve, order the turns (docs/rules/beast-hunters.md §2.3–2.5). */
 import { refuse } from "../errors.js";
 import {
   type ActionResult,
@@ -229,7 +229,7 @@ export function startChallenge(setup: ChallengeSetup): ChallengeStart {
   return { state, events, prices, rating, cost: purchase.cost, reserve: purchase.change };
 }
 
-/** Phase 1: none; phase 2: each hunter one; phase 3: each hunter one and the GM one (RULES §2.3). */
+/** Phase 1: none; phase 2: each hunter one; phase 3: each hunter one and the GM one (docs/rules/beast-hunters.md §2.3). */
 function applyPreActivations(state: ChallengeState, setup: ChallengeSetup, events: ChallengeEvent[]): void {
   const list = setup.preActivations ?? [];
   if (list.length > 0 && state.phase === 1) refuse("errors.bh.preActivationNotAllowed", { phase: 1 });

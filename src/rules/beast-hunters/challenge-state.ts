@@ -1,4 +1,4 @@
-/** The challenge's JSON state, its actions and events, and read-only queries over it (RULES.md §2.5). */
+/** The challenge's JSON state, its actions and events, and read-only queries over it (docs/rules/beast-hunters.md §2.5). */
 import { refuse } from "../errors.js";
 import type { Phase, ResourceKind, Sphere, Stage, StageCounts, TraitRole } from "./types.js";
 

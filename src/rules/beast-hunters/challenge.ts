@@ -1,5 +1,5 @@
 /**
- * Playing a challenge (RULES.md §2.5) as a pure reducer over plain JSON:
+ * Playing a challenge (docs/rules/beast-hunters.md §2.5) as a pure reducer over plain JSON:
  * `applyChallengeAction(state, action, dice) → { state, events }`. The input state is never
  * mutated; every die rolled and every number changed is reported in `events`.
  *

@@ -1,4 +1,4 @@
-/** Strikes and damage boxes (RULES.md §2.5). */
+/** Strikes and damage boxes (docs/rules/beast-hunters.md §2.5). */
 import { STAGES, type Stage, type StageCounts } from "./types.js";
 
 /** Advantage points per strike die (and per achievement die during the challenge). */
@@ -7,7 +7,7 @@ export const AP_PER_DIE = 4;
 export const AP_PER_DIE_AFTER = 6;
 
 /**
- * The stage a strike total lands on; null: no damage. [decision] RULES §2.5 table:
+ * The stage a strike total lands on; null: no damage. [decision] docs/rules/beast-hunters.md §2.5 table:
  * ≤0 none, 1–5 light, 6–9 medium, 10–13 heavy, 14–17 knockout, 18+ fatal.
  */
 export function strikeStage(total: number): Stage | null {

@@ -1,5 +1,5 @@
 /**
- * The compact text forms of PRODUCT.md, so the GM can buy an obstacle in one command:
+ * The compact text forms documented in docs/rules/beast-hunters.md, so the GM can buy an obstacle in one command:
  *
  * - traits: `Name:value` items separated by spaces — `Hungry:4 Surround:2`. A name may
  *   have several words: write them as they are (`Hungry and desperate:4`), join them with

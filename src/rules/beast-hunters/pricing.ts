@@ -1,5 +1,5 @@
 /**
- * Buying the obstacle, the reserve and the GM's choices in negotiation (RULES.md §2.2–2.4).
+ * Buying the obstacle, the reserve and the GM's choices in negotiation (docs/rules/beast-hunters.md §2.2–2.4).
  * Every price is itemised so the bot can explain the number back to the table.
  */
 import { refuse } from "../errors.js";
@@ -47,7 +47,7 @@ export interface ObstaclePrice {
   rating: number;
 }
 
-/** The mandatory minimal set of boxes costs 1 (RULES §2.4 [decision]: the rule, not the seed's example). */
+/** The mandatory minimal set of boxes costs 1 (docs/rules/beast-hunters.md §2.4 [decision]: the rule, not the seed's example). */
 export const MINIMAL_BOXES_PRICE = 1;
 /** Traits, resources and initiative: 1 point per +2. */
 export const POINTS_PER_PRICE = 2;
@@ -112,7 +112,7 @@ export function priceObstacle(spec: ObstacleSpec, options: { climax?: boolean } 
   );
   if (extras.length > 0 && !options.climax) refuse("errors.bh.extraBoxesOnlyInClimax");
   for (const extra of extras) {
-    // [decision] RULES §2.4: one point per extra box.
+    // [decision] docs/rules/beast-hunters.md §2.4: one point per extra box.
     lines.push({ item: "extraBoxes", stage: extra.stage, count: extra.count, price: extra.count });
   }
 

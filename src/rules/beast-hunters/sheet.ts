@@ -1,4 +1,4 @@
-/** The hunter's sheet (RULES.md §2.1): validation, creation checks, renewal between adventures. */
+/** The hunter's sheet (docs/rules/beast-hunters.md §2.1): validation, creation checks, renewal between adventures. */
 import { refuse } from "../errors.js";
 import {
   MINIMAL_BOXES,
@@ -216,7 +216,7 @@ export function addVictoryPoints(have: number, amount: number): VictoryPointChan
   return { before: have, after: have + amount };
 }
 
-/** Spending VP is recorded with what it bought; the bot does not price improvements (RULES §2.1). */
+/** Spending VP is recorded with what it bought; the bot does not price improvements (docs/rules/beast-hunters.md §2.1). */
 export function spendVictoryPoints(have: number, amount: number): VictoryPointChange {
   checkVp(amount);
   if (amount > have) refuse("errors.bh.notEnoughVp", { have, need: amount });

@@ -1,4 +1,4 @@
-/** Shared vocabulary of Beast Hunters (RULES.md §2): spheres, damage stages, resource kinds. */
+/** Shared vocabulary of Beast Hunters (docs/rules/beast-hunters.md §2): spheres, damage stages, resource kinds. */
 
 /** The three spheres of challenges (Ф / С / М). */
 export const SPHERES = ["physical", "social", "mental"] as const;
@@ -36,7 +36,7 @@ export function stageCounts(
   return { light, medium, heavy, knockout, fatal };
 }
 
-/** A trait of another sphere than the challenge's counts half, rounded up (RULES §2.5). */
+/** A trait of another sphere than the challenge's counts half, rounded up (docs/rules/beast-hunters.md §2.5). */
 export function effectiveTraitValue(value: number, traitSphere: Sphere, challengeSphere: Sphere): number {
   return traitSphere === challengeSphere ? value : Math.ceil(value / 2);
 }

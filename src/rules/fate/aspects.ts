@@ -1,7 +1,7 @@
 import { refuse } from "../errors.js";
 import { echo, normaliseName } from "./skills.js";
 
-/** The five aspects every character has (RULES §3.2). */
+/** The five aspects every character has (docs/rules/fate.md §3.2). */
 export const CHARACTER_ASPECT_KINDS = ["ambition", "belief", "connections", "flaw", "talent"] as const;
 export type CharacterAspectKind = (typeof CHARACTER_ASPECT_KINDS)[number];
 

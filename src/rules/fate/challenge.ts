@@ -9,7 +9,7 @@ export interface ChallengeStep {
   outcome: Outcome;
 }
 
-/** A challenge (RULES §3.4): overcome rolls, each with a different skill, judged together. */
+/** A challenge (docs/rules/fate.md §3.4): overcome rolls, each with a different skill, judged together. */
 export interface FateChallenge {
   title: string;
   steps: ChallengeStep[];
@@ -37,7 +37,7 @@ export interface ChallengeTally {
   success: number;
   style: number;
   /**
-   * A hint for the GM, who decides (RULES: "the results together decide"): more successes
+   * A hint for the GM, who decides (docs/rules/fate.md §3.4: "the results together decide"): more successes
    * (with style counting as one) than failures → success, more failures → fail, otherwise
    * mixed; ties are successes at a minor cost and count for neither. Null before any roll.
    */

@@ -20,7 +20,7 @@ import {
 export type SkillRanks = Partial<Record<SkillKey, number>>;
 
 /**
- * A stunt (RULES §3.3). Magic abilities are stunts; a magic stunt may have an ULTIMATE, whose
+ * A stunt (docs/rules/fate.md §3.3). Magic abilities are stunts; a magic stunt may have an ULTIMATE, whose
  * use disables that magic until the next game week.
  */
 export interface Stunt {
@@ -59,7 +59,7 @@ export interface FateCharacter {
   consequences: ConsequenceSlot[];
 }
 
-/** The pyramid of RULES §3.3: how many skills may sit at each rank. */
+/** The pyramid of docs/rules/fate.md §3.3: how many skills may sit at each rank. */
 export const PYRAMID: ReadonlyArray<{ rank: number; count: number }> = [
   { rank: 4, count: 1 },
   { rank: 3, count: 2 },

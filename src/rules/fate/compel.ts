@@ -23,7 +23,7 @@ type Holder = FatePointHolder & { id: string };
 /**
  * Offers `target` a complication tied to `aspect` (one of `aspects`: the target's own, the
  * scene's…) worth `points` FP. [decision] A character compelling someone else pays the points
- * up front (RULES §3.2: fate points pay for "a compel on someone else"); they go to the target
+ * up front (docs/rules/fate.md §3.2: fate points pay for "a compel on someone else"); they go to the target
  * on acceptance and back to the compeller on a buy-off. The GM's points come from the bank, and
  * a self-compel costs nothing. An offer may exceed what the target could pay to refuse it: then
  * the target can only accept (`canBuyOff`).
@@ -72,7 +72,7 @@ export function canBuyOff(offer: CompelOffer, target: FatePointHolder): boolean 
 
 /**
  * The target buys the compel off by paying as many fate points as were offered; impossible
- * with fewer (RULES §3.2). A compelling character gets their escrow back.
+ * with fewer (docs/rules/fate.md §3.2). A compelling character gets their escrow back.
  */
 export function buyOffCompel<T extends Holder, C extends Holder>(
   offer: CompelOffer,

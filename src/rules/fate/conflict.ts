@@ -106,7 +106,7 @@ export function resolveHit(
   });
 }
 
-/** Fate points for conceding (RULES §3.4): 1, plus 1 per consequence taken in this conflict. */
+/** Fate points for conceding (docs/rules/fate.md §3.4): 1, plus 1 per consequence taken in this conflict. */
 export function concedeFatePoints(consequencesTaken: number): number {
   return 1 + consequencesTaken;
 }

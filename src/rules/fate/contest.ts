@@ -17,7 +17,7 @@ export interface ExchangeOutcome {
 }
 
 /**
- * Resolves one exchange of a contest (RULES §3.4). The highest result wins a victory; a tie
+ * Resolves one exchange of a contest (docs/rules/fate.md §3.4). The highest result wins a victory; a tie
  * for highest gives nobody a victory and a twist. Two victories for a success with style
  * (3+ shifts) that nobody else got. Against each other (no `passive`), a participant's shifts
  * are their result minus the best other result, so style means beating everyone by 3+. Against

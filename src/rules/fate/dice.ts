@@ -1,6 +1,6 @@
 import { type DiceSource, rollMany } from "../dice.js";
 
-/** One Fate die as read from a d3: 1 → +1, 2 → −1, 3 → 0 (RULES §3.1). */
+/** One Fate die as read from a d3: 1 → +1, 2 → −1, 3 → 0 (docs/rules/fate.md §3.1). */
 export type FateFace = 1 | -1 | 0;
 export type FateSymbol = "+" | "−" | "0";
 

@@ -11,7 +11,7 @@ import {
   type StressTrack,
 } from "./stress.js";
 
-/** The seven faction abilities of RULES §3.5 ([decision]: the seed says six and lists seven). */
+/** The seven faction abilities of docs/rules/fate.md §3.5 ([decision]: the seed says six and lists seven). */
 export const FACTION_ABILITIES = [
   { key: "military", en: "Military", ru: "Военная сила" },
   { key: "magic", en: "Magic", ru: "Магическая сила" },
@@ -37,7 +37,7 @@ export interface Faction {
   abilities: FactionAbilities;
   stunts: Stunt[];
   fatePoints: number;
-  /** [decision, RULES §3.5] The same two-box tracks as characters, not widened by any ability. */
+  /** [decision, docs/rules/fate.md §3.5] The same two-box tracks as characters, not widened by any ability. */
   stress: { physical: StressTrack; mental: StressTrack };
   consequences: ConsequenceSlot[];
 }
@@ -119,7 +119,7 @@ export function addFactionAspect(faction: Faction, name: string): Faction {
 
 /**
  * The start of a scene with the faction in it: it gets 1 FP when no character present can
- * pass it one (RULES §3.5); otherwise nothing.
+ * pass it one (docs/rules/fate.md §3.5); otherwise nothing.
  */
 export function factionSceneFatePoint(faction: Faction, characterCanPass: boolean): Faction {
   return characterCanPass ? faction : gainFatePoints(faction, 1);

@@ -28,7 +28,7 @@ export function adjustFatePoints<T extends FatePointHolder>(holder: T, change: n
 }
 
 /**
- * Fate points at the start of a new game week: back up to the refresh. [decision, RULES §3.2]
+ * Fate points at the start of a new game week: back up to the refresh. [decision, docs/rules/fate.md §3.2]
  * A character holding more keeps them (Fate convention).
  */
 export function refreshFatePoints(fatePoints: number, refresh: number): number {

@@ -1,4 +1,4 @@
-/** Fate of Panavea (RULES §3): the pure rules core. */
+/** Fate of Panavea (docs/rules/fate.md §3): the pure rules core. */
 export * from "./aspects.js";
 export * from "./challenge.js";
 export * from "./character.js";

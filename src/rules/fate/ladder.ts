@@ -1,4 +1,4 @@
-/** The ladder of RULES §3.1, top to bottom; names live in the catalogue under `fate.ladder.<key>`. */
+/** The ladder of docs/rules/fate.md §3.1, top to bottom; names live in the catalogue under `fate.ladder.<key>`. */
 export const LADDER = [
   { value: 8, key: "legendary" },
   { value: 7, key: "epic" },

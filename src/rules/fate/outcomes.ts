@@ -1,6 +1,6 @@
 import { refuse } from "../errors.js";
 
-/** The four outcomes of RULES §3.1, by shifts (result − opposition). */
+/** The four outcomes of docs/rules/fate.md §3.1, by shifts (result − opposition). */
 export type Outcome = "fail" | "tie" | "success" | "style";
 export const OUTCOMES: readonly Outcome[] = ["fail", "tie", "success", "style"];
 
@@ -126,7 +126,7 @@ export function tradeHitForBoost(attack: ActionEffects): ActionEffects {
 }
 
 /**
- * Weapon and armour ratings (RULES §3.1): a successful hit adds the attacker's WR and
+ * Weapon and armour ratings (docs/rules/fate.md §3.1): a successful hit adds the attacker's WR and
  * subtracts the defender's AR, never below 0. A miss (hit 0) stays a miss: WR does not
  * turn a tie into harm.
  */

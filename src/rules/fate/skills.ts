@@ -1,6 +1,6 @@
 import { refuse } from "../errors.js";
 
-/** The eighteen skills of RULES §3.3, in the rulebook's order, with their English and Russian names. */
+/** The eighteen skills of docs/rules/fate.md §3.3, in the rulebook's order, with their English and Russian names. */
 export const SKILLS = [
   { key: "physique", en: "Physique", ru: "Выносливость" },
   { key: "eloquence", en: "Eloquence", ru: "Красноречие" },

@@ -13,7 +13,7 @@ export interface StressTrack {
 export type Severity = "mild" | "moderate" | "severe";
 export const SEVERITIES: readonly Severity[] = ["mild", "moderate", "severe"];
 
-/** How many shifts each consequence absorbs (RULES §3.3). */
+/** How many shifts each consequence absorbs (docs/rules/fate.md §3.3). */
 export const CONSEQUENCE_SHIFTS: Readonly<Record<Severity, number>> = { mild: 2, moderate: 4, severe: 6 };
 
 /**
@@ -161,7 +161,7 @@ function lexicographicallyLess(a: readonly number[], b: readonly number[]): bool
 
 /**
  * Takes a hit of `shifts` on `track` (its kind decides which slots can help) and the
- * character's consequence slots. [decision, RULES §3.3] Each box absorbs one shift, any number
+ * character's consequence slots. [decision, docs/rules/fate.md §3.3] Each box absorbs one shift, any number
  * of boxes may be checked for one hit; a hit that the free boxes and slots cannot absorb takes
  * the character out. With `choice` the player picks boxes and slots (checked here); without,
  * `defaultAbsorption`. A hit of 0 absorbs nothing and costs nothing.
@@ -226,7 +226,7 @@ export function nameConsequence(
   return slots.map((s) => (s === target ? { ...s, taken: true, aspect } : s));
 }
 
-/** The GM clears a consequence (RULES §3.3: consequences stay until the GM clears them). */
+/** The GM clears a consequence (docs/rules/fate.md §3.3: consequences stay until the GM clears them). */
 export function clearConsequence(
   slots: readonly ConsequenceSlot[],
   id: ConsequenceSlotId,

@@ -1,5 +1,5 @@
 /**
- * Chapter transitions (RULES §1.2, §1.3, §1.5): at a chapter start the trust values
+ * Chapter transitions (docs/rules/mountain-witch.md §1.2, §1.3, §1.5): at a chapter start the trust values
  * take their adjusted values and points refill to them, "until chapter end" damage
  * ends, and incapacitated characters may try to recover (once per chapter, from the
  * chapter after they were taken out).

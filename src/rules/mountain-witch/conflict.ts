@@ -1,5 +1,5 @@
 /**
- * A Mountain Witch conflict (RULES §1.1–1.3) as a pure state machine over a JSON object.
+ * A Mountain Witch conflict (docs/rules/mountain-witch.md §1.1–1.3) as a pure state machine over a JSON object.
  *
  * Model (see README.md in this folder):
  * - One conflict state is one two-sided conflict, sides `a` and `b`. A group conflict
@@ -50,14 +50,14 @@ export interface Participant {
   playerId: string | null;
   strength: Strength;
   side: SideKey;
-  /** A dead character's player may still help with trust (RULES §1.2). */
+  /** A dead character's player may still help with trust (docs/rules/mountain-witch.md §1.2). */
   dead: boolean;
   /** The character whose die this one's die is added to, or null when rolling for itself. */
   helps: number | null;
 }
 
 /**
- * Help by a dead character's player (RULES §1.2): no presence, no participation, no limit
+ * Help by a dead character's player (docs/rules/mountain-witch.md §1.2): no presence, no participation, no limit
  * on how many characters they help; their die carries no damage penalty.
  */
 export interface DeadHelp {
@@ -94,7 +94,7 @@ export interface TrustUseRecord {
 export interface DieRoll {
   characterId: number;
   die: number;
-  /** −1 per active damage entry (RULES §1.1). */
+  /** −1 per active damage entry (docs/rules/mountain-witch.md §1.1). */
   penalty: number;
   /** The damage entries behind the penalty. */
   penaltyDamageIds: number[];
@@ -171,7 +171,7 @@ export interface ConflictState {
   mode: ConflictMode;
   title: string | null;
   phase: ConflictPhase;
-  /** Set for a recovery attempt: the incapacitated character (RULES §1.2). */
+  /** Set for a recovery attempt: the incapacitated character (docs/rules/mountain-witch.md §1.2). */
   recoveryOf: number | null;
   participants: Participant[];
   betrayals: Betrayal[];
@@ -216,7 +216,7 @@ export function openConflict(input: { mode?: ConflictMode; title?: string | null
 }
 
 /**
- * A recovery attempt (RULES §1.2): the incapacitated character against "incapacity", a
+ * A recovery attempt (docs/rules/mountain-witch.md §1.2): the incapacitated character against "incapacity", a
  * weak opponent that must be taken out. Others may join and help as usual.
  */
 export function openRecoveryConflict(character: CharacterRef): ConflictState {
@@ -343,7 +343,7 @@ export function removeParticipant(state: ConflictState, id: number): ConflictSta
 }
 
 /**
- * Help (RULES §1.3): the helper spends 1 point given to the helper by the helped
+ * Help (docs/rules/mountain-witch.md §1.3): the helper spends 1 point given to the helper by the helped
  * character; the helper's die will be added to the helped character's die. A dead
  * character's player may help too.
  */
@@ -378,7 +378,7 @@ export function assist(
 }
 
 /**
- * A dead character's player helps without restriction (RULES §1.2): from outside the
+ * A dead character's player helps without restriction (docs/rules/mountain-witch.md §1.2): from outside the
  * conflict, any number of characters, once each.
  */
 function assistAsDead(
@@ -411,7 +411,7 @@ function useRecord(spent: TrustSpend): TrustUseRecord {
 }
 
 /**
- * Betrayal (RULES §1.3): the betrayer spends N points the betrayed gave them for +N
+ * Betrayal (docs/rules/mountain-witch.md §1.3): the betrayer spends N points the betrayed gave them for +N
  * against the betrayed in this conflict. From then on the betrayed may not spend trust
  * in this conflict. A living betrayer must be in the conflict on the other side; a dead
  * character's player may betray anyone in it from outside (the bonus goes to whoever is
@@ -429,7 +429,7 @@ export function betray(
   const betrayed = requireParticipant(state, betrayedId);
   if (betrayed.kind !== "pc" || betrayer.kind !== "pc") refuse("errors.mw.betrayOnlyPlayerCharacters");
   if (isBetrayed(state, betrayer.id)) refuse("errors.mw.betrayedCannotSpend");
-  // A dead character's player spends trust without restriction (RULES §1.2): no presence needed.
+  // A dead character's player spends trust without restriction (docs/rules/mountain-witch.md §1.2): no presence needed.
   if (betrayer.status !== "dead") {
     const inConflict = findParticipant(state, betrayer.id);
     if (!inConflict) refuse("errors.mw.betrayerNotInConflict");
@@ -469,7 +469,7 @@ export function declareKillIntent(
 }
 
 /**
- * Trade (RULES §1.1), declared by a player: before the roll (no roll happens, it counts
+ * Trade (docs/rules/mountain-witch.md §1.1), declared by a player: before the roll (no roll happens, it counts
  * as a tie) or on a tie. Both sides get the chosen success. The GM can never trade.
  */
 export function declareTrade(
@@ -574,7 +574,7 @@ function pairingOf(state: ConflictState, p: Participant): Pairing {
 }
 
 /**
- * Rolls every die of the conflict at once (RULES §1.1): 1d6 per participant (the danger
+ * Rolls every die of the conflict at once (docs/rules/mountain-witch.md §1.1): 1d6 per participant (the danger
  * once in common-danger mode), damage penalties, helpers' dice added, betrayal bonuses,
  * degrees, successes and narration rights with roll-offs. The roll is final.
  *
@@ -780,7 +780,7 @@ export function narratorOf(state: ConflictState, pairingId = 0): Narration | nul
 }
 
 /**
- * Buy narration (RULES §1.3): after the roll and before narration, the buyer spends 1
+ * Buy narration (docs/rules/mountain-witch.md §1.3): after the roll and before narration, the buyer spends 1
  * point given by a character of that conflict and narrates its outcome instead. The
  * buyer need not be in the scene.
  */
@@ -825,7 +825,7 @@ function isGroupPairing(state: ConflictState, pairing: Pairing): boolean {
 
 /**
  * Spends successes of the attacking side as damage on a character of the other side
- * (RULES §1.2). Returns the damage, with its duration by the target's strength; the
+ * (docs/rules/mountain-witch.md §1.2). Returns the damage, with its duration by the target's strength; the
  * store records it (a `taken-out` result changes the character's status instead).
  */
 export function spendDamage(
@@ -912,7 +912,7 @@ export interface ConflictActor {
 }
 
 /**
- * Narration and the successes of a pairing belong to its narrator alone (RULES §1.1):
+ * Narration and the successes of a pairing belong to its narrator alone (docs/rules/mountain-witch.md §1.1):
  * the higher roller, a trade's declarer or the buyer of the narration. The narration of
  * GM characters and obstacles is the GM's.
  */

@@ -1,5 +1,5 @@
 /**
- * Damage (RULES §1.2): how long a spent success lasts on a target of a given strength,
+ * Damage (docs/rules/mountain-witch.md §1.2): how long a spent success lasts on a target of a given strength,
  * and the −1 penalties that active damage puts on a character's die.
  */
 import type { DamageQuality } from "./degree.js";

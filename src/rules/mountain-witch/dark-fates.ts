@@ -1,5 +1,5 @@
 /**
- * Dark fates (RULES §1.5): dealt at random from a deck of six without repeats, seen
+ * Dark fates (docs/rules/mountain-witch.md §1.5): dealt at random from a deck of six without repeats, seen
  * only by the owning player (not even by the GM). A player may put theirs back and
  * draw once more from the rest; once every player has a final fate, the undealt fates
  * are shown to everyone. Alternatively the table lets players choose (repeats allowed).

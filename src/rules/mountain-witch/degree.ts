@@ -1,5 +1,5 @@
 /**
- * Degree of success (RULES §1.1) and the successes it gives each side.
+ * Degree of success (docs/rules/mountain-witch.md §1.1) and the successes it gives each side.
  *
  * Successes are kept as *pieces* rather than a number because the rulebook forbids
  * breaking a whole success into two halves: a critical is one whole plus one half,

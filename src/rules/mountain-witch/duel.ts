@@ -1,10 +1,10 @@
 /**
- * The duel (RULES §1.4): a fair fight between two player characters, no trust, no
+ * The duel (docs/rules/mountain-witch.md §1.4): a fair fight between two player characters, no trust, no
  * abilities. Each duellist rolls up to three d6 in secret; the sums decide the degree.
  *
  * The state holds both duellists' secret dice: never show it directly, show
  * `duelVisibleTo(state, userId)` instead, which hides the other side's dice until the
- * reveal. A dead character's player may still spend trust in a duel (RULES §1.2).
+ * reveal. A dead character's player may still spend trust in a duel (docs/rules/mountain-witch.md §1.2).
  */
 import type { DiceSource } from "../dice.js";
 import { refuse } from "../errors.js";
@@ -265,7 +265,7 @@ function reveal(state: DuelState, struckBy: SideKey | "auto", dice: DiceSource):
 }
 
 /**
- * Trust in a duel (RULES §1.3/§1.2): never by the duellists, only by dead characters'
+ * Trust in a duel (docs/rules/mountain-witch.md §1.3/§1.2): never by the duellists, only by dead characters'
  * players. Help adds the helper's d6 (rolled at the reveal) to the helped duellist's
  * sum; betrayal adds N to the other duellist's sum; buying narration comes after the
  * reveal and before any damage.
@@ -285,7 +285,7 @@ export function duelTrust(
     if (state.result.narratorBought) refuse("errors.mw.narrationAlreadyBought");
   } else {
     requireRolling(state);
-    // Without restriction (RULES §1.2), but one help per duellist and round from each dead character.
+    // Without restriction (docs/rules/mountain-witch.md §1.2), but one help per duellist and round from each dead character.
     if (
       use === "help" &&
       state.trustUses.some((u) => u.use === "help" && u.spenderId === spender.id && u.targetId === targetId)
@@ -316,7 +316,7 @@ export function duelTrust(
 
 /**
  * The winner of a round spends successes as one damage on the other duellist: damage from
- * one duel round is applied once, however many dice were rolled (RULES §1.4). The loser's
+ * one duel round is applied once, however many dice were rolled (docs/rules/mountain-witch.md §1.4). The loser's
  * ½ of a mixed success is narration only.
  */
 export function spendDuelDamage(

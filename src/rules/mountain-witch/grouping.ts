@@ -1,5 +1,5 @@
 /**
- * Group conflicts (RULES §1.1): participants are grouped into sides by shared
+ * Group conflicts (docs/rules/mountain-witch.md §1.1): participants are grouped into sides by shared
  * opponents. Everyone declares whom they act against; each connected group of
  * opponents is one two-sided conflict, and the two sides are found by colouring it.
  * A group that cannot be split into two sides (A against B, B against C, C against A)

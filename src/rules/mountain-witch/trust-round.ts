@@ -1,5 +1,5 @@
 /**
- * The chapter-start trust round (RULES §1.3). Each player adjusts the values their
+ * The chapter-start trust round (docs/rules/mountain-witch.md §1.3). Each player adjusts the values their
  * character gives the others: +1 at most per target, lower by any amount, or keep.
  * In secret mode nothing is shown until every giver has submitted or the GM closes
  * the round; then all changes are revealed at once and points refill.

@@ -1,5 +1,5 @@
 /**
- * Trust (RULES §1.3). The value A gives B becomes points held by B, spendable only on
+ * Trust (docs/rules/mountain-witch.md §1.3). The value A gives B becomes points held by B, spendable only on
  * or against A. Values change only at chapter start; points are spent and refill to
  * the values at every chapter start.
  */
@@ -73,7 +73,7 @@ export function validateInitialTrust(value: number): number {
 }
 
 /**
- * A chapter-start adjustment of one value (RULES §1.3): raise by exactly 1, lower by
+ * A chapter-start adjustment of one value (docs/rules/mountain-witch.md §1.3): raise by exactly 1, lower by
  * any amount (not below 0), or keep. The +1 limit is per target.
  */
 export function validateTrustAdjustment(oldValue: number, newValue: number): number {

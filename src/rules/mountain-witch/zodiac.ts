@@ -1,4 +1,4 @@
-/** Zodiac signs and the starting trust they give (RULES §1.6). */
+/** Zodiac signs and the starting trust they give (docs/rules/mountain-witch.md §1.6). */
 import { refuse } from "../errors.js";
 import type { TrustLink } from "./trust.js";
 

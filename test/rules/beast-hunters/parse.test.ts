@@ -10,7 +10,7 @@ import {
 import { expectRefusal } from "./helpers.js";
 
 describe("parseTraits", () => {
-  it("reads PRODUCT.md's example", () => {
+  it("reads the documented example", () => {
     expect(parseTraits("Hungry:4 Surround:2")).toEqual([
       { name: "Hungry", value: 4 },
       { name: "Surround", value: 2 },
@@ -50,7 +50,7 @@ describe("parseTraits", () => {
 });
 
 describe("parseResources", () => {
-  it("reads PRODUCT.md's examples", () => {
+  it("reads the documented examples", () => {
     expect(parseResources("D6 A4")).toEqual([
       { name: "D6", kind: "defence", value: 6 },
       { name: "A4", kind: "attack", value: 4 },

@@ -7,7 +7,7 @@ import {
 } from "../../../src/rules/fate/challenge.js";
 import { expectRefusal } from "./refusal.js";
 
-describe("a challenge (RULES §3.4)", () => {
+describe("a challenge (docs/rules/fate.md §3.4)", () => {
   it("is a series of overcome rolls, each with a different skill, tallied together", () => {
     let challenge = startChallenge("Hold the burning bridge");
     expect(challengeTally(challenge).leaning).toBeNull();

@@ -41,7 +41,7 @@ const orcs = () =>
     makeStunt("War cry", "Once a session: berserk."),
   ]);
 
-describe("the skill pyramid (RULES §3.3)", () => {
+describe("the skill pyramid (docs/rules/fate.md §3.3)", () => {
   it("accepts one +4, two +3, three +2, four +1", () => {
     expect(() => validatePyramid(pyramid, { complete: true })).not.toThrow();
   });
@@ -70,7 +70,7 @@ describe("the skill pyramid (RULES §3.3)", () => {
   });
 });
 
-describe("race bonuses (RULES §3.3)", () => {
+describe("race bonuses (docs/rules/fate.md §3.3)", () => {
   it("the seed's orcs: Fight +2, Provoke +2, Physique +1 = 5", () => {
     expect(() => validateRaceBonuses(orcs().bonuses, { complete: true, skills: pyramid })).not.toThrow();
   });
@@ -149,7 +149,7 @@ describe("a character", () => {
   });
 });
 
-describe("magic ULTIMATE (RULES §3.3)", () => {
+describe("magic ULTIMATE (docs/rules/fate.md §3.3)", () => {
   const mage = () =>
     newCharacter({
       id: "m",

@@ -34,7 +34,7 @@ function goodCheck(faces: number[], difficulty = 3): FateCheck {
   );
 }
 
-describe("a check (RULES §3.1)", () => {
+describe("a check (docs/rules/fate.md §3.1)", () => {
   it("worked example: Good (+3) skill with +1 on the dice vs passive 3 → +1 shift, a success", () => {
     const check = goodCheck([1, 3, 3, 3]);
     expect(check.dice.total).toBe(1);
@@ -76,7 +76,7 @@ describe("a check (RULES §3.1)", () => {
   });
 });
 
-describe("invokes (RULES §3.2)", () => {
+describe("invokes (docs/rules/fate.md §3.2)", () => {
   const fire = () => makeAspect("Everything is on fire", "situational", { freeInvokes: 1 });
 
   it("+2 to the result, paid with a free invoke first", () => {

@@ -13,7 +13,7 @@ import { expectRefusal } from "./refusal.js";
 const aspects = [makeAspect("Bloodthirsty orc", "talent"), makeAspect("High society", "situational")];
 const orc = { id: "orc", fatePoints: 1 };
 
-describe("compels (RULES §3.2)", () => {
+describe("compels (docs/rules/fate.md §3.2)", () => {
   it("the seed's example: accept and take two fate points", () => {
     const { offer } = offerCompel({
       target: orc,

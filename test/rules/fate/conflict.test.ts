@@ -21,7 +21,7 @@ function brawl() {
   ]);
 }
 
-describe("conceding (RULES §3.4)", () => {
+describe("conceding (docs/rules/fate.md §3.4)", () => {
   it("worked example: conceding after two consequences gives 3 FP", () => {
     let conflict = brawl();
     conflict = registerHit(conflict, "hero", 2, "physical");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { contestExchange, recordExchange, startContest } from "../../../src/rules/fate/contest.js";
 import { expectRefusal } from "./refusal.js";
 
-describe("a contest exchange (RULES §3.4)", () => {
+describe("a contest exchange (docs/rules/fate.md §3.4)", () => {
   it("worked example: a lone success with style wins 2 victories", () => {
     const exchange = contestExchange([
       { characterId: "a", result: 5 },

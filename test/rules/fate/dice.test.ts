@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type DiceSource, scriptedDice, seededDice } from "../../../src/rules/dice.js";
 import { fateDiceWays, fateFace, readFateDice, rollFateDice } from "../../../src/rules/fate/dice.js";
 
-describe("4d3 read as Fate dice (RULES §3.1)", () => {
+describe("4d3 read as Fate dice (docs/rules/fate.md §3.1)", () => {
   it("worked example: faces [1, 2, 3, 3] read + − 0 0 and total 0", () => {
     const roll = rollFateDice(scriptedDice([1, 2, 3, 3]));
     expect(roll.rolled).toEqual([1, 2, 3, 3]);

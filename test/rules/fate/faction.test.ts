@@ -9,7 +9,7 @@ import {
 } from "../../../src/rules/fate/faction.js";
 import { expectRefusal } from "./refusal.js";
 
-describe("factions (RULES §3.5)", () => {
+describe("factions (docs/rules/fate.md §3.5)", () => {
   it("[decision] have seven abilities rated +4, +3, +2, +1, +1, the rest 0", () => {
     expect(FACTION_ABILITY_KEYS).toHaveLength(7);
     const abilities = { military: 4, magic: 3, commerce: 2, espionage: 1, art: 1 };

@@ -12,7 +12,7 @@ import {
 } from "../../../src/rules/fate/fate-points.js";
 import { expectRefusal } from "./refusal.js";
 
-describe("fate points (RULES §3.2)", () => {
+describe("fate points (docs/rules/fate.md §3.2)", () => {
   it("are spent only when there are enough", () => {
     expect(spendFatePoints({ fatePoints: 2 }, 2).fatePoints).toBe(0);
     expectRefusal(() => spendFatePoints({ fatePoints: 1 }, 2), "errors.fate.notEnoughFatePoints", {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LADDER, ladderName, signed } from "../../../src/rules/fate/ladder.js";
 
-describe("the ladder (RULES §3.1)", () => {
+describe("the ladder (docs/rules/fate.md §3.1)", () => {
   it("names +4 Great and +3 Good", () => {
     expect(ladderName(4)).toEqual({ value: 4, key: "fate.ladder.great", signed: "+4" });
     expect(ladderName(3).key).toBe("fate.ladder.good");

@@ -8,7 +8,7 @@ import {
 } from "../../../src/rules/fate/outcomes.js";
 import { expectRefusal } from "./refusal.js";
 
-describe("outcomes by shifts (RULES §3.1)", () => {
+describe("outcomes by shifts (docs/rules/fate.md §3.1)", () => {
   it("fail below 0, tie at 0, success at 1–2, success with style at 3 or more", () => {
     expect([-3, -1, 0, 1, 2, 3, 7].map(outcome)).toEqual([
       "fail",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveSkill, SKILL_KEYS, SKILLS, suggestSkills } from "../../../src/rules/fate/skills.js";
 import { expectRefusal } from "./refusal.js";
 
-describe("skills (RULES §3.3)", () => {
+describe("skills (docs/rules/fate.md §3.3)", () => {
   it("has the eighteen skills", () => {
     expect(SKILL_KEYS).toHaveLength(18);
     expect(new Set(SKILLS.map((s) => s.ru)).size).toBe(18);

@@ -20,7 +20,7 @@ function slotsWithFree(free: string[], skills = { physique: 0, eloquence: 0 }): 
   return consequenceSlots(skills).map((s) => ({ ...s, taken: !free.includes(s.id) }));
 }
 
-describe("stress tracks (RULES §3.3)", () => {
+describe("stress tracks (docs/rules/fate.md §3.3)", () => {
   it("2 boxes, +1 at +1/+2, +2 at +3/+4, +2 and an extra mild slot at +5", () => {
     expect([0, 1, 2, 3, 4, 5].map(stressBoxes)).toEqual([2, 3, 3, 4, 4, 4]);
     expect([0, 4, 5].map(extraMildSlot)).toEqual([false, false, true]);
@@ -50,7 +50,7 @@ describe("stress tracks (RULES §3.3)", () => {
   });
 });
 
-describe("absorbing a hit (RULES §3.3, [decision] one shift per box)", () => {
+describe("absorbing a hit (docs/rules/fate.md §3.3, [decision] one shift per box)", () => {
   it("worked example: a hit of 4 on 2 boxes and an open mild consequence → both boxes + mild", () => {
     const result = absorbHit(emptyTrack("physical", 2), slotsWithFree(["mild"]), 4);
     expect(result).toMatchObject({ kind: "absorbed", boxes: [0, 1], consequences: ["mild"], absorbed: 4 });

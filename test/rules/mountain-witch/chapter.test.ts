@@ -6,7 +6,7 @@ import {
 } from "../../../src/rules/mountain-witch/index.js";
 import { expectRefusal, link, wound } from "./helpers.js";
 
-describe("chapter start (RULES §1.5)", () => {
+describe("chapter start (docs/rules/mountain-witch.md §1.5)", () => {
   it("refills points, ends 'until chapter end' damage, and opens recovery attempts", () => {
     const untilChapterEnd = wound(1, "chapter");
     const permanent = wound(1, "permanent");

@@ -34,7 +34,7 @@ function duel1v1(a = pc(1), b = npc(10, "strong")): ConflictState {
   return s;
 }
 
-describe("worked examples (RULES §1.1)", () => {
+describe("worked examples (docs/rules/mountain-witch.md §1.1)", () => {
   it("a side rolling 6 against a wounded defender's 1 − 1 gets degree 6: a double success", () => {
     const w = wound(10);
     const { state, result } = rollConflict(duel1v1(), scriptedDice([6, 1]), { 10: [w] });
@@ -322,7 +322,7 @@ describe("trade", () => {
   });
 });
 
-describe("damage (RULES §1.2)", () => {
+describe("damage (docs/rules/mountain-witch.md §1.2)", () => {
   it("a weak opponent is taken out by a normal success", () => {
     const s = rollConflict(duel1v1(pc(1), npc(10, "weak", "Ashigaru")), scriptedDice([5, 2])).state;
     const { state, damage } = spendDamage(s, { attackerSide: "a", targetId: 10, quality: "normal" });
@@ -584,7 +584,7 @@ describe("refusals while forming the conflict", () => {
   });
 });
 
-describe("recovery from incapacity (RULES §1.2)", () => {
+describe("recovery from incapacity (docs/rules/mountain-witch.md §1.2)", () => {
   it("is a conflict against incapacity, a weak opponent that must be taken out", () => {
     const sick = pc(1, "Kenji", "incapacitated");
     let s = openRecoveryConflict(sick);

@@ -7,7 +7,7 @@ import {
 } from "../../../src/rules/mountain-witch/index.js";
 import { wound } from "./helpers.js";
 
-describe("damage duration by strength (RULES §1.2)", () => {
+describe("damage duration by strength (docs/rules/mountain-witch.md §1.2)", () => {
   it("strong (and every player character): wound, chapter, permanent, taken out", () => {
     expect(DAMAGE_QUALITIES.map((q) => damageDuration("strong", q))).toEqual([
       "next-roll",

@@ -14,7 +14,7 @@ import {
 } from "../../../src/rules/mountain-witch/index.js";
 import { expectRefusal } from "./helpers.js";
 
-describe("dark fates (RULES §1.5)", () => {
+describe("dark fates (docs/rules/mountain-witch.md §1.5)", () => {
   it("deals without repeats, one redraw from the rest, then shows the undealt", () => {
     let s = openFateDeck();
     s = dealFates(s, [1, 2, 3], scriptedDice([2, 5, 1]));

@@ -11,7 +11,7 @@ import {
   tradeSuccesses,
 } from "../../../src/rules/mountain-witch/index.js";
 
-describe("degree of success (RULES §1.1 table)", () => {
+describe("degree of success (docs/rules/mountain-witch.md §1.1 table)", () => {
   it("names the margin and gives the winner and the loser their successes", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 11].map((m) => degreeOfSuccess(m).key)).toEqual([
       "tie",

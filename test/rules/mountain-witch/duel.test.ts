@@ -24,7 +24,7 @@ function stored(state: DuelState): DuelState {
 const kenji = pc(1, "Kenji");
 const ayame = pc(2, "Ayame");
 
-describe("the duel (RULES §1.4)", () => {
+describe("the duel (docs/rules/mountain-witch.md §1.4)", () => {
   it("secret dice: each duellist sees only their own until the reveal; nobody else sees any", () => {
     let s = challengeDuel({ challenger: kenji, opponent: ayame });
     s = stored(acceptDuel(s, scriptedDice([3, 4])));

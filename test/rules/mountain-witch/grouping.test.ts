@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { groupIntoConflicts } from "../../../src/rules/mountain-witch/index.js";
 import { expectRefusal } from "./helpers.js";
 
-describe("group conflicts: sides by shared opponents (RULES §1.1)", () => {
+describe("group conflicts: sides by shared opponents (docs/rules/mountain-witch.md §1.1)", () => {
   it("characters against the same opponent are one side; other fights are separate conflicts", () => {
     expect(
       groupIntoConflicts([

@@ -18,7 +18,7 @@ import {
 } from "../../../src/rules/mountain-witch/index.js";
 import { expectRefusal, link } from "./helpers.js";
 
-describe("spending trust (RULES §1.3)", () => {
+describe("spending trust (docs/rules/mountain-witch.md §1.3)", () => {
   it("spends the points the giver gave the holder, and nobody else's", () => {
     const links = [link(1, 2, 3), link(2, 1, 1)];
     const spend = spendTrust(links, 1, 2, 2, "betray");

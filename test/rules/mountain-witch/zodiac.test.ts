@@ -8,7 +8,7 @@ import {
 } from "../../../src/rules/mountain-witch/index.js";
 import { expectRefusal } from "./helpers.js";
 
-describe("zodiac (RULES §1.6)", () => {
+describe("zodiac (docs/rules/mountain-witch.md §1.6)", () => {
   it("alliances and enmities are symmetric, two allies and one enemy each", () => {
     for (const sign of ZODIAC_SIGNS) {
       const { allies, enemy } = ZODIAC[sign];
