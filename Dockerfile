@@ -18,7 +18,8 @@ RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
-ENV NODE_ENV=production
+# Inside a container the health endpoints must listen beyond its own loopback to be published.
+ENV NODE_ENV=production HTTP_HOST=0.0.0.0
 COPY package.json package-lock.json ./
 # Production dependencies only; the install scripts are skipped because the Prisma client was
 # generated and compiled in the build stage.
