@@ -25,7 +25,7 @@ import { flowPanel, setFlowPanel } from "../app/flows.js";
 import type { Intent } from "../app/intent.js";
 import type { ActionResult, Actor, AutocompleteSource, Effect, Invocation } from "../app/use-case.js";
 import type { MessageView } from "../app/views.js";
-import { type Lang, langFromLocale, t } from "../i18n/index.js";
+import { hasMessage, type Lang, langFromLocale, t } from "../i18n/index.js";
 import type { Logger } from "../log.js";
 import { DomainError } from "../rules/errors.js";
 import { decodeIntent } from "./custom-id.js";
@@ -336,7 +336,9 @@ export function createRouter(client: Client, deps: RouterDeps) {
       let view: MessageView;
       if (error instanceof DomainError) {
         outcome = "refused";
-        view = errorView(lang, error.code, error.params as Record<string, string | number>);
+        // A button or menu has no options: a refusal that would name some has a variant without.
+        const code = isComponent && hasMessage(`${error.code}.button`) ? `${error.code}.button` : error.code;
+        view = errorView(lang, code, error.params as Record<string, string | number>);
       } else if (isDatabaseUnavailable(error)) {
         outcome = "unavailable";
         deps.log.error({ err: error, interactionId: interaction.id, command: label }, "database unavailable");

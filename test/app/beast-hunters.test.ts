@@ -94,9 +94,11 @@ describe("Beast Hunters use cases", () => {
     expect(player.code).toBe("errors.gmOnly");
     const spent = await app.run(GM, { type: "reserve.spend", amount: 2, reason: "wolves on the road" });
     expect(replyText(spent)).toContain("30 → 28");
-    expect((await refusedUnchanged(GM, { type: "reserve.spend", amount: 29, reason: "too much" })).code).toBe(
-      "errors.bh.notEnoughReserve",
-    );
+    // Refused with what is left, not with the price of going to dice.
+    expect(await refusedUnchanged(GM, { type: "reserve.spend", amount: 29, reason: "too much" })).toEqual({
+      code: "errors.bh.spendOverReserve",
+      params: { amount: 29, left: 28 },
+    });
     const shown = await app.run(OTHER, { type: "reserve.show" });
     expect(replyText(shown)).toContain("**28** left of 30 (spent 2) · ceiling 8");
     expect(replyText(shown)).toContain("wolves on the road");
@@ -244,7 +246,7 @@ describe("Beast Hunters use cases", () => {
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-    expect(rejected.reason.code).toBe("errors.bh.notEnoughReserve");
+    expect(rejected.reason.code).toBe("errors.bh.spendOverReserve");
     expect((await reserveRow()).spent).toBe(pool.total);
   });
 

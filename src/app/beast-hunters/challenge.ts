@@ -42,7 +42,7 @@ import {
   severalHunters,
   teamActionsView,
 } from "./challenge-view.js";
-import { activeHunters, asReserve, recordReserve, requireReserve } from "./reserve.js";
+import { activeHunters, asReserve, recordReserve, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
 const SYSTEMS = ["beast-hunters"] as const;
@@ -274,7 +274,7 @@ export const challengeStart = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     const intent = ctx.intent;
-    if (await findOpenFlow(ctx.tx, table.id, "bh.challenge")) refuse("errors.bh.challengeOpen");
+    await refuseIfChallengeOpen(ctx, table);
     const pool = await requireReserve(ctx.tx, table.id);
     const characters = await activeHunters(ctx.tx, table.id);
     if (characters.length === 0) refuse("errors.bh.noHunters");

@@ -17,6 +17,7 @@ import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView } from "../views.js";
+import type { ChallengeFlowState } from "./challenge-view.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
 const SYSTEMS = ["beast-hunters"] as const;
@@ -77,8 +78,25 @@ export function reserveSummary(lang: Lang, pool: ReservePool | null): string {
   });
 }
 
-async function refuseIfChallengeOpen(tx: Tx, tableId: number): Promise<void> {
-  if (await findOpenFlow(tx, tableId, "bh.challenge")) refuse("errors.bh.challengeOpen");
+/**
+ * Refuses while a challenge is open, naming the way out that works for this user now: the GM
+ * plays it out or concedes it (or closes it once it is over); a hunter waits for the GM.
+ */
+export async function refuseIfChallengeOpen(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  table: GameTable,
+): Promise<void> {
+  const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
+  if (!open) return;
+  if (!isGm(table, ctx.actor)) refuse("errors.bh.challengeOpenAskGm");
+  const { status, pendingFatal, participants } = open.state.challenge;
+  if (status === "aftermath") refuse("errors.bh.challengeToClose");
+  // A hunter's fatal choice comes before anything else, a concession included.
+  if (status === "fatalChoice")
+    refuse("errors.bh.fatalChoicePending", {
+      name: participants.find((p) => p.id === pendingFatal)?.name ?? "?",
+    });
+  refuse("errors.bh.challengeOpen");
 }
 
 export const reserveSet = defineUseCase({
@@ -103,7 +121,7 @@ export const reserveSet = defineUseCase({
     const fresh = newReserve(ctx.intent.total, ctx.intent.ceiling);
     const existing = await findReserve(ctx.tx, table.id);
     const newAdventure = ctx.intent.adventure !== "same" || !existing;
-    if (newAdventure) await refuseIfChallengeOpen(ctx.tx, table.id);
+    if (newAdventure) await refuseIfChallengeOpen(ctx, table);
     const spent = newAdventure ? 0 : Math.min(existing!.spent, fresh.total);
     const next: Reserve = { ...fresh, spent };
     await sqlFor(ctx.tx).run`
@@ -196,6 +214,8 @@ export const reserveSpend = defineUseCase({
     const table = requireGm(ctx);
     const pool = await requireReserve(ctx.tx, table.id);
     const reason = cleanText(ctx.intent.reason, 200);
+    const left = reserveLeft(asReserve(pool));
+    if (ctx.intent.amount > left) refuse("errors.bh.spendOverReserve", { amount: ctx.intent.amount, left });
     const change = chargeReserve(asReserve(pool), ctx.intent.amount);
     await recordReserve(ctx, table, pool, change.reserve, {
       action: "reserve.spend",
@@ -230,7 +250,7 @@ export const reserveConcede = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     const pool = await requireReserve(ctx.tx, table.id);
-    await refuseIfChallengeOpen(ctx.tx, table.id);
+    await refuseIfChallengeOpen(ctx, table);
     const hunters = await activeHunters(ctx.tx, table.id);
     if (hunters.length === 0) refuse("errors.bh.noHunters");
     const concession = concedeFromReserve(asReserve(pool), ctx.intent.phase, ctx.intent.rating);

@@ -1,12 +1,16 @@
 import { z } from "zod";
-import { t } from "../../i18n/index.js";
+import type { Character } from "../../generated/prisma/client.js";
+import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { concede, startConflict } from "../../rules/fate/conflict.js";
-import { actingCharacter, requireGm, requireTable } from "../access.js";
+import { sqlFor } from "../../store/db.js";
+import { intArray } from "../../store/sql.js";
+import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
 import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { MessageView } from "../views.js";
 import { type ConflictFlowState, conflictView, finishConflict, openConflict } from "./conflict-state.js";
 import { liveCharacters, saveFatePoints } from "./state.js";
 
@@ -56,6 +60,39 @@ export const conflictStart = defineUseCase({
   },
 });
 
+/** The GM's characters (NPCs, or ones the GM plays) still fighting in the conflict. */
+async function gmCharactersStillIn(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  tableId: number,
+  state: ConflictFlowState,
+): Promise<Character[]> {
+  const ids = state.conflict.participants.filter((p) => p.status === "in").map((p) => Number(p.characterId));
+  return sqlFor(ctx.tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND id = ANY(${intArray(ids)}::int[]) AND deleted_at IS NULL
+      AND (owner_user_id IS NULL OR owner_user_id = ${ctx.actor.userId})
+    ORDER BY name`;
+}
+
+/** Asks the GM (privately) which character concedes. */
+function concedeChoice(lang: Lang, flowId: number, characters: Character[]): MessageView {
+  return {
+    ephemeral: true,
+    content: t(lang, "fate.conflict.concedeWho"),
+    rows: [
+      [
+        {
+          kind: "select",
+          intent: { type: "conflict.concede", flowId },
+          field: "character",
+          placeholder: t(lang, "fate.conflict.concedeWho"),
+          options: characters.slice(0, 25).map((c) => ({ label: c.name, value: c.name })),
+        },
+      ],
+    ],
+  };
+}
+
 /** Concede before a roll: 1 FP plus 1 per consequence taken in this conflict. */
 export const conflictConcede = defineUseCase({
   type: "conflict.concede",
@@ -71,7 +108,14 @@ export const conflictConcede = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await theConflict(ctx, ctx.intent.flowId);
-    const row = await actingCharacter(ctx, ctx.intent.character);
+    let row: Character;
+    if (!ctx.intent.character && isGm(table, ctx.actor)) {
+      // The GM concedes for one of the GM's characters still fighting: the only one, or the one picked.
+      const mine = await gmCharactersStillIn(ctx, table.id, flow.state);
+      if (mine.length === 0) refuse("errors.fate.noCharacterInConflict");
+      if (mine.length > 1) return { reply: concedeChoice(ctx.userLang, flow.id, mine) };
+      row = mine[0]!;
+    } else row = await actingCharacter(ctx, ctx.intent.character);
     const { conflict, fatePoints } = concede(flow.state.conflict, String(row.id));
     const after = row.fatePoints + fatePoints;
     await saveFatePoints(ctx.tx, row.id, after);

@@ -151,7 +151,8 @@ export default {
   "errors.bh.bonusPending": "{name} first takes the free Strike or Achievement (or declines it).",
   "errors.bh.noBonus": "There is no free Strike or Achievement to decline.",
   "errors.bh.challengeOver": "This challenge is over.",
-  "errors.bh.challengeStillActive": "The challenge is still being played.",
+  "errors.bh.challengeStillActive":
+    "The challenge is still being played: play it out, or concede it now with `{/challenge end concede:true}` (the hunters win).",
   "errors.bh.fatalChoicePending":
     "{name} took fatal damage and must choose first: survive and lose the adventure, or win and retire.",
   "errors.bh.noFatalChoice": "Nobody has a fatal choice to make.",
@@ -336,7 +337,14 @@ export default {
   "errors.bh.noReserve": "No reserve is set here: the hunters set it with `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly":
     "Only a hunter at this table (a player with a character) or the GM can set the reserve.",
-  "errors.bh.challengeOpen": "A challenge is still open here: finish it first (`{/challenge end}`).",
+  "errors.bh.challengeOpen":
+    "A challenge is still being played here: play it out, or concede it now with `{/challenge end concede:true}` (the hunters win).",
+  "errors.bh.challengeToClose":
+    "The challenge here is over but still open: close it first with `{/challenge end}`.",
+  "errors.bh.challengeOpenAskGm":
+    "A challenge is still open here: this can wait until it is over and the GM has closed it.",
+  "errors.bh.spendOverReserve":
+    "{left, plural, =0 {The reserve is empty: nothing more can be spent this adventure.} one {Only # point is left in the reserve, not {amount}: spend at most #.} other {Only # points are left in the reserve, not {amount}: spend at most #.}}",
   "errors.bh.noChallenge":
     "No challenge is in play here. The GM starts one with `{/challenge start sphere phase}`.",
   "errors.bh.notInChallenge": "{name} is not in this challenge.",

@@ -34,7 +34,9 @@ export default {
   "errors.flow.closed": "That is already over. Start a new one if you need to.",
   "errors.character.notFound":
     "There's no character called **{name}** at this table. `{/character list}` shows who is here.",
-  "errors.character.nameNeeded": "Name the character this is for (the `name` or `character` option).",
+  "errors.character.nameNeeded": "Say which character this is for: fill in the command's character option.",
+  "errors.character.nameNeeded.button":
+    "This button acts for your own character, and you have none at this table: act for one of your characters with the command instead.",
   "errors.character.noneOwned":
     "You have no character at this table yet. Create one with `{/character create name}`.",
   "errors.character.whichOne": "You have several characters here ({names}): name the one you mean.",

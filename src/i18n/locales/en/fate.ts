@@ -290,6 +290,7 @@ export default {
   "fate.conflict.consequences": "{count, plural, one {# consequence} other {# consequences}}",
   "fate.conflict.won": "The conflict is over: the {side} side wins.",
   "fate.conflict.over": "The conflict is over.",
+  "fate.conflict.concedeWho": "Which of your characters concedes?",
   "fate.conflict.conceded":
     "🏳️ {name} concedes and gets {points, plural, one {# fate point} other {# fate points}} (now {fp}).",
   "fate.conflict.ended": "The conflict is over: stress clears, consequences stay.",
@@ -379,6 +380,7 @@ export default {
     "Consequences are changed with `{/consequence add}` / `{/consequence clear}`.",
   "errors.fate.notSceneAspect": "«{aspect}» is on a character; a compel for everyone needs a scene aspect.",
   "errors.fate.conflictOpen": "A conflict is already going on here. End it with `{/conflict end}` first.",
+  "errors.fate.noCharacterInConflict": "None of your characters is still fighting in this conflict.",
   "errors.fate.noConflict": "There is no conflict going on. The GM starts one with `{/conflict start}`.",
   "errors.fate.contestOpen": "A contest is already going on here.",
   "errors.fate.noContest":

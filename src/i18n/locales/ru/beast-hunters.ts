@@ -157,7 +157,8 @@ export default {
   "errors.bh.bonusPending": "Сначала {name} делает свободный удар или достижение (или отказывается).",
   "errors.bh.noBonus": "Свободного удара или достижения сейчас нет.",
   "errors.bh.challengeOver": "Это испытание уже закончено.",
-  "errors.bh.challengeStillActive": "Испытание ещё идёт.",
+  "errors.bh.challengeStillActive":
+    "Испытание ещё идёт: доиграйте его или уступите прямо сейчас — `{/challenge end concede:true}` (победят охотники).",
   "errors.bh.fatalChoicePending":
     "{name}: фатальный урон — сначала нужно выбрать: выжить и проиграть приключение или победить и уйти из игры.",
   "errors.bh.noFatalChoice": "Сейчас никому не нужно делать выбор после фатального урона.",
@@ -342,7 +343,14 @@ export default {
     "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
   "errors.bh.noReserve": "Резерв не задан: охотники задают его командой `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly": "Резерв задают охотники за этим столом (игроки с персонажами) или ведущий.",
-  "errors.bh.challengeOpen": "Здесь ещё идёт испытание: сначала завершите его (`{/challenge end}`).",
+  "errors.bh.challengeOpen":
+    "Здесь ещё идёт испытание: доиграйте его или уступите прямо сейчас — `{/challenge end concede:true}` (победят охотники).",
+  "errors.bh.challengeToClose":
+    "Испытание здесь уже окончено, но не закрыто: сначала закройте его — `{/challenge end}`.",
+  "errors.bh.challengeOpenAskGm":
+    "Здесь ещё идёт испытание: это подождёт, пока оно не закончится и ведущий его не закроет.",
+  "errors.bh.spendOverReserve":
+    "{left, plural, =0 {Резерв пуст: в этом приключении тратить больше нечего.} one {В резерве осталось всего # очко, а не {amount}: потратьте не больше #.} few {В резерве осталось всего # очка, а не {amount}: потратьте не больше #.} many {В резерве осталось всего # очков, а не {amount}: потратьте не больше #.} other {В резерве осталось всего # очка, а не {amount}: потратьте не больше #.}}",
   "errors.bh.noChallenge":
     "Сейчас здесь нет испытания. Ведущий начинает его командой `{/challenge start sphere phase}`.",
   "errors.bh.notInChallenge": "{name} не участвует в этом испытании.",

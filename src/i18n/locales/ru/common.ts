@@ -35,7 +35,9 @@ export default {
   "errors.character.notFound":
     "За этим столом нет персонажа **{name}**. Кто здесь есть — `{/character list}`.",
   "errors.character.nameNeeded":
-    "Укажите, за какого персонажа это действие (параметр `name` или `character`).",
+    "Укажите, за какого персонажа это действие: заполните у команды параметр с персонажем.",
+  "errors.character.nameNeeded.button":
+    "Эта кнопка действует за вашего собственного персонажа, а у вас за этим столом его нет: действуйте за своих персонажей командой.",
   "errors.character.noneOwned":
     "У вас ещё нет персонажа за этим столом. Создайте: `{/character create name}`.",
   "errors.character.whichOne":

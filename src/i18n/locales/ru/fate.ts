@@ -311,6 +311,7 @@ export default {
     "{count, plural, one {# последствие} few {# последствия} many {# последствий} other {# последствия}}",
   "fate.conflict.won": "Конфликт окончен: побеждает сторона «{side}».",
   "fate.conflict.over": "Конфликт окончен.",
+  "fate.conflict.concedeWho": "Кто из ваших персонажей сдаётся?",
   "fate.conflict.conceded":
     "🏳️ {name} сдаётся и получает {points, plural, one {# очко судьбы} few {# очка судьбы} many {# очков судьбы} other {# очка судьбы}} (теперь {fp}).",
   "fate.conflict.ended": "Конфликт окончен: стресс снимается, последствия остаются.",
@@ -402,6 +403,7 @@ export default {
     "Последствия меняются командой `{/consequence add}` / `{/consequence clear}`.",
   "errors.fate.notSceneAspect": "«{aspect}» — аспект персонажа; навязывание на всех требует аспекта сцены.",
   "errors.fate.conflictOpen": "Здесь уже идёт конфликт. Сначала завершите его: `{/conflict end}`.",
+  "errors.fate.noCharacterInConflict": "Никто из ваших персонажей в этом конфликте больше не сражается.",
   "errors.fate.noConflict": "Сейчас нет конфликта. Ведущий начинает его командой `{/conflict start}`.",
   "errors.fate.contestOpen": "Здесь уже идёт состязание.",
   "errors.fate.noContest":
