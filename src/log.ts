@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import pino, { type DestinationStream } from "pino";
 
@@ -60,3 +61,9 @@ export function createLogger(level: string, destination?: DestinationStream, for
 }
 
 export type Logger = ReturnType<typeof createLogger>;
+
+/**
+ * The interaction being handled (set by the router): an error caught at process level — an
+ * unhandled rejection, an uncaught exception — is logged with the id of the interaction it came from.
+ */
+export const interactionScope = new AsyncLocalStorage<{ interactionId: string }>();

@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Session } from "node:inspector";
 import path from "node:path";
@@ -11,12 +12,12 @@ import { TableCache } from "./app/table-cache.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { createClient } from "./discord/client.js";
 import { CommandRegistrar } from "./discord/register.js";
-import { createRouter } from "./discord/router.js";
+import { answerUnavailable, createRouter } from "./discord/router.js";
 import { startHttpServer } from "./http.js";
-import { createLogger, LogFormatUnavailableError, type Logger } from "./log.js";
-import { createMetrics } from "./metrics.js";
+import { createLogger, interactionScope, LogFormatUnavailableError, type Logger } from "./log.js";
+import { createMetrics, type Metrics } from "./metrics.js";
 import { cryptoDice } from "./rules/dice.js";
-import { closeDb, createDb, type Db, inTransaction, sqlFor } from "./store/db.js";
+import { closeDb, createDb, type Db, inTransaction, isDatabaseUnavailable, sqlFor } from "./store/db.js";
 import {
   type EmbeddedDatabase,
   EmbeddedPostgresAccessError,
@@ -40,6 +41,38 @@ function readConfig(): Config {
   }
 }
 
+/** Where the database is, for logs: host, port and database name, never the password. */
+function databaseName(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  } catch {
+    return "DATABASE_URL";
+  }
+}
+
+/**
+ * Runs `attempt` until PostgreSQL answers: a server that is not there yet (starting, restarting, the
+ * network not up) is waited for with backoff, saying what is waited for; any other failure (a wrong
+ * password, a failing migration) is thrown at once.
+ */
+async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () => Promise<T>): Promise<T> {
+  let delayMs = 500;
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      log.warn(
+        { err: error, database: databaseName(databaseUrl), attempt: tries, retryInMs: delayMs },
+        "waiting for the database",
+      );
+      await new Promise((r) => setTimeout(r, delayMs));
+      delayMs = Math.min(delayMs * 2, 10_000);
+    }
+  }
+}
+
 /** PostgreSQL: DATABASE_URL, or the embedded server under DATA_DIR; migrated either way. */
 async function openDatabase(config: Config, log: Logger) {
   let embedded: EmbeddedDatabase | null = null;
@@ -52,7 +85,8 @@ async function openDatabase(config: Config, log: Logger) {
     databaseUrl = embedded.url;
     log.info({ dataDir: embedded.dataDir, port: embedded.port }, "embedded PostgreSQL started");
   }
-  const applied = await migrate(databaseUrl);
+  const url = databaseUrl;
+  const applied = await waitForDatabase(url, log, () => migrate(url));
   if (applied.length > 0) log.info({ applied }, "migrations applied");
   return { embedded, databaseUrl };
 }
@@ -72,6 +106,30 @@ async function collectStartupGarbage(): Promise<void> {
   }
 }
 
+/**
+ * Errors no code path handled. An unhandled rejection is logged (with the interaction it came from)
+ * and counted, and the bot goes on. An uncaught exception may have left the process in a state
+ * nobody can vouch for: it is logged and counted, and the process exits with code 1 for its
+ * supervisor (npm start, Docker, systemd) to start a fresh one within seconds.
+ */
+function handleProcessErrors(log: Logger, metrics?: Metrics) {
+  const interactionId = () => interactionScope.getStore()?.interactionId;
+  process.on("unhandledRejection", (reason) => {
+    metrics?.processErrors.inc({ kind: "unhandledRejection" });
+    log.error({ err: reason, interactionId: interactionId() }, "unhandled rejection");
+  });
+  process.on("uncaughtException", (error, origin) => {
+    metrics?.processErrors.inc({ kind: "uncaughtException" });
+    log.fatal(
+      { err: error, origin, interactionId: interactionId() },
+      "uncaught exception; exiting to be restarted",
+    );
+    log.flush?.();
+    process.exitCode = 1;
+    setTimeout(() => process.exit(1), 100).unref();
+  });
+}
+
 /** The shard ids this process's client serves (set by SHARD_IDS, or by the sharding manager). */
 function shardIdsOf(client: Client): number[] {
   const shards = client.options.shards;
@@ -80,14 +138,20 @@ function shardIdsOf(client: Client): number[] {
   return [0];
 }
 
+/** How long a shard process must have run for its next death to be respawned without delay. */
+const SHARD_STABLE_MS = 60_000;
+
 /**
  * `SHARD_COUNT` without `SHARD_IDS` on one machine: this process becomes a discord.js
- * ShardingManager that runs one bot process per shard (respawning any that dies). It owns the
- * embedded database when there is no DATABASE_URL, so all shards share one PostgreSQL; shard n
- * serves its health endpoints on HTTP_PORT + n.
+ * ShardingManager that runs one bot process per shard. It owns the embedded database when there is
+ * no DATABASE_URL, so all shards share one PostgreSQL; shard n serves its health endpoints on
+ * HTTP_PORT + n. A shard process that exits — before or after it became ready — is started again
+ * on its own, after 1 s, doubling up to 30 s while it keeps dying young; the other shards are
+ * never touched, and nothing a shard does can end the manager.
  */
 async function runShardingManager(config: Config, shardCount: number) {
   const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
+  handleProcessErrors(log);
   const { embedded, databaseUrl } = await openDatabase(config, log);
   process.env.DATABASE_URL = databaseUrl;
   const script = process.argv[1] ?? path.join(import.meta.dirname, "main.ts");
@@ -95,17 +159,45 @@ async function runShardingManager(config: Config, shardCount: number) {
     totalShards: shardCount,
     token: config.DISCORD_TOKEN,
     mode: "process",
-    respawn: true,
+    // Respawning is ours (below): discord.js's own turns a shard that dies before it is ready into
+    // an unhandled ShardingReadyDied that would take the manager, and every shard, down with it.
+    respawn: false,
     // The same loader (tsx) as this process, so the shards can run TypeScript too.
     execArgv: process.execArgv,
   });
+  let stopping = false;
+  const readyOnce = new Map<number, Promise<void>>();
   manager.on("shardCreate", (shard) => {
     // The shard's environment is built when it is created and used when it is spawned, just after.
     const env = shard.env as NodeJS.ProcessEnv;
     if (config.HTTP_PORT !== 0) env.HTTP_PORT = String(config.HTTP_PORT + shard.id);
     log.info({ shardId: shard.id, shardCount }, "shard process starting");
+    readyOnce.set(shard.id, new Promise((resolve) => shard.once("ready", () => resolve())));
+    let startedAt = Date.now();
+    let delayMs = 1000;
+    shard.on("spawn", (child) => {
+      startedAt = Date.now();
+      log.info({ shardId: shard.id, childPid: (child as ChildProcess).pid }, "shard process spawned");
+    });
+    shard.on("error", (error) => log.error({ err: error, shardId: shard.id }, "shard error"));
+    shard.on("death", (exited) => {
+      const child = exited as ChildProcess;
+      if (stopping) return;
+      if (Date.now() - startedAt >= SHARD_STABLE_MS) delayMs = 1000;
+      log.warn(
+        { shardId: shard.id, code: child.exitCode, signal: child.signalCode, restartInMs: delayMs },
+        "shard process exited; starting it again",
+      );
+      const timer = setTimeout(() => {
+        if (stopping) return;
+        shard
+          .spawn(-1)
+          .catch((error) => log.error({ err: error, shardId: shard.id }, "shard respawn failed"));
+      }, delayMs);
+      timer.unref();
+      delayMs = Math.min(delayMs * 2, 30_000);
+    });
   });
-  let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
@@ -127,8 +219,11 @@ async function runShardingManager(config: Config, shardCount: number) {
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-  // discord.js spaces identifies 5.5 s apart, as Discord's identify limit requires.
-  await manager.spawn({ amount: shardCount, timeout: 120_000 });
+  process.on("disconnect", () => void shutdown("parent process gone"));
+  // discord.js spaces the shards' starts 5.5 s apart, as Discord's identify limit requires; it does
+  // not wait for each to be ready (a shard waiting for the database must not hold up the others).
+  await manager.spawn({ amount: shardCount, timeout: -1 });
+  await Promise.all(readyOnce.values());
   log.info({ shardCount }, "all shards ready");
 }
 
@@ -205,17 +300,10 @@ async function runBot(config: Config) {
     // Warm the pool and Prisma's query compiler so the first player after a restart is not the slow one.
     // The pool fails fast (1.5 s) by design; while thousands of guilds arrive at start-up the event
     // loop is busy, so a slow first connection is retried rather than fatal.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await db.gameTable.findFirst({ where: { activeChannelId: "" } });
-        await inTransaction(db, async (tx) => sqlFor(tx).run`SELECT 1`);
-        break;
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        log.warn({ err: error, attempt }, "database warm-up failed; retrying");
-        await new Promise((r) => setTimeout(r, 250 * attempt));
-      }
-    }
+    await waitForDatabase(databaseUrl, log, async () => {
+      await db.gameTable.findFirst({ where: { activeChannelId: "" } });
+      await inTransaction(db, async (tx) => sqlFor(tx).run`SELECT 1`);
+    });
     const tables = config.TABLE_CACHE ? new TableCache() : undefined;
     const stopListening = tables ? tables.listen(databaseUrl, log) : async () => {};
     const stopPruning = startPruning(db, log);
@@ -244,9 +332,20 @@ async function runBot(config: Config) {
   );
 
   let stopping = false;
+  let router: Awaited<typeof app> | null = null;
+  app.then(
+    (r) => {
+      router = r;
+    },
+    () => {},
+  );
   client.on(Events.InteractionCreate, (interaction) => {
     if (stopping) return;
-    void app.then((router) => (stopping ? undefined : router.handle(interaction)));
+    if (router) return void router.handle(interaction);
+    // Start-up is still waiting for PostgreSQL: say so now rather than let Discord time out.
+    void answerUnavailable(interaction).catch((error) =>
+      log.warn({ err: error, interactionId: interaction.id }, "could not deliver the unavailable notice"),
+    );
   });
   client.on(Events.ShardResume, (shardId) => {
     metrics.reconnects.inc();
@@ -267,7 +366,6 @@ async function runBot(config: Config) {
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    const router = await app.catch(() => null);
     log.info({ signal, inFlight: router?.inFlight() ?? 0 }, "shutting down");
     await router?.drain(10_000);
     await client.destroy().catch(() => {});
@@ -283,7 +381,10 @@ async function runBot(config: Config) {
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("unhandledRejection", (error) => log.error({ err: error }, "unhandled rejection"));
+  handleProcessErrors(log, metrics);
+  // Run by the supervisor (npm start) or the sharding manager: if that parent is gone, stop too,
+  // rather than keep serving beside the replacement it would start.
+  process.on("disconnect", () => void shutdown("parent process gone"));
 
   await client.login(config.DISCORD_TOKEN);
   const [ready] = await Promise.all([gatewayReady, app]);

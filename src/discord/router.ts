@@ -26,8 +26,9 @@ import type { Intent } from "../app/intent.js";
 import type { ActionResult, Actor, AutocompleteSource, Effect, Invocation } from "../app/use-case.js";
 import type { MessageView } from "../app/views.js";
 import { hasMessage, type Lang, langFromLocale, t } from "../i18n/index.js";
-import type { Logger } from "../log.js";
+import { interactionScope, type Logger } from "../log.js";
 import { DomainError } from "../rules/errors.js";
+import { isDatabaseUnavailable } from "../store/db.js";
 import { decodeIntent } from "./custom-id.js";
 import { renderApiMessage, renderEdit, renderModal, renderReply } from "./render.js";
 
@@ -118,15 +119,6 @@ function slashInput(interaction: ChatInputCommandInteraction): SlashInput {
 
 function errorView(lang: Lang, key: string, params: Record<string, string | number> = {}): MessageView {
   return { ephemeral: true, embeds: [{ description: `⚠️ ${t(lang, key, params)}`, tone: "failure" }] };
-}
-
-/** PostgreSQL unreachable or failing: the user hears "temporarily unavailable, nothing was changed". */
-function isDatabaseUnavailable(error: unknown): boolean {
-  const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? ""} ${(error as { code?: string })?.code ?? ""}`;
-  // 57P01–57P03: the server is shutting down, restarting or recovering; 08xxx: the connection failed.
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|P1001|P1002|P1017|P2024|\b57P0[1-3]\b|\b08(000|001|003|004|006|P01)\b|timeout exceeded when trying to connect|Connection terminated|Query read timeout|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection|not queryable|Unable to start a transaction/i.test(
-    text,
-  );
 }
 
 export function createRouter(client: Client, deps: RouterDeps) {
@@ -495,7 +487,12 @@ export function createRouter(client: Client, deps: RouterDeps) {
     return intent;
   }
 
-  async function handle(interaction: Interaction) {
+  /** Handles one interaction; anything logged at process level meanwhile names it (log.ts). */
+  function handle(interaction: Interaction) {
+    return interactionScope.run({ interactionId: interaction.id }, () => handleInScope(interaction));
+  }
+
+  async function handleInScope(interaction: Interaction) {
     inFlight += 1;
     try {
       if (interaction.isAutocomplete()) return await autocomplete(interaction);
@@ -537,4 +534,18 @@ export function createRouter(client: Client, deps: RouterDeps) {
       });
     },
   };
+}
+
+/**
+ * The database is not reachable yet (start-up is waiting for it): answer at once with the same
+ * "temporarily unavailable, nothing was changed" notice, in the user's language, instead of
+ * leaving the interaction unanswered.
+ */
+export async function answerUnavailable(interaction: Interaction): Promise<void> {
+  if (interaction.isAutocomplete()) {
+    await interaction.respond([]);
+    return;
+  }
+  if (!interaction.isRepliable()) return;
+  await interaction.reply(renderReply(errorView(langFromLocale(interaction.locale), "errors.unavailable")));
 }
