@@ -29,7 +29,8 @@ COPY prisma ./prisma
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# What `npm start` runs after its build. The 512 MB old-space cap keeps V8 from letting the heap
+# What `npm start` runs after its build: the bot under its supervisor (src/supervisor.ts), which
+# starts it again whenever it exits unasked. The 512 MB old-space cap keeps V8 from letting the heap
 # grow to ~350 MB before its first full collection (the live heap with 5,000 guilds is ~100 MB);
 # raise it for much larger shards.
-CMD ["node", "--max-old-space-size=512", "dist/src/main.js"]
+CMD ["node", "dist/src/supervisor.js", "--max-old-space-size=512", "dist/src/main.js"]

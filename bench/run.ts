@@ -64,8 +64,10 @@ const startCommand = (
   JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }
 ).scripts.start.split(/\s+/);
 if (startCommand[0] !== "node") throw new Error(`npm start should run node, not: ${startCommand.join(" ")}`);
-const BOT_NODE_ARGS = startCommand.slice(1, -1);
-const BOT_SCRIPT = startCommand.at(-1)!;
+// npm start runs the bot under its supervisor (src/supervisor.ts): measure the bot's own process.
+const botCommand = startCommand[1]?.endsWith("supervisor.js") ? startCommand.slice(2) : startCommand.slice(1);
+const BOT_NODE_ARGS = botCommand.slice(0, -1);
+const BOT_SCRIPT = botCommand.at(-1)!;
 execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 const settings = {
   rate: Number(args.rate ?? 200),

@@ -56,13 +56,17 @@ function databaseName(databaseUrl: string): string {
  * network not up) is waited for with backoff, saying what is waited for; any other failure (a wrong
  * password, a failing migration) is thrown at once.
  */
+let waitingForDatabase = false;
 async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () => Promise<T>): Promise<T> {
   let delayMs = 500;
   for (let tries = 1; ; tries++) {
     try {
-      return await attempt();
+      const result = await attempt();
+      waitingForDatabase = false;
+      return result;
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
+      waitingForDatabase = true;
       log.warn(
         { err: error, database: databaseName(databaseUrl), attempt: tries, retryInMs: delayMs },
         "waiting for the database",
@@ -342,7 +346,9 @@ async function runBot(config: Config) {
   client.on(Events.InteractionCreate, (interaction) => {
     if (stopping) return;
     if (router) return void router.handle(interaction);
-    // Start-up is still waiting for PostgreSQL: say so now rather than let Discord time out.
+    // An ordinary start-up is done in a moment: the interaction waits for it (the router defers).
+    if (!waitingForDatabase) return void app.then((r) => (stopping ? undefined : r.handle(interaction)));
+    // Start-up is waiting for PostgreSQL: say so now rather than let Discord time out.
     void answerUnavailable(interaction).catch((error) =>
       log.warn({ err: error, interactionId: interaction.id }, "could not deliver the unavailable notice"),
     );

@@ -46,9 +46,23 @@ describe("deployment files", () => {
     // What the image runs is what `npm start` runs after its build.
     const scripts = JSON.parse(readFileSync("package.json", "utf8")).scripts;
     expect(scripts.prestart).toBe("npm run build");
-    expect(scripts.start).toMatch(/^node .*dist\/src\/main\.js$/);
+    // The bot under its supervisor, which starts it again whenever it exits unasked.
+    expect(scripts.start).toMatch(/^node dist\/src\/supervisor\.js .*dist\/src\/main\.js$/);
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
     expect(JSON.parse(cmd ?? "[]")).toEqual(scripts.start.split(" "));
     expect(dockerfile).toContain("/healthz");
+  });
+
+  it("ship a systemd unit that runs the bot as an ordinary user and always restarts it", () => {
+    const unit = readFileSync("deploy/storybot.service", "utf8");
+    const setting = (key: string) => new RegExp(`^${key}=(.*)$`, "m").exec(unit)?.[1];
+    expect(setting("User")).toMatch(/^\w+$/);
+    expect(setting("User")).not.toBe("root");
+    expect(setting("Restart")).toBe("always");
+    expect(setting("ExecStart")).toMatch(/node .*dist\/src\/main\.js$/);
+    const compose = parse(readFileSync("docker-compose.yml", "utf8")) as {
+      services: Record<string, { restart?: string }>;
+    };
+    expect(["always", "unless-stopped"]).toContain(compose.services.bot!.restart);
   });
 });

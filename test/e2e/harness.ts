@@ -14,21 +14,25 @@ export class BotProcess {
   readonly output: string[] = [];
 
   /**
-   * `built`: run what `npm start` runs after its build (dist/src/main.js) instead of the sources through tsx;
+   * `built`: run the bot as `npm start` runs it after its build (dist/src/main.js) instead of the
+   * sources through tsx; `supervised`: with npm start's supervisor around it, which restarts it
+   * (then this object is the supervisor's process; the bot's pid is in its logs);
    * `cwd`: the directory it runs in (e.g. a copy laid out like the Docker image).
    */
   constructor(
     private readonly env: Record<string, string>,
-    private readonly options: { built?: boolean; cwd?: string } = {},
+    private readonly options: { built?: boolean; supervised?: boolean; cwd?: string } = {},
   ) {}
 
   async start(): Promise<void> {
-    // Built: `npm start`'s own command line (node, its flags, dist/src/main.js).
-    const args = this.options.built
-      ? (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start
-          .split(" ")
-          .slice(1)
-      : ["--import", "tsx", "src/main.ts"];
+    // Built: `npm start`'s own command line (node, the supervisor, the bot's flags, dist/src/main.js).
+    const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts
+      .start;
+    const args = this.options.supervised
+      ? start.split(" ").slice(1)
+      : this.options.built
+        ? start.split(" ").slice(2)
+        : ["--import", "tsx", "src/main.ts"];
     const child = spawn(process.execPath, args, {
       cwd: this.options.cwd,
       env: { ...process.env, ...this.env },
