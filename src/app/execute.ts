@@ -3,6 +3,7 @@ import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
 import { type Db, inTransaction, QUICK_DEADLINE_MS, sqlFor, type Tx } from "../store/db.js";
+import { recordingDice, storeRolledDice } from "./dice-record.js";
 import type { Intent } from "./intent.js";
 import { publicLanguage, rememberUserLanguage } from "./languages.js";
 import { cleanName } from "./names.js";
@@ -156,6 +157,8 @@ export async function execute(
   const now = deps.clock?.() ?? new Date();
   const userLang = langFromLocale(invocation.actor.locale);
   await rememberUserLanguage(deps.db, invocation.actor.userId, userLang);
+  // Every die this interaction rolls is kept for the table's dice statistics.
+  const dice = recordingDice(deps.dice);
   const base = {
     intent,
     invocation,
@@ -163,16 +166,20 @@ export async function execute(
     publicLang: await publicLanguage(deps.db, useCase.table === "none" ? null : table, invocation.actor),
     userLang,
     db: deps.db,
-    dice: deps.dice,
+    dice,
     now,
   };
 
   if (!useCase.mutates) {
+    const visibleTable = useCase.table === "none" ? null : table;
     const result = await useCase
-      .run({ ...base, table: useCase.table === "none" ? null : table, tx: deps.db })
+      .run({ ...base, table: visibleTable, tx: deps.db })
       .catch(async (error: unknown) => {
         throw (await refusalForRace(deps.db, invocation, intent, error)) ?? error;
       });
+    if (visibleTable) {
+      await storeRolledDice(deps.db, visibleTable.id, invocation.actor.userId, intent, result, dice);
+    }
     return { result, useCase, table };
   }
 
@@ -192,7 +199,9 @@ export async function execute(
         .run`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
       if (fresh === 0) throw new AlreadyProcessed();
     }
-    return useCase.run({ ...base, table: locked, tx });
+    const ran = await useCase.run({ ...base, table: locked, tx });
+    if (locked) await storeRolledDice(tx, locked.id, invocation.actor.userId, intent, ran, dice);
+    return ran;
   })
     .catch(async (error: unknown) => {
       const refusal = await refusalForRace(deps.db, invocation, intent, error);

@@ -115,3 +115,56 @@ export function uniformProbabilities(sides: number): number[] {
 export const FOUR_FATE_DICE_SUM_PROBABILITIES: readonly number[] = [1, 4, 10, 16, 19, 16, 10, 4, 1].map(
   (ways) => ways / 81,
 );
+
+/** ln Γ(x) for x > 0 (Lanczos approximation, g = 7, n = 9: about 15 significant digits). */
+function logGamma(x: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let sum = c[0]!;
+  for (let i = 1; i < 9; i += 1) sum += c[i]! / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+/** The regularized upper incomplete gamma function Q(a, x) (series below a + 1, continued fraction above). */
+function upperRegularizedGamma(a: number, x: number): number {
+  if (x <= 0) return 1;
+  const front = Math.exp(-x + a * Math.log(x) - logGamma(a));
+  if (x < a + 1) {
+    let term = 1 / a;
+    let sum = term;
+    for (let n = 1; n < 1000 && Math.abs(term) > Math.abs(sum) * 1e-15; n += 1) {
+      term *= x / (a + n);
+      sum += term;
+    }
+    return Math.max(0, 1 - sum * front);
+  }
+  // Lentz's continued fraction.
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 1000; i += 1) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-15) break;
+  }
+  return Math.min(1, front * h);
+}
+
+/** The p-value of a chi-square statistic: how likely a value at least this large is from fair dice. */
+export function chiSquarePValue(statistic: number, degreesOfFreedom: number): number {
+  return upperRegularizedGamma(degreesOfFreedom / 2, statistic / 2);
+}

@@ -87,4 +87,20 @@ describe("e2e: richer /roll, macros, dice statistics and files", () => {
     expect(missing.message?.text).toContain("no saved roll called **удар**");
     expect(d.failedInteractions()).toEqual([]);
   });
+
+  it("keeps every die rolled at the table for its statistics, a secret roll's only for the roller", async () => {
+    const rows = await e2e.database.query<{ user_id: string; visible_to: string | null; n: number }>(
+      "SELECT user_id, visible_to, cardinality(faces)::int AS n FROM dice_rolled ORDER BY id",
+    );
+    expect(rows.length).toBeGreaterThan(3);
+    expect(rows.every((r) => r.user_id === player)).toBe(true);
+    // The secret macro roll: 4 Fate dice, counted only in the roller's own statistics.
+    expect(rows.filter((r) => r.visible_to === player)).toEqual([
+      { user_id: player, visible_to: player, n: 4 },
+    ]);
+    const faces = await e2e.database.query<{ ok: boolean }>(
+      "SELECT bool_and(f BETWEEN 1 AND s) AS ok FROM dice_rolled, unnest(sides, faces) AS u(s, f)",
+    );
+    expect(faces).toEqual([{ ok: true }]);
+  });
 });

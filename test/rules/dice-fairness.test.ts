@@ -132,3 +132,13 @@ describe("the check can fail", () => {
     expect(fitOfFourFateDice("4dF", { fateTable: false }, luckyFate).rejected).toBe(true);
   });
 });
+
+describe("chiSquarePValue", () => {
+  it("matches the table: 6.635 at 1 degree of freedom is p = 0.01, 11.070 at 5 is p = 0.05", async () => {
+    const { chiSquarePValue } = await import("../../src/rules/fairness.js");
+    expect(chiSquarePValue(6.635, 1)).toBeCloseTo(0.01, 4);
+    expect(chiSquarePValue(11.07, 5)).toBeCloseTo(0.05, 4);
+    expect(chiSquarePValue(148.23, 99)).toBeCloseTo(0.001, 4);
+    expect(chiSquarePValue(0, 5)).toBe(1);
+  });
+});

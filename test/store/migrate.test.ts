@@ -30,9 +30,11 @@ function columnsFromSchema(): SchemaColumn[] {
       const m = /^\s+(\w+)\s+(\w+)(\?|\[\])?\s*(.*)$/.exec(line);
       if (!m || line.trim().startsWith("//") || line.trim().startsWith("@@")) continue;
       const [, field, type, modifier, rest] = m;
-      if (!(type! in PRISMA_TO_PG) || modifier === "[]") continue; // relation fields
+      if (!(type! in PRISMA_TO_PG)) continue; // relation fields
       const column = /@map\("([^"]+)"\)/.exec(rest!)?.[1] ?? field!;
-      columns.push({ table, column, type: PRISMA_TO_PG[type!]!, nullable: modifier === "?" });
+      // A scalar list (Int[]) is a PostgreSQL array, nullable as Prisma creates it.
+      if (modifier === "[]") columns.push({ table, column, type: "ARRAY", nullable: true });
+      else columns.push({ table, column, type: PRISMA_TO_PG[type!]!, nullable: modifier === "?" });
     }
   }
   return columns;
