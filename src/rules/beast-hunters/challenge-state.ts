@@ -75,7 +75,20 @@ export interface Task {
   hunterDice: number;
   /** Hunters who bought dice for this task, in order of first purchase. */
   buyers: string[];
+  /** Which sides accepted the difficulty (absent in challenges saved before agreement was kept: both). */
+  agreed?: Record<Side, boolean>;
+  /** Which sides are ready to roll; the task is rolled when both are. */
+  ready?: Record<Side, boolean>;
   result: TaskResult | null;
+}
+
+/** Both sides accepted the task's difficulty: dice may be bought for it. */
+export function taskAgreed(task: Task): boolean {
+  return task.agreed === undefined || (task.agreed.gm && task.agreed.hunters);
+}
+
+export function taskReady(task: Task, side: Side): boolean {
+  return task.ready?.[side] ?? false;
 }
 
 export type EndReason = "beaten" | "knockout" | "fatal" | "giveUp" | "gmConceded" | "sacrifice";
@@ -85,8 +98,10 @@ export interface ChallengeOutcome {
   reason: EndReason;
   /** Reserve points the GM gets back (the hunters gave up). */
   refund: number;
-  /** Challenge VP per hunter (the rating, never multiplied). */
+  /** Challenge VP per hunter: the rating (never multiplied), shared by the hunters still standing. */
   vp: Record<string, number>;
+  /** The hunter whose strike defeated the last obstacle (the remainder of the split is theirs). */
+  striker?: string | null;
   /** Hunters who took fatal damage and survived: they lose the adventure. */
   lostAdventure: string[];
   /** Hunters who took fatal damage to win: they win the adventure and retire. */
@@ -208,6 +223,9 @@ export type ChallengeEvent =
   | { type: "resourceRestored"; owner: string; resource: string; granted: boolean }
   | { type: "restoreFailed"; owner: string; resource: string; margin: number; needed: number }
   | { type: "taskProposed"; task: string; difficulty: number; by: string | null }
+  | { type: "taskAgreed"; task: string; difficulty: number; side: Side; settled: boolean }
+  | { type: "taskReady"; task: string; side: Side }
+  | { type: "taskDropped"; task: string }
   | {
       type: "taskDiceBought";
       task: string;
@@ -240,7 +258,9 @@ export type ChallengeAction =
   | { type: "restore"; actor: string; resource: string; against?: string | null }
   | { type: "proposeTask"; name: string; difficulty: number; by?: string | null }
   | { type: "achieve"; actor: string; task: string; dice: number; target?: string | null }
-  | { type: "resolveTask"; task: string }
+  | { type: "agreeTask"; task: string; side: Side }
+  /** One side is ready to roll the task; it is rolled when both are. */
+  | { type: "resolveTask"; task: string; side: Side }
   | { type: "buyTaskDice"; task: string; dice: number; contributions: { hunter: string; points: number }[] }
   | { type: "help"; actor: string; helped: string; trait: string }
   | { type: "switchTarget"; actor: string; from: string; to: string; points?: number | null }

@@ -7,7 +7,11 @@
  * - Turn order: participants sorted by the sphere's initiative (a tie between the sides goes
  *   to `tieGoesTo`, the hunters' choice, default hunters first). Sides alternate one action
  *   each; within a side its members take turns in initiative order, skipping those who are out.
- * - With several hunters, winning the challenge gives every hunter still standing VP = rating.
+ * - With several hunters, a won challenge's rating in VP is shared by the hunters still standing,
+ *   the remainder to the one who dealt the defeating strike (`splitChallengeVp`).
+ * - A task's difficulty counts once both sides accepted it (proposing it accepts it for the
+ *   proposer's side); it is rolled when both sides pressed ready. A task never agreed is dropped
+ *   when the challenge closes.
  * - A give-up refunds the cost only when it ends the challenge (the last hunter standing gave up).
  * - Achievement VP (2 × difficulty) is split equally among the hunters who bought dice for the
  *   task; a remainder goes one point each to the earliest buyers.
@@ -37,7 +41,10 @@ import {
   type Side,
   sameName,
   type Task,
+  taskAgreed,
+  taskReady,
 } from "./challenge-state.js";
+import { splitChallengeVp } from "./adventure.js";
 import { AP_PER_DIE, AP_PER_DIE_AFTER, markDamage, stageFull, strikeStage, strikeTotal } from "./damage.js";
 import type { Stage, TraitRole } from "./types.js";
 
@@ -206,7 +213,7 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
     });
     state.pendingBonus = null;
     const fall = stage ? takeDamage(state, target, stage, events) : null;
-    concludeAction(state, events, fall);
+    concludeAction(state, events, fall, actor.id);
   },
 
   declineBonus(state, action, _dice, events) {
@@ -275,14 +282,24 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
     requireActive(state);
     const name = action.name.trim();
     if (!name) refuse("errors.bh.emptyName");
-    if (state.tasks.some((t) => sameName(t.name, name))) refuse("errors.bh.taskExists", { task: name });
     const by = action.by ?? null;
-    if (by !== null) participant(state, by);
-    const hunters = state.participants.filter((p) => p.side === "hunters").length;
-    // Base 1; the GM adds 0..(number of hunters), each hunter may add 1.
-    const max = 1 + 2 * hunters;
+    const side: Side = by === null ? "gm" : participant(state, by).side;
+    const max = maxTaskDifficulty(state);
     if (!Number.isInteger(action.difficulty) || action.difficulty < 1 || action.difficulty > max) {
       refuse("errors.bh.badDifficulty", { difficulty: action.difficulty, min: 1, max });
+    }
+    const existing = state.tasks.find((t) => sameName(t.name, name));
+    if (existing) {
+      // The other side answers a proposal: the same difficulty accepts it, another one counters it.
+      if (existing.result || taskAgreed(existing)) refuse("errors.bh.taskExists", { task: existing.name });
+      if (existing.difficulty === action.difficulty) {
+        agree(existing, side, events);
+        return;
+      }
+      existing.difficulty = action.difficulty;
+      existing.agreed = { hunters: side === "hunters", gm: side === "gm" };
+      events.push({ type: "taskProposed", task: existing.name, difficulty: action.difficulty, by });
+      return;
     }
     state.tasks.push({
       name,
@@ -291,14 +308,24 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
       gmDice: 0,
       hunterDice: 0,
       buyers: [],
+      agreed: { hunters: side === "hunters", gm: side === "gm" },
+      ready: { hunters: false, gm: false },
       result: null,
     });
     events.push({ type: "taskProposed", task: name, difficulty: action.difficulty, by });
   },
 
+  agreeTask(state, action, _dice, events) {
+    if (state.status !== "active" && state.status !== "aftermath") requireActive(state);
+    const task = openTask(state, action.task);
+    if (taskAgreed(task)) refuse("errors.bh.taskAlreadyAgreed", { task: task.name });
+    agree(task, action.side, events);
+  },
+
   achieve(state, action, _dice, events) {
     const actor = takeTurn(state, action.actor, { bonusAction: true });
     const task = openTask(state, action.task);
+    requireAgreed(task);
     checkDiceCount(action.dice);
     const cost = action.dice * AP_PER_DIE;
     const target = anyOpponent(state, actor, action.target ?? spendingTarget(state, actor, cost, false));
@@ -312,6 +339,8 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
       if (!task.buyers.includes(actor.id)) task.buyers.push(actor.id);
       totalDice = task.hunterDice;
     }
+    // New dice: whoever was ready to roll looks again.
+    task.ready = { hunters: false, gm: false };
     events.push({
       type: "taskDiceBought",
       task: task.name,
@@ -328,6 +357,12 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
   resolveTask(state, action, dice, events) {
     if (state.status !== "active" && state.status !== "aftermath") requireActive(state);
     const task = openTask(state, action.task);
+    requireAgreed(task);
+    if (action.side !== "hunters" && action.side !== "gm") refuse("errors.staleAction");
+    if (taskReady(task, action.side)) refuse("errors.bh.taskAlreadyReady", { task: task.name });
+    task.ready = { hunters: taskReady(task, "hunters"), gm: taskReady(task, "gm"), [action.side]: true };
+    events.push({ type: "taskReady", task: task.name, side: action.side });
+    if (!task.ready.hunters || !task.ready.gm) return;
     resolveTask(task, dice, events);
     closeIfDone(state);
   },
@@ -336,6 +371,7 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
     if (state.status !== "aftermath") refuse("errors.bh.extraDiceOnlyAfterWin");
     if (state.outcome?.winner !== "hunters") refuse("errors.bh.extraDiceOnlyAfterWin");
     const task = openTask(state, action.task);
+    requireAgreed(task);
     checkDiceCount(action.dice);
     const need = action.dice * AP_PER_DIE_AFTER;
     const offered = action.contributions.reduce((sum, c) => sum + c.points, 0);
@@ -362,6 +398,7 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
       if (!task.buyers.includes(c.hunter)) task.buyers.push(c.hunter);
     }
     task.hunterDice += action.dice;
+    task.ready = { hunters: false, gm: false };
     events.push({
       type: "taskDiceBought",
       task: task.name,
@@ -475,7 +512,13 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
   close(state, _action, dice, events) {
     if (state.status === "closed") refuse("errors.bh.challengeOver");
     if (state.status !== "aftermath") refuse("errors.bh.challengeStillActive");
-    for (const task of state.tasks) if (!task.result) resolveTask(task, dice, events);
+    // Unresolved tasks are rolled now; one whose difficulty was never agreed is dropped.
+    for (const task of state.tasks) {
+      if (task.result) continue;
+      if (taskAgreed(task)) resolveTask(task, dice, events);
+      else events.push({ type: "taskDropped", task: task.name });
+    }
+    state.tasks = state.tasks.filter((task) => task.result !== null);
     state.status = "closed";
   },
 };
@@ -588,6 +631,30 @@ function spendingTarget(
     (p) => (!standingOnly || p.status === "in") && advantageOf(state, actor.id, p.id) >= cost,
   );
   return affordable.length === 1 ? affordable[0]!.id : null;
+}
+
+/** RULES §2.5: base 1, the GM adds 0..(number of hunters), each hunter may add 1. */
+export function maxTaskDifficulty(state: ChallengeState): number {
+  return 1 + 2 * state.participants.filter((p) => p.side === "hunters").length;
+}
+
+function agree(task: Task, side: Side, events: ChallengeEvent[]): void {
+  if (side !== "hunters" && side !== "gm") refuse("errors.staleAction");
+  const agreed = { hunters: task.agreed?.hunters ?? true, gm: task.agreed?.gm ?? true, [side]: true };
+  task.agreed = agreed;
+  events.push({
+    type: "taskAgreed",
+    task: task.name,
+    difficulty: task.difficulty,
+    side,
+    settled: agreed.hunters && agreed.gm,
+  });
+}
+
+function requireAgreed(task: Task): void {
+  if (taskAgreed(task)) return;
+  const waiting: Side = task.agreed?.gm ? "hunters" : "gm";
+  refuse("errors.bh.taskNotAgreed", { task: task.name, difficulty: task.difficulty, waiting });
 }
 
 function openTask(state: ChallengeState, name: string): Task {
@@ -753,28 +820,45 @@ function takeDamage(
 }
 
 /** After an action that may have felled someone: end the challenge or pass the turn. */
-function concludeAction(state: ChallengeState, events: ChallengeEvent[], fall: EndReason | null): void {
+function concludeAction(
+  state: ChallengeState,
+  events: ChallengeEvent[],
+  fall: EndReason | null,
+  striker: string | null = null,
+): void {
   if (state.status !== "active") return;
-  if (fall) checkEnd(state, events, fall);
+  if (fall) checkEnd(state, events, fall, striker);
   if (state.status === "active") endTurn(state, events);
 }
 
-function checkEnd(state: ChallengeState, events: ChallengeEvent[], reason: EndReason): void {
+function checkEnd(
+  state: ChallengeState,
+  events: ChallengeEvent[],
+  reason: EndReason,
+  striker: string | null = null,
+): void {
   if (state.status !== "active") return;
   const standing = (side: Side) => state.participants.some((p) => p.side === side && p.status === "in");
-  if (!standing("gm")) finish(state, "hunters", "beaten", events);
+  if (!standing("gm")) finish(state, "hunters", "beaten", events, striker);
   else if (!standing("hunters")) finish(state, "gm", reason, events);
 }
 
-function finish(state: ChallengeState, winner: Side, reason: EndReason, events: ChallengeEvent[]): void {
+function finish(
+  state: ChallengeState,
+  winner: Side,
+  reason: EndReason,
+  events: ChallengeEvent[],
+  striker: string | null = null,
+): void {
   const hunters = state.participants.filter((p) => p.side === "hunters");
-  const vp: Record<string, number> = {};
-  if (winner === "hunters") for (const h of hunters) if (h.status === "in") vp[h.id] = state.rating;
+  const standing = hunters.filter((h) => h.status === "in").map((h) => h.id);
+  const vp = winner === "hunters" ? splitChallengeVp(state.rating, standing, striker) : {};
   const outcome: ChallengeOutcome = {
     winner,
     reason,
     refund: reason === "giveUp" ? state.cost : 0,
     vp,
+    ...(winner === "hunters" && striker !== null ? { striker } : {}),
     lostAdventure: hunters.filter((h) => h.status === "fatal").map((h) => h.id),
     retired: hunters.filter((h) => h.status === "retired").map((h) => h.id),
   };

@@ -1,4 +1,5 @@
 /** Beast Hunters rules core (docs/rules/beast-hunters.md §2): pure, deterministic given a DiceSource. */
+export * from "./adventure.js";
 export * from "./challenge.js";
 export * from "./challenge-start.js";
 export * from "./challenge-state.js";

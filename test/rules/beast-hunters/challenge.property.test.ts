@@ -64,7 +64,11 @@ function randomAction(state: ChallengeState, r: Pick): ChallengeAction {
     case 14:
       return { type: "achieve", actor: actorId, task, dice: r(3), target: null };
     case 15:
-      return r(3) === 1 ? { type: "resolveTask", task } : { type: "declineBonus", actor: actorId };
+      return r(3) === 1
+        ? { type: "resolveTask", task, side: r(2) === 1 ? "gm" : "hunters" }
+        : r(2) === 1
+          ? { type: "agreeTask", task, side: r(2) === 1 ? "gm" : "hunters" }
+          : { type: "declineBonus", actor: actorId };
     case 16:
       return { type: "help", actor: actorId, helped: friend?.id ?? actorId, trait };
     case 17:

@@ -280,15 +280,28 @@ describe("the seed's fight: Yakhara against the bandits", () => {
     let r = act(state, { type: "proposeTask", name: "Весть об Якхаре", difficulty: 1, by: YAK });
     expect(r.events).toEqual([{ type: "taskProposed", task: "Весть об Якхаре", difficulty: 1, by: YAK }]);
     expect(r.state.turn).toBe(YAK);
+    // "Думаю, задача несложная, так что я не буду добавлять свою единицу": the GM accepts 1.
+    expectRefusal(
+      () => act(r.state, { type: "achieve", actor: YAK, task: "Весть об Якхаре", dice: 2 }),
+      "errors.bh.taskNotAgreed",
+    );
+    r = act(r.state, { type: "agreeTask", task: "Весть об Якхаре", side: "gm" });
+    expect(r.events).toEqual([
+      { type: "taskAgreed", task: "Весть об Якхаре", difficulty: 1, side: "gm", settled: true },
+    ]);
 
     r = act(r.state, { type: "achieve", actor: YAK, task: "Весть об Якхаре", dice: 2 });
     expect(r.events[0]).toMatchObject({ type: "advantageChanged", before: 12, after: 4, reason: "achieve" });
     expect(r.events[1]).toMatchObject({ type: "taskDiceBought", dice: 2, apPerDie: 4, totalDice: 2 });
     state = r.state;
 
+    // "Хочешь сделать это сейчас…?" — "Давай сейчас.": rolled only once both sides are ready.
+    r = act(state, { type: "resolveTask", task: "Весть об Якхаре", side: "hunters" });
+    expect(r.events).toEqual([{ type: "taskReady", task: "Весть об Якхаре", side: "hunters" }]);
     // The GM rolls 1d6 (difficulty 1): 4. Yakhara rolls her 2d6: 1 + 3 = 4.
-    r = act(state, { type: "resolveTask", task: "Весть об Якхаре" }, [4, 1, 3]);
+    r = act(r.state, { type: "resolveTask", task: "Весть об Якхаре", side: "gm" }, [4, 1, 3]);
     expect(r.events).toEqual([
+      { type: "taskReady", task: "Весть об Якхаре", side: "gm" },
       {
         type: "taskResolved",
         task: "Весть об Якхаре",
@@ -303,7 +316,7 @@ describe("the seed's fight: Yakhara against the bandits", () => {
     ]);
     expect(victoryPointsEarned(r.state)).toEqual({ [YAK]: 2 });
     expectRefusal(
-      () => act(r.state, { type: "resolveTask", task: "весть об якхаре" }),
+      () => act(r.state, { type: "resolveTask", task: "весть об якхаре", side: "gm" }),
       "errors.bh.taskResolved",
       {
         task: "Весть об Якхаре",
@@ -314,9 +327,11 @@ describe("the seed's fight: Yakhara against the bandits", () => {
   it("the GM wins a task by rolling higher, and adds its own bought dice", () => {
     let state = withAdvantage(withTurn(start(), "obstacle"), "obstacle", YAK, 4);
     state = act(state, { type: "proposeTask", name: "Поджечь лагерь", difficulty: 3 }).state;
+    state = act(state, { type: "agreeTask", task: "Поджечь лагерь", side: "hunters" }).state;
     state = act(state, { type: "achieve", actor: "obstacle", task: "Поджечь лагерь", dice: 1 }).state;
-    const r = act(state, { type: "resolveTask", task: "Поджечь лагерь" }, [1, 1, 1, 1]);
-    expect(r.events[0]).toMatchObject({
+    state = act(state, { type: "resolveTask", task: "Поджечь лагерь", side: "gm" }).state;
+    const r = act(state, { type: "resolveTask", task: "Поджечь лагерь", side: "hunters" }, [1, 1, 1, 1]);
+    expect(r.events[1]).toMatchObject({
       gmDice: [1, 1, 1, 1],
       hunterDice: [],
       gmTotal: 4,
@@ -669,6 +684,7 @@ describe("giving up, conceding and closing", () => {
     const two = [yakharaInput(), { characterId: "kor", name: "Корра", sheet: yakhara() }];
     let state = start({ hunters: two });
     state = act(state, { type: "proposeTask", name: "Шрам", difficulty: 2 }).state;
+    state = act(state, { type: "agreeTask", task: "Шрам", side: "hunters" }).state;
     state = withAdvantage(withAdvantage(state, YAK, "obstacle", 4), "kor", "obstacle", 2);
     expectRefusal(
       () =>
@@ -721,7 +737,8 @@ describe("giving up, conceding and closing", () => {
     r = act(r.state, { type: "close" }, [1, 1, 6]);
     expect(r.events[0]).toMatchObject({ winner: "hunters", vp: { [YAK]: 2, kor: 2 } });
     expect(r.state.status).toBe("closed");
-    expect(victoryPointsEarned(r.state)).toEqual({ [YAK]: 9, kor: 9 });
+    // The conceded rating 7 is shared: 3 each, the remainder to the first hunter in turn order.
+    expect(victoryPointsEarned(r.state)).toEqual({ [YAK]: 4 + 2, kor: 3 + 2 });
   });
 
   it("refuses difficulties out of range", () => {
