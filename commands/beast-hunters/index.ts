@@ -36,6 +36,7 @@ export const reserve = defineCommand({
         options: [
           { name: "phase", type: "integer", required: true, choices: [1, 2, 3] },
           { name: "rating", type: "integer", min: 1, max: 10_000 },
+          { name: "hunters", type: "string", maxLength: 300 },
         ],
       },
     ],
@@ -62,6 +63,7 @@ export const challenge = defineCommand({
           { name: "pre-activate", type: "string", maxLength: 200 },
           { name: "gm-pre-activate", type: "string", maxLength: 100 },
           { name: "first", type: "string", choices: ["hunters", "gm"] },
+          { name: "hunters", type: "string", maxLength: 300 },
         ],
       },
       {
@@ -75,7 +77,7 @@ export const challenge = defineCommand({
       {
         name: "reassign",
         options: [
-          { name: "trait", type: "string", required: true, autocomplete: "bh-trait", maxLength: 64 },
+          { name: "trait", type: "string", required: true, autocomplete: "bh-trait", maxLength: 300 },
           { name: "as", type: "string", required: true, choices: ["attack", "defense"] },
           character,
         ],

@@ -297,10 +297,17 @@ describe("Beast Hunters use cases", () => {
     await app.run(GM, { type: "challenge.offer", flowId: flow.id, points: "12" });
     await app.run(PLAYER, { type: "challenge.accept", flowId: flow.id });
     await app.run(PLAYER, { type: "challenge.task", flowId: flow.id, name: "Шрам" });
+    // «Задачи разрешаются, когда обе стороны согласны»: no dice before the GM accepts the difficulty.
+    const early = await app.refused(PLAYER, { type: "challenge.taskmenu", flowId: flow.id, pick: "a:Шрам" });
+    expect(early.code).toBe("errors.bh.taskNotAgreed");
+    await app.run(GM, { type: "challenge.taskmenu", flowId: flow.id, pick: "g:Шрам" });
     // The free action after 12 AP is an achievement: one die for 4 AP.
     const bought = await app.run(PLAYER, { type: "challenge.taskmenu", flowId: flow.id, pick: "a:Шрам" });
     expect(replyText(bought)).toContain("12 → 8");
     const vp = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints;
+    // Rolled only when both sides pressed ready.
+    const ready = await app.run(PLAYER, { type: "challenge.taskmenu", flowId: flow.id, pick: "r:Шрам" });
+    expect(replyText(ready)).toContain("Охотники готовы бросать «Шрам»");
     app.useDice(scriptedDice([2, 5]));
     const rolled = await app.run(GM, { type: "challenge.taskmenu", flowId: flow.id, pick: "r:Шрам" });
     expect(replyText(rolled)).toContain("GM [2] = 2, hunters [5] = 5 → the hunters win");

@@ -4,14 +4,18 @@ import { type Lang, t } from "../../i18n/index.js";
 import {
   type Adventure,
   type AdventureEnd,
+  addAdventureVp,
+  afterFatalChoice,
   asAdventure,
+  type ChallengeEvent,
+  type ChallengeState,
   endAdventure,
   finalStanding,
   reserveLeft,
 } from "../../rules/beast-hunters/index.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { appendLog } from "../log.js";
-import type { ActionContext } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 
 export function adventureOf(pool: Pick<ReservePool, "adventure"> | null): Adventure {
@@ -44,16 +48,64 @@ export async function finishAdventure(
   huntersWon: boolean,
 ): Promise<MessageView | null> {
   if (adventure.ended) return null;
-  const ended = endAdventure(adventure, reason, huntersWon);
+  return announceEnd(ctx, table, pool, endAdventure(adventure, reason, huntersWon));
+}
+
+async function announceEnd(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang">,
+  table: GameTable,
+  pool: ReservePool,
+  ended: Adventure,
+): Promise<MessageView> {
   await saveAdventure(ctx.tx, table.id, ended);
   await appendLog(ctx, table.id, {
     action: "adventure.end",
-    summary: { key: "bh.log.adventureEnded", params: { reason } },
+    summary: { key: "bh.log.adventureEnded", params: { reason: ended.ended?.reason ?? "reserve" } },
     before: null,
     after: ended,
   });
   const hunters = await adventureHunters(ctx.tx, table.id);
   return adventureSummary(ctx.publicLang, pool, ended, hunters);
+}
+
+/**
+ * What a challenge action changes in the adventure: a fatal choice (lost, or won by a sacrifice),
+ * VP earned, a challenge played; a closed climax or a closed challenge that left the reserve
+ * empty ends it. Returns the summary to post when the adventure ended now.
+ */
+export async function settleAdventure(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "invocation">,
+  table: GameTable,
+  before: ChallengeState,
+  state: ChallengeState,
+  events: readonly ChallengeEvent[],
+): Promise<Effect[]> {
+  const closedNow = before.status !== "closed" && state.status === "closed";
+  const touches = events.some(
+    (e) => e.type === "fateChosen" || e.type === "taskResolved" || e.type === "challengeEnded",
+  );
+  if (!closedNow && !touches) return [];
+  const pool = await sqlFor(ctx.tx).one<ReservePool>`SELECT * FROM reserve_pool WHERE table_id = ${table.id}`;
+  if (!pool) return [];
+  const was = adventureOf(pool);
+  let adventure = was;
+  for (const event of events) {
+    if (event.type === "fateChosen")
+      adventure = afterFatalChoice(adventure, event.participant, event.choice, state.sphere);
+    if (event.type === "taskResolved") adventure = addAdventureVp(adventure, event.vp);
+    if (event.type === "challengeEnded") adventure = addAdventureVp(adventure, event.outcome.vp);
+  }
+  if (closedNow) {
+    adventure = { ...adventure, challenges: adventure.challenges + 1 };
+    if (state.climax) adventure = endAdventure(adventure, "climax", state.outcome?.winner === "hunters");
+    else if (reserveLeft(pool) === 0) adventure = endAdventure(adventure, "reserve", true);
+  }
+  if (was.ended || !adventure.ended) {
+    await saveAdventure(ctx.tx, table.id, adventure);
+    return [];
+  }
+  const summary = await announceEnd(ctx, table, pool, adventure);
+  return [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }];
 }
 
 /** The end-of-adventure summary: how it ended, challenges, reserve spent, each hunter's standing and VP. */
@@ -104,9 +156,4 @@ export function adventureSummary(
       ],
     ],
   };
-}
-
-/** Hunters named in the adventure's standings, with their last known names (for the summary). */
-export function standingNames(hunters: readonly Pick<Character, "id" | "name">[], ids: readonly string[]) {
-  return ids.map((id) => hunters.find((h) => String(h.id) === id)?.name ?? id).join(", ");
 }

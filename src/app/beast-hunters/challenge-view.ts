@@ -6,6 +6,8 @@ import {
   type ChallengeState,
   type Participant,
   type PriceLine,
+  taskAgreed,
+  taskReady,
 } from "../../rules/beast-hunters/index.js";
 import type { LogInput } from "../log.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
@@ -218,7 +220,28 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
         },
       ];
     case "taskProposed":
-      return [{ key: "bh.event.taskProposed", params: { task: event.task, difficulty: event.difficulty } }];
+      return [
+        {
+          key: "bh.event.taskProposed",
+          params: { task: event.task, difficulty: event.difficulty, by: n(event.by) },
+        },
+      ];
+    case "taskAgreed":
+      return [
+        {
+          key: "bh.event.taskAgreed",
+          params: {
+            task: event.task,
+            difficulty: event.difficulty,
+            side: event.side,
+            settled: event.settled ? "yes" : "no",
+          },
+        },
+      ];
+    case "taskReady":
+      return [{ key: "bh.event.taskReady", params: { task: event.task, side: event.side } }];
+    case "taskDropped":
+      return [{ key: "bh.event.taskDropped", params: { task: event.task } }];
     case "taskDiceBought":
       return [
         {
@@ -270,7 +293,9 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
             winner: event.outcome.winner,
             reason: event.outcome.reason,
             refund: event.outcome.refund,
+            rating: state.rating,
             vp: vpList(state, event.outcome.vp),
+            striker: event.outcome.striker ? n(event.outcome.striker) : "—",
           },
         },
       ];
@@ -415,7 +440,10 @@ export function challengePanel(lang: Lang, flowId: number, flow: ChallengeFlowSt
                     difficulty: task.difficulty,
                     gm: task.gmDice,
                     hunters: task.hunterDice,
-                    result: task.result ? task.result.winner : "open",
+                    result: task.result ? task.result.winner : taskAgreed(task) ? "open" : "proposed",
+                    ready:
+                      (["hunters", "gm"] as const).filter((side) => taskReady(task, side)).join(",") ||
+                      "none",
                     gmTotal: task.result?.gmTotal ?? 0,
                     hunterTotal: task.result?.hunterTotal ?? 0,
                   }),
@@ -515,6 +543,7 @@ function strikeControls(
   };
 }
 
+/** Open tasks: accept a proposed difficulty; once agreed, buy a die or say your side is ready to roll. */
 function taskRow(lang: Lang, flowId: number, state: ChallengeState): Row | null {
   const open = state.tasks.filter((task) => !task.result);
   if (open.length === 0) return null;
@@ -522,10 +551,19 @@ function taskRow(lang: Lang, flowId: number, state: ChallengeState): Row | null 
     { type: "challenge.taskmenu", flowId },
     "pick",
     t(lang, "bh.panel.taskPlaceholder"),
-    open.flatMap((task) => [
-      { label: t(lang, "bh.panel.achieveOption", { task: task.name }), value: `a:${task.name}` },
-      { label: t(lang, "bh.panel.resolveOption", { task: task.name }), value: `r:${task.name}` },
-    ]),
+    open.flatMap((task) =>
+      taskAgreed(task)
+        ? [
+            { label: t(lang, "bh.panel.achieveOption", { task: task.name }), value: `a:${task.name}` },
+            { label: t(lang, "bh.panel.resolveOption", { task: task.name }), value: `r:${task.name}` },
+          ]
+        : [
+            {
+              label: t(lang, "bh.panel.agreeOption", { task: task.name, difficulty: task.difficulty }),
+              value: `g:${task.name}`,
+            },
+          ],
+    ),
   );
 }
 
@@ -541,7 +579,27 @@ const refreshButton = (lang: Lang, flowId: number) =>
 export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Row[] {
   if (state.status === "closed") return [];
   if (state.status === "aftermath") {
-    return [[button(t(lang, "bh.panel.close"), { type: "challenge.end", flowId }, "primary")]];
+    // Open tasks can still be agreed, made ready, or given extra dice (6 AP each, after a win).
+    const tasks = taskRow(lang, flowId, state);
+    const extra =
+      state.outcome?.winner === "hunters"
+        ? state.tasks
+            .filter((task) => !task.result && taskAgreed(task))
+            .slice(0, 4)
+            .map((task) =>
+              button(t(lang, "bh.panel.extraDie", { task: task.name }), {
+                type: "challenge.achieve",
+                flowId,
+                task: task.name,
+                dice: 1,
+                pool: true,
+              }),
+            )
+        : [];
+    return [
+      ...(tasks ? [tasks] : []),
+      [...extra, button(t(lang, "bh.panel.close"), { type: "challenge.end", flowId }, "primary")],
+    ];
   }
   if (state.status === "fatalChoice") {
     return [
@@ -617,7 +675,9 @@ export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Ro
         value: `r:${r.name}`,
       })),
   ];
-  const menuRow =
+  // Several active traits may be flipped together (one Reassign action); one pick otherwise.
+  const flips = actor.traits.filter((tr) => tr.active).length;
+  const menuSelect =
     menu.length > 0
       ? select(
           { type: "challenge.menu", flowId },
@@ -626,6 +686,16 @@ export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Ro
           menu,
         )
       : null;
+  const menuRow =
+    menuSelect && flips > 1
+      ? [
+          {
+            ...menuSelect[0]!,
+            minValues: 1,
+            maxValues: Math.min(flips, menuSelect[0]!.kind === "select" ? menuSelect[0]!.options.length : 1),
+          } as ComponentView,
+        ]
+      : menuSelect;
   // The GM's offer to the hunter whose turn it is (a maneuver without dice).
   const offerRow =
     actor.side === "hunters" && !state.pendingOffer

@@ -33,6 +33,7 @@ import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
+import { adventureOf, settleAdventure } from "./adventure.js";
 import {
   type ChallengeFlowState,
   challengePanel,
@@ -42,7 +43,13 @@ import {
   severalHunters,
   teamActionsView,
 } from "./challenge-view.js";
-import { activeHunters, asReserve, recordReserve, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
+import {
+  asReserve,
+  negotiatingHunters,
+  recordReserve,
+  refuseIfChallengeOpen,
+  requireReserve,
+} from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
 const SYSTEMS = ["beast-hunters"] as const;
@@ -87,11 +94,31 @@ async function actingParticipant(
       obstacles[0]!
     ).id;
   }
-  const character = await actingCharacter(ctx, name);
+  // The GM may act for an absent player's hunter by naming it; `play` says so and logs it.
+  const character = await actingCharacter(ctx, name, { gmMayActForPlayers: gm });
   const id = String(character.id);
   if (!state.participants.some((p) => p.id === id))
     refuse("errors.bh.notInChallenge", { name: character.name });
   return id;
+}
+
+/** The GM acted for a player's hunter: a public line and a log entry naming who did it. */
+async function gmActedFor(
+  ctx: ActionContext,
+  table: GameTable,
+  state: ChallengeState,
+  action: ChallengeAction,
+): Promise<string[]> {
+  if (!isGm(table, ctx.actor)) return [];
+  const actor = "actor" in action ? action.actor : null;
+  const hunter = state.participants.find((p) => p.id === actor && p.side === "hunters");
+  if (!hunter) return [];
+  await appendLog(ctx, table.id, {
+    action: "challenge.gmActedFor",
+    characterId: Number(hunter.id),
+    summary: { key: "bh.log.gmActedFor", params: { name: hunter.name, action: action.type } },
+  });
+  return [t(ctx.publicLang, "bh.gmActsFor", { name: hunter.name })];
 }
 
 function participantId(state: ChallengeState, name: string | undefined): string | null {
@@ -113,15 +140,18 @@ async function play(
   const result = applyChallengeAction(before, action, ctx.dice);
   const next: ChallengeFlowState = { ...flow.state, challenge: result.state };
   await saveFlowState(ctx.tx, flow.id, next, result.state.status === "closed");
+  const actedFor = await gmActedFor(ctx, table, before, action);
   for (const entry of eventLogEntries(result.state, result.events)) await appendLog(ctx, table.id, entry);
   await settle(ctx, table, result.state, result.events);
-  return answer(
+  const ending = await settleAdventure(ctx, table, before, result.state, result.events);
+  const answered = answer(
     ctx,
     flow.id,
     next,
-    [...(options.extraLines ?? []), ...eventLines(ctx.publicLang, result.state, result.events)],
+    [...actedFor, ...(options.extraLines ?? []), ...eventLines(ctx.publicLang, result.state, result.events)],
     flow,
   );
+  return { ...answered, effects: [...(answered.effects ?? []), ...ending] };
 }
 
 /** Writes what a challenge changes outside itself: hunters' boxes, VP, the refund, retirements. */
@@ -266,6 +296,7 @@ export const challengeStart = defineUseCase({
     preActivate: z.string().max(200).optional(),
     gmPreActivate: z.string().max(100).optional(),
     first: z.enum(["hunters", "gm"]).optional(),
+    hunters: z.string().max(300).optional(),
   }),
   systems: SYSTEMS,
   table: "required",
@@ -276,8 +307,10 @@ export const challengeStart = defineUseCase({
     const intent = ctx.intent;
     await refuseIfChallengeOpen(ctx, table);
     const pool = await requireReserve(ctx.tx, table.id);
-    const characters = await activeHunters(ctx.tx, table.id);
-    if (characters.length === 0) refuse("errors.bh.noHunters");
+    const adventure = adventureOf(pool);
+    if (adventure.ended) refuse("errors.bh.adventureOver");
+    // The GM chooses which hunters take part (a split party); by default all still playing.
+    const characters = await negotiatingHunters(ctx.tx, table.id, adventure, intent.hunters);
     const hunters = characters.map((c) => ({
       characterId: String(c.id),
       name: c.name,
@@ -356,6 +389,8 @@ export const challengeStart = defineUseCase({
       t(ctx.publicLang, "bh.start.priced", { name, rating: started.rating, ceiling: pool.ceiling }),
       priceText(ctx.publicLang, price.lines),
       ...eventLines(ctx.publicLang, started.state, started.events),
+      // Buying this obstacle emptied the reserve: the adventure ends with this challenge.
+      ...(started.reserve.after === 0 ? [t(ctx.publicLang, "bh.start.lastChallenge")] : []),
     ].join("\n");
     return {
       reply: { ...panel, embeds: [{ description: intro, tone: "info" }, ...(panel.embeds ?? [])] },
@@ -415,14 +450,23 @@ export const challengeActivate = action(
   }),
 );
 
+/**
+ * Reassign any active traits in one action: `trait` names one or several (comma-separated), each
+ * set to `as`, or marked `Name:A` / `Name:D` to swap several ways at once.
+ */
 export const challengeReassign = action(
   "challenge.reassign",
-  { trait: nameField, as: role, character: optionalName },
-  async ({ intent, actor }) => ({
-    type: "reassign",
-    actor: await actor(),
-    roles: { [intent.trait]: intent.as },
-  }),
+  { trait: z.string().min(1).max(300), as: role, character: optionalName },
+  async ({ intent, actor }) => {
+    const roles: Record<string, TraitRole> = {};
+    for (const text of splitList(intent.trait)) {
+      const marked = /:\s*\S+$/.test(text)
+        ? traitWithRole(text)
+        : { trait: text, as: intent.as as TraitRole };
+      roles[marked.trait] = marked.as;
+    }
+    return { type: "reassign", actor: await actor(), roles };
+  },
 );
 
 /**
@@ -436,8 +480,13 @@ export const challengeReassign = action(
 export const challengeMenu = action(
   "challenge.menu",
   // `menu` names which of the panel's selects sent it: their custom_ids must differ on one message.
-  { pick: z.string().min(3).max(120), menu: z.enum(["x", "h", "s", "p"]).optional() },
+  // Several values: traits picked to flip together (one Reassign action).
+  {
+    pick: z.union([z.string().min(3).max(120), z.array(z.string().min(3).max(120)).min(1).max(25)]),
+    menu: z.enum(["x", "h", "s", "p"]).optional(),
+  },
   async ({ intent, actor, state }): Promise<ChallengeAction> => {
+    if (Array.isArray(intent.pick)) return flipAll(state, await actor(), intent.pick as string[]);
     const pick = intent.pick as string;
     const at = pick.indexOf(":");
     const kind = pick.slice(0, at);
@@ -496,6 +545,19 @@ export const challengeMenu = action(
     }
   },
 );
+
+/** Several `flip:<trait>` picks: one Reassign action flipping each (anything else picked with them is refused). */
+function flipAll(state: ChallengeState, id: string, picks: string[]): ChallengeAction {
+  if (!picks.every((p) => p.startsWith("flip:"))) refuse("errors.bh.oneActionAtATime");
+  const me = state.participants.find((p) => p.id === id);
+  const roles: Record<string, TraitRole> = {};
+  for (const pick of picks) {
+    const name = pick.slice("flip:".length);
+    const current = me?.traits.find((tr) => tr.name === name)?.active;
+    roles[name] = current === "attack" ? "defence" : "attack";
+  }
+  return { type: "reassign", actor: id, roles };
+}
 
 /** A participant id from a pick: one this challenge has, or the pick is stale (or forged). */
 function known(state: ChallengeState, id: string): string {
@@ -584,7 +646,14 @@ function maxDifficulty(state: ChallengeState): number {
   return 1 + 2 * state.participants.filter((p) => p.side === "hunters").length;
 }
 
-/** The panel's task menu: `a:<task>` buys one die (4 AP), `r:<task>` resolves it. */
+function sideOf(state: ChallengeState, id: string) {
+  return state.participants.find((p) => p.id === id)!.side;
+}
+
+/**
+ * The panel's task menu: `g:<task>` accepts its difficulty for the clicker's side, `a:<task>`
+ * buys one die (4 AP), `r:<task>` says the clicker's side is ready to roll it.
+ */
 export const challengeTaskMenu = defineUseCase({
   type: "challenge.taskmenu",
   schema: z.object({ type: z.literal("challenge.taskmenu"), flowId, pick: z.string().min(3).max(110) }),
@@ -595,9 +664,12 @@ export const challengeTaskMenu = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const actor = await actingParticipant(ctx, table, flow.state.challenge, undefined);
+    const state = flow.state.challenge;
+    const actor = await actingParticipant(ctx, table, state, undefined);
+    const side = sideOf(state, actor);
     const task = ctx.intent.pick.slice(2);
-    if (ctx.intent.pick.startsWith("r:")) return play(ctx, table, flow, { type: "resolveTask", task });
+    if (ctx.intent.pick.startsWith("r:")) return play(ctx, table, flow, { type: "resolveTask", task, side });
+    if (ctx.intent.pick.startsWith("g:")) return play(ctx, table, flow, { type: "agreeTask", task, side });
     if (!ctx.intent.pick.startsWith("a:")) refuse("errors.staleAction");
     return play(ctx, table, flow, { type: "achieve", actor, task, dice: 1, target: null });
   },
@@ -795,9 +867,13 @@ export const challengeResolve = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    // Either side may call for the roll once both agree at the table.
-    await actingParticipant(ctx, table, flow.state.challenge, undefined);
-    return play(ctx, table, flow, { type: "resolveTask", task: ctx.intent.task });
+    // Each side says it is ready; the task is rolled when both have.
+    const actor = await actingParticipant(ctx, table, flow.state.challenge, undefined);
+    return play(ctx, table, flow, {
+      type: "resolveTask",
+      task: ctx.intent.task,
+      side: sideOf(flow.state.challenge, actor),
+    });
   },
 });
 

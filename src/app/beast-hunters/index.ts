@@ -33,6 +33,7 @@ import type { ChallengeFlowState } from "./challenge-view.js";
 import {
   findReserve,
   reserveConcede,
+  reserveForm,
   reserveSet,
   reserveShow,
   reserveSpend,
@@ -60,6 +61,7 @@ export const useCases: UseCase<any>[] = [
   reserveShow,
   reserveSpend,
   reserveConcede,
+  reserveForm,
   challengeStart,
   challengeActivate,
   challengeReassign,

@@ -2,21 +2,26 @@ import { z } from "zod";
 import type { Character, GameTable, LogEntry, ReservePool } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import {
+  type Adventure,
+  addAdventureVp,
   chargeReserve,
   concedeFromReserve,
+  newAdventure as newAdventureRecord,
   newReserve,
   type Reserve,
   renewal,
   reserveLeft,
+  stillPlaying,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { isGm, requireGm, requireTable } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
-import { cleanText } from "../names.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
-import type { EmbedView } from "../views.js";
+import { cleanText, nameKey } from "../names.js";
+import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { EmbedView, MessageView } from "../views.js";
+import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
@@ -103,9 +108,12 @@ export const reserveSet = defineUseCase({
   type: "reserve.set",
   schema: z.object({
     type: z.literal("reserve.set"),
-    total: z.number().int().min(0).max(10_000),
-    ceiling: z.number().int().min(1).max(10_000),
+    // Numbers from the command; text from the new-adventure form.
+    total: z.coerce.number().int().min(0).max(10_000),
+    ceiling: z.coerce.number().int().min(1).max(10_000),
     adventure: z.enum(["new", "same"]).optional(),
+    /** Set by the confirmation button: clearing a running adventure was asked for and agreed. */
+    confirm: z.boolean().optional(),
   }),
   systems: SYSTEMS,
   table: "required",
@@ -122,6 +130,11 @@ export const reserveSet = defineUseCase({
     const existing = await findReserve(ctx.tx, table.id);
     const newAdventure = ctx.intent.adventure !== "same" || !existing;
     if (newAdventure) await refuseIfChallengeOpen(ctx, table);
+    if (newAdventure && existing && !ctx.intent.confirm) {
+      // A running adventure is never wiped by default: say what would be cleared and ask.
+      const running = runningAdventure(existing, hunters);
+      if (running) return { reply: confirmNewAdventure(ctx.userLang, ctx.intent, existing, running) };
+    }
     const spent = newAdventure ? 0 : Math.min(existing!.spent, fresh.total);
     const next: Reserve = { ...fresh, spent };
     await sqlFor(ctx.tx).run`
@@ -129,6 +142,7 @@ export const reserveSet = defineUseCase({
       VALUES (${table.id}, ${next.total}, ${next.ceiling}, ${spent}, ${new Date()})
       ON CONFLICT (table_id) DO UPDATE
       SET total = EXCLUDED.total, ceiling = EXCLUDED.ceiling, spent = EXCLUDED.spent, updated_at = EXCLUDED.updated_at`;
+    if (newAdventure) await saveAdventure(ctx.tx, table.id, newAdventureRecord());
     await appendLog(ctx, table.id, {
       action: "reserve.set",
       summary: {
@@ -143,8 +157,9 @@ export const reserveSet = defineUseCase({
       // Between adventures: every damage box clears and pre-activations reset (docs/rules/beast-hunters.md §2.5).
       for (const hunter of hunters) {
         const sheet = hunterSheet(hunter);
+        // Only a hunter with something to clear is renewed (a brand-new one is not).
+        if (!needsRenewal(sheet)) continue;
         const after = renewal(sheet);
-        if (JSON.stringify(after) === JSON.stringify(sheet)) continue;
         await saveHunterSheet(ctx.tx, hunter.id, after);
         await appendLog(ctx, table.id, {
           action: "character.renewal",
@@ -167,6 +182,115 @@ export const reserveSet = defineUseCase({
     return { reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] } };
   },
 });
+
+/** What starting a new adventure would clear, or null when nothing of this one has happened yet. */
+function runningAdventure(pool: ReservePool, hunters: Character[]): { damaged: string[] } | null {
+  const adventure = adventureOf(pool);
+  if (adventure.ended) return null;
+  const damaged = hunters.filter((h) => needsRenewal(hunterSheet(h))).map((h) => h.name);
+  if (pool.spent === 0 && damaged.length === 0 && adventure.challenges + adventure.concessions === 0)
+    return null;
+  return { damaged };
+}
+
+function needsRenewal(sheet: ReturnType<typeof hunterSheet>): boolean {
+  return (
+    sheet.preActivated.length > 0 ||
+    Object.values(sheet.damage).some((stages) => Object.values(stages).some((n) => n > 0))
+  );
+}
+
+function confirmNewAdventure(
+  lang: Lang,
+  intent: { total: number; ceiling: number },
+  pool: ReservePool,
+  running: { damaged: string[] },
+): MessageView {
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        description: [
+          t(lang, "bh.reserve.confirmNew", {
+            spent: pool.spent,
+            total: pool.total,
+            damaged: running.damaged.join(", ") || "—",
+          }),
+          t(lang, "bh.reserve.confirmSame"),
+        ].join("\n"),
+        tone: "warning",
+      },
+    ],
+    rows: [
+      [
+        {
+          kind: "button",
+          label: t(lang, "bh.reserve.confirmButton", { total: intent.total, ceiling: intent.ceiling }),
+          intent: {
+            type: "reserve.set",
+            total: intent.total,
+            ceiling: intent.ceiling,
+            adventure: "new",
+            confirm: true,
+          },
+          style: "danger",
+        },
+      ],
+    ],
+  };
+}
+
+/** The summary's "next adventure" button: a form for the hunters' new reserve and ceiling. */
+export const reserveForm = defineUseCase({
+  type: "reserve.form",
+  schema: z.object({
+    type: z.literal("reserve.form"),
+    total: z.number().int().min(0).max(10_000).optional(),
+    ceiling: z.number().int().min(1).max(10_000).optional(),
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    requireTable(ctx);
+    const lang = ctx.userLang;
+    return {
+      modal: {
+        title: t(lang, "bh.reserve.formTitle"),
+        intent: { type: "reserve.set", adventure: "new" },
+        inputs: [
+          {
+            field: "total",
+            label: t(lang, "bh.reserve.formTotal"),
+            style: "short",
+            maxLength: 5,
+            value: ctx.intent.total === undefined ? undefined : String(ctx.intent.total),
+          },
+          {
+            field: "ceiling",
+            label: t(lang, "bh.reserve.formCeiling"),
+            style: "short",
+            maxLength: 5,
+            value: ctx.intent.ceiling === undefined ? undefined : String(ctx.intent.ceiling),
+          },
+        ],
+      },
+    };
+  },
+});
+
+/** Ends the adventure when the reserve is spent and no challenge it paid for is still open. */
+export async function endIfReserveSpent(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "invocation">,
+  table: GameTable,
+): Promise<Effect[]> {
+  const pool = await findReserve(ctx.tx, table.id);
+  if (!pool || reserveLeft(asReserve(pool)) > 0) return [];
+  if (await findOpenFlow(ctx.tx, table.id, "bh.challenge")) return [];
+  const summary = await finishAdventure(ctx, table, pool, adventureOf(pool), "reserve", true);
+  return summary ? [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }] : [];
+}
 
 export const reserveShow = defineUseCase({
   type: "reserve.show",
@@ -230,9 +354,11 @@ export const reserveSpend = defineUseCase({
         after: change.after,
         reason,
       }),
-      ...(change.after === 0 ? [t(ctx.publicLang, "bh.reserve.exhausted")] : []),
     ];
-    return { reply: { embeds: [{ description: lines.join("\n"), tone: "info" }] } };
+    return {
+      reply: { embeds: [{ description: lines.join("\n"), tone: "info" }] },
+      effects: await endIfReserveSpent(ctx, table),
+    };
   },
 });
 
@@ -242,6 +368,8 @@ export const reserveConcede = defineUseCase({
     type: z.literal("reserve.concede"),
     phase: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     rating: z.number().int().min(1).max(10_000).optional(),
+    /** The hunters in the negotiation (names, comma-separated); all still playing by default. */
+    hunters: z.string().max(300).optional(),
   }),
   systems: SYSTEMS,
   table: "required",
@@ -251,15 +379,19 @@ export const reserveConcede = defineUseCase({
     const table = requireGm(ctx);
     const pool = await requireReserve(ctx.tx, table.id);
     await refuseIfChallengeOpen(ctx, table);
-    const hunters = await activeHunters(ctx.tx, table.id);
-    if (hunters.length === 0) refuse("errors.bh.noHunters");
+    const adventure = adventureOf(pool);
+    if (adventure.ended) refuse("errors.bh.adventureOver");
+    const hunters = await negotiatingHunters(ctx.tx, table.id, adventure, ctx.intent.hunters);
     const concession = concedeFromReserve(asReserve(pool), ctx.intent.phase, ctx.intent.rating);
     await recordReserve(ctx, table, pool, concession.change.reserve, {
       action: "reserve.concede",
       key: "bh.log.concede",
       params: { phase: concession.phase, rating: concession.rating, cost: concession.cost },
     });
+    // [decision] docs/rules/beast-hunters.md §2.4: each hunter in the negotiation gets the phase's VP.
+    const vp: Record<string, number> = {};
     for (const hunter of hunters) {
+      vp[String(hunter.id)] = concession.vp;
       await sqlFor(ctx.tx).run`
         UPDATE "character" SET victory_points = victory_points + ${concession.vp} WHERE id = ${hunter.id}`;
       await appendLog(ctx, table.id, {
@@ -271,9 +403,12 @@ export const reserveConcede = defineUseCase({
         reason: t(ctx.publicLang, "bh.reason.concession", { phase: concession.phase }),
       });
     }
+    const counted = addAdventureVp(adventure, vp);
+    await saveAdventure(ctx.tx, table.id, { ...counted, concessions: counted.concessions + 1 });
     const lines = [
       t(ctx.publicLang, "bh.concession", {
         phase: concession.phase,
+        rating: concession.rating,
         cost: concession.cost,
         before: concession.change.before,
         after: concession.change.after,
@@ -283,8 +418,38 @@ export const reserveConcede = defineUseCase({
         names: hunters.map((h) => h.name).join(", "),
         vp: concession.vp,
       }),
-      ...(concession.change.after === 0 ? [t(ctx.publicLang, "bh.reserve.exhausted")] : []),
     ];
-    return { reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] } };
+    return {
+      reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] },
+      effects: await endIfReserveSpent(ctx, table),
+    };
   },
 });
+
+/**
+ * The hunters taking part (in a negotiation or a challenge): the named ones, or every hunter
+ * still playing the adventure. A hunter out of the adventure cannot be named.
+ */
+export async function negotiatingHunters(
+  tx: Tx,
+  tableId: number,
+  adventure: Adventure,
+  names: string | undefined,
+): Promise<Character[]> {
+  const playing = (await activeHunters(tx, tableId)).filter((h) => stillPlaying(adventure, String(h.id)));
+  const wanted = (names ?? "")
+    .split(/[,;\n]/)
+    .map((n) => n.trim())
+    .filter((n) => n.length > 0);
+  if (wanted.length === 0) {
+    if (playing.length === 0) refuse("errors.bh.noHunters");
+    return playing;
+  }
+  const chosen: Character[] = [];
+  for (const name of wanted) {
+    const hunter = playing.find((h) => nameKey(h.name) === nameKey(name));
+    if (!hunter) refuse("errors.bh.notPlaying", { name: name.slice(0, 64) });
+    if (!chosen.includes(hunter)) chosen.push(hunter);
+  }
+  return chosen;
+}

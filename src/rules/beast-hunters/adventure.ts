@@ -56,7 +56,7 @@ export function stillPlaying(adventure: Adventure, hunter: string): boolean {
 }
 
 /**
- * Fatal damage (RULES §2.5): "персонаж проигрывает приключение, но спасается живым" (survive)
+ * Fatal damage (docs/rules/beast-hunters.md §2.5): "персонаж проигрывает приключение, но спасается живым" (survive)
  * or "выигрывает и испытание, и приключение, но навсегда изымается из игры" (retire).
  */
 export function afterFatalChoice(
@@ -101,7 +101,7 @@ export function addAdventureVp(adventure: Adventure, vp: Record<string, number>)
 }
 
 /**
- * Victory points of a won challenge with several hunters ([decision], RULES §2.4): the rating is
+ * Victory points of a won challenge with several hunters ([decision], docs/rules/beast-hunters.md §2.4): the rating is
  * shared evenly by the hunters still standing; the remainder goes to the hunter who dealt the
  * defeating strike (or, without one, to the first standing hunter in turn order). Never more
  * than the rating in all.

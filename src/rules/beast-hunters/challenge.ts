@@ -19,6 +19,7 @@
  */
 import { type DiceSource, rollMany } from "../dice.js";
 import { refuse } from "../errors.js";
+import { splitChallengeVp } from "./adventure.js";
 import {
   type ActionResult,
   type ApReason,
@@ -44,7 +45,6 @@ import {
   taskAgreed,
   taskReady,
 } from "./challenge-state.js";
-import { splitChallengeVp } from "./adventure.js";
 import { AP_PER_DIE, AP_PER_DIE_AFTER, markDamage, stageFull, strikeStage, strikeTotal } from "./damage.js";
 import type { Stage, TraitRole } from "./types.js";
 
@@ -633,7 +633,7 @@ function spendingTarget(
   return affordable.length === 1 ? affordable[0]!.id : null;
 }
 
-/** RULES §2.5: base 1, the GM adds 0..(number of hunters), each hunter may add 1. */
+/** docs/rules/beast-hunters.md §2.5: base 1, the GM adds 0..(number of hunters), each hunter may add 1. */
 export function maxTaskDifficulty(state: ChallengeState): number {
   return 1 + 2 * state.participants.filter((p) => p.side === "hunters").length;
 }

@@ -90,7 +90,7 @@ export default {
   "bh.price.rating": "Rating {rating} (ceiling {ceiling})",
   "bh.price.cost": "Cost: {rating} × {multiplier} = {cost} (phase {phase}); reserve {before} → {after}",
   "bh.concession":
-    "The GM concedes in phase {phase}: {cost, plural, one {# point} other {# points}} of reserve ({before} → {after}); the hunters get {vp} VP",
+    "The GM concedes in phase {phase}: rating {rating} × 2 = {cost, plural, one {# point} other {# points}} of reserve ({before} → {after}); each hunter in the negotiation gets {vp} VP",
 
   // Creation warnings
   "bh.warn.traitCount": "A new hunter has {expected} traits; this sheet has {count}.",
@@ -209,7 +209,6 @@ export default {
   "bh.reserve.setSame": "Reserve corrected: {total} in all, {left} left, ceiling {ceiling}.",
   "bh.reserve.renewed": "Renewal: damage and pre-activations cleared for {names}.",
   "bh.reserve.spent": "The GM spends {amount}: reserve {before} → {after} ({reason}).",
-  "bh.reserve.exhausted": "The reserve is spent: the adventure ends.",
   "bh.reserve.vpTo": "{names}: +{vp} VP each.",
   "bh.reason.challenge": "won the challenge “{name}”",
   "bh.reason.concession": "the GM conceded in phase {phase}",
@@ -253,7 +252,7 @@ export default {
   "bh.panel.boxes": "Boxes",
   "bh.panel.tasks": "Tasks",
   "bh.panel.task":
-    "“{task}” difficulty {difficulty} · GM dice {gm} · hunters' dice {hunters}{result, select, hunters { — hunters won {hunterTotal}:{gmTotal}} gm { — GM won {gmTotal}:{hunterTotal}} other {}}",
+    "“{task}” difficulty {difficulty} · GM dice {gm} · hunters' dice {hunters}{result, select, hunters { — hunters won {hunterTotal}:{gmTotal}} gm { — GM won {gmTotal}:{hunterTotal}} proposed { — difficulty not agreed yet} other {{ready, select, none {} hunters { — the hunters are ready to roll} gm { — the GM is ready to roll} other {}}}}",
   "bh.panel.price": "Price",
   "bh.panel.accept": "Accept the offer",
   "bh.panel.strike": "Strike {dice}d6 ({ap} AP)",
@@ -266,7 +265,7 @@ export default {
   "bh.panel.offerOption": "Offer {points} AP",
   "bh.panel.taskPlaceholder": "Tasks: buy a die or resolve…",
   "bh.panel.achieveOption": "Achievement: 1d6 for “{task}” (4 AP)",
-  "bh.panel.resolveOption": "Resolve “{task}” (both sides agree)",
+  "bh.panel.resolveOption": "Ready to roll “{task}” (rolled when both sides are)",
   "bh.panel.activateOption":
     "Activate {trait} for {role, select, attack {attack} other {defence}} (+{value})",
   "bh.panel.reassignOption": "Reassign {trait} to {role, select, attack {attack} other {defence}}",
@@ -323,7 +322,8 @@ export default {
   "bh.event.neutraliseFailed": "“{resource}” ({owner}) holds.",
   "bh.event.restored": "{owner} gets “{resource}” back.",
   "bh.event.restoreFailed": "{owner} does not get “{resource}” back: by {margin}, {needed} needed.",
-  "bh.event.taskProposed": "Task “{task}”, difficulty {difficulty}.",
+  "bh.event.taskProposed":
+    "{by} proposes the task “{task}” at difficulty {difficulty}; the other side accepts it or proposes another difficulty.",
   "bh.event.taskDice":
     "{who} buys {dice}d6 for “{task}” with {ap} AP; {side, select, gm {the GM has} other {the hunters have}} {total}d6 on it.",
   "bh.event.taskResolved":
@@ -333,7 +333,7 @@ export default {
   "bh.event.gmConceded": "The GM concedes.",
   "bh.event.turn": "➡️ {name}'s turn.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
+    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}{winner, select, hunters { (rating {rating} shared by the hunters standing; the remainder to {striker})} other {}}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
   "errors.bh.noReserve": "No reserve is set here: the hunters set it with `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly":
     "Only a hunter at this table (a player with a character) or the GM can set the reserve.",
@@ -393,8 +393,8 @@ export default {
   "cmd.challenge.activate.trait.desc": "The trait",
   "cmd.challenge.activate.as.desc": "Attack or defence",
   "cmd.challenge.activate.character.desc": "Whose (default: yours; the GM: the obstacle)",
-  "cmd.challenge.reassign.desc": "Switch an active trait between attack and defence",
-  "cmd.challenge.reassign.trait.desc": "The trait",
+  "cmd.challenge.reassign.desc": "Switch active traits between attack and defence (several in one action)",
+  "cmd.challenge.reassign.trait.desc": "Trait, or several: Name, Name or Name:A, Name:D",
   "cmd.challenge.reassign.as.desc": "Attack or defence",
   "cmd.challenge.reassign.character.desc": "Whose (default: yours; the GM: the obstacle)",
   "cmd.challenge.maneuver.desc": "Maneuver: 2d10 + attack traits vs 2d10 + defence traits",
@@ -532,4 +532,48 @@ export default {
   "cmd.character.resource.set.category.choice.SD": "SD — social defence",
   "cmd.character.resource.set.category.choice.MA": "MA — mental attack",
   "cmd.character.resource.set.category.choice.MD": "MD — mental defence",
+
+  // Tasks both sides agree to, adventures that end, a table that never freezes
+  "errors.bh.taskAlreadyAgreed": "Both sides already accepted the difficulty of “{task}”.",
+  "errors.bh.taskNotAgreed":
+    "“{task}” (difficulty {difficulty}) is waiting for {waiting, select, gm {the GM} other {the hunters}} to accept its difficulty: in the panel's task menu, or `{/challenge task name difficulty}` with the same difficulty.",
+  "errors.bh.taskAlreadyReady":
+    "Your side is already ready to roll “{task}”; it rolls when the other side is too.",
+  "errors.bh.adventureOver":
+    "This adventure is over. Start the next one with `{/reserve set total ceiling}` (or the button under the summary).",
+  "errors.bh.notPlaying": "{name} is not a hunter still playing this adventure.",
+  "errors.bh.oneActionAtATime": "One action at a time: pick several traits only to reassign them together.",
+  "bh.event.taskAgreed":
+    "{side, select, gm {The GM accepts} other {The hunters accept}} difficulty {difficulty} for “{task}”.{settled, select, yes { Agreed: dice can be bought for it.} other {}}",
+  "bh.event.taskReady": "{side, select, gm {The GM is} other {The hunters are}} ready to roll “{task}”.",
+  "bh.event.taskDropped": "“{task}” is dropped: its difficulty was never agreed.",
+  "bh.panel.agreeOption": "Accept “{task}” at difficulty {difficulty}",
+  "bh.panel.extraDie": "+1d6 “{task}” (6 AP)",
+  "bh.reserve.confirmNew":
+    "An adventure is running: {spent} of {total} reserve spent; damage on: {damaged}. A new adventure clears the spent reserve, every hunter's damage and pre-activations, and who lost or won this one.",
+  "bh.reserve.confirmSame":
+    "To correct the numbers of this adventure instead, use `{/reserve set total ceiling adventure}` with adventure: same.",
+  "bh.reserve.confirmButton": "Start a new adventure ({total}, ceiling {ceiling})",
+  "bh.reserve.formTitle": "The next adventure",
+  "bh.reserve.formTotal": "Reserve for the whole adventure",
+  "bh.reserve.formCeiling": "Ceiling (most for one challenge)",
+  "bh.log.adventureEnded":
+    "The adventure ends ({reason, select, sacrifice {a hunter gave everything to win it} climax {the climax is over} other {the reserve is spent}})",
+  "bh.log.gmActedFor": "The GM acted for {name} ({action})",
+  "bh.gmActsFor": "The GM acts for {name}.",
+  "bh.start.lastChallenge": "The reserve is now empty: this is the adventure's last challenge.",
+  "bh.adventure.title": "🏁 The adventure is over",
+  "bh.adventure.ended":
+    "{reason, select, sacrifice {A hunter gave everything: the adventure is won.} climax {The climax is over.} other {The reserve is spent.}}",
+  "bh.adventure.counts":
+    "Challenges played: {challenges} · conceded in negotiation: {concessions} · reserve spent: {spent} of {total}",
+  "bh.adventure.hunterLine":
+    "**{name}** — {standing, select, won {won the adventure} lost {lost the adventure} retired {won it and retired} dead {won it and died} other {still playing}} · {vp} VP",
+  "bh.adventure.noHunters": "No hunter took part.",
+  "bh.adventure.next":
+    "Renewal: the next adventure clears every damage box and pre-activation. The hunters set its reserve and ceiling.",
+  "bh.adventure.renew": "Start the next adventure",
+  "cmd.challenge.start.hunters.desc": "Hunters taking part, comma-separated (default: all still playing)",
+  "cmd.reserve.concede.hunters.desc":
+    "Hunters in the negotiation, comma-separated (default: all still playing)",
 } satisfies Messages;

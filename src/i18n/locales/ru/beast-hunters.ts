@@ -94,7 +94,7 @@ export default {
   "bh.price.rating": "Рейтинг {rating} (потолок {ceiling})",
   "bh.price.cost": "Цена: {rating} × {multiplier} = {cost} (фаза {phase}); резерв {before} → {after}",
   "bh.concession":
-    "Ведущий сдаётся в фазе {phase}: {cost, plural, one {# очко} few {# очка} many {# очков} other {# очка}} резерва ({before} → {after}); охотники получают {vp} ПО",
+    "Ведущий сдаётся в фазе {phase}: рейтинг {rating} × 2 = {cost, plural, one {# очко} few {# очка} many {# очков} other {# очка}} резерва ({before} → {after}); каждый охотник в переговорах получает {vp} ПО",
 
   // Creation warnings
   "bh.warn.traitCount": "У нового охотника {expected} черты, а здесь {count}.",
@@ -216,7 +216,6 @@ export default {
   "bh.reserve.setSame": "Резерв исправлен: всего {total}, осталось {left}, потолок {ceiling}.",
   "bh.reserve.renewed": "Обновление: урон и пред-активации очищены — {names}.",
   "bh.reserve.spent": "Ведущий тратит {amount}: резерв {before} → {after} ({reason}).",
-  "bh.reserve.exhausted": "Резерв исчерпан: приключение заканчивается.",
   "bh.reserve.vpTo": "{names}: по +{vp} ПО.",
   "bh.reason.challenge": "победа в испытании «{name}»",
   "bh.reason.concession": "ведущий сдался в фазе {phase}",
@@ -259,7 +258,7 @@ export default {
   "bh.panel.boxes": "Ячейки",
   "bh.panel.tasks": "Задачи",
   "bh.panel.task":
-    "«{task}» сложность {difficulty} · кубики ведущего {gm} · кубики охотников {hunters}{result, select, hunters { — победили охотники {hunterTotal}:{gmTotal}} gm { — победил ведущий {gmTotal}:{hunterTotal}} other {}}",
+    "«{task}» сложность {difficulty} · кубики ведущего {gm} · кубики охотников {hunters}{result, select, hunters { — победили охотники {hunterTotal}:{gmTotal}} gm { — победил ведущий {gmTotal}:{hunterTotal}} proposed { — сложность ещё не согласована} other {{ready, select, none {} hunters { — охотники готовы бросать} gm { — ведущий готов бросать} other {}}}}",
   "bh.panel.price": "Цена",
   "bh.panel.accept": "Принять предложение",
   "bh.panel.strike": "Удар {dice}d6 ({ap} ОП)",
@@ -272,7 +271,7 @@ export default {
   "bh.panel.offerOption": "Предложить {points} ОП",
   "bh.panel.taskPlaceholder": "Задачи: купить кубик или разрешить…",
   "bh.panel.achieveOption": "Достижение: 1d6 на «{task}» (4 ОП)",
-  "bh.panel.resolveOption": "Разрешить «{task}» (обе стороны согласны)",
+  "bh.panel.resolveOption": "Готовы бросать «{task}» (бросок, когда готовы обе стороны)",
   "bh.panel.activateOption":
     "Активировать «{trait}» на {role, select, attack {атаку} other {защиту}} (+{value})",
   "bh.panel.reassignOption": "Переназначить «{trait}» на {role, select, attack {атаку} other {защиту}}",
@@ -330,7 +329,8 @@ export default {
   "bh.event.neutraliseFailed": "Нейтрализовать «{resource}» ({owner}) не удалось.",
   "bh.event.restored": "{owner} возвращает «{resource}».",
   "bh.event.restoreFailed": "{owner} не возвращает «{resource}»: перевес {margin}, а нужно {needed}.",
-  "bh.event.taskProposed": "Задача «{task}», сложность {difficulty}.",
+  "bh.event.taskProposed":
+    "{by} предлагает задачу «{task}» со сложностью {difficulty}; другая сторона соглашается или предлагает свою сложность.",
   "bh.event.taskDice":
     "{who}: {dice}d6 на «{task}» за {ap} ОП; теперь у {side, select, gm {ведущего} other {охотников}} {total}d6 на эту задачу.",
   "bh.event.taskResolved":
@@ -340,7 +340,7 @@ export default {
   "bh.event.gmConceded": "Ведущий сдаётся.",
   "bh.event.turn": "➡️ Ходит {name}.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
+    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}{winner, select, hunters { (рейтинг {rating} делят устоявшие охотники, остаток — {striker})} other {}}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
   "errors.bh.noReserve": "Резерв не задан: охотники задают его командой `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly": "Резерв задают охотники за этим столом (игроки с персонажами) или ведущий.",
   "errors.bh.challengeOpen":
@@ -431,9 +431,9 @@ export default {
   "cmd.challenge.activate.as.name": "как",
   "cmd.challenge.activate.character.desc": "Чей (по умолчанию ваш; ведущий — препятствие)",
   "cmd.challenge.activate.character.name": "персонаж",
-  "cmd.challenge.reassign.desc": "Переназначить активную черту",
+  "cmd.challenge.reassign.desc": "Переназначить активные черты (несколько за одно действие)",
   "cmd.challenge.reassign.name": "переназначить",
-  "cmd.challenge.reassign.trait.desc": "Черта",
+  "cmd.challenge.reassign.trait.desc": "Черта или несколько: Имя, Имя или Имя:А, Имя:З",
   "cmd.challenge.reassign.trait.name": "черта",
   "cmd.challenge.reassign.as.desc": "Атака или защита",
   "cmd.challenge.reassign.as.name": "как",
@@ -681,4 +681,51 @@ export default {
   "cmd.character.resource.set.category.choice.SD": "СЗ — социальный защитный",
   "cmd.character.resource.set.category.choice.MA": "МА — ментальный атакующий",
   "cmd.character.resource.set.category.choice.MD": "МЗ — ментальный защитный",
+
+  // Задачи по согласию сторон, конец приключения, игра без простоев
+  "errors.bh.taskAlreadyAgreed": "Обе стороны уже согласились со сложностью задачи «{task}».",
+  "errors.bh.taskNotAgreed":
+    "Задача «{task}» (сложность {difficulty}) ждёт, пока {waiting, select, gm {ведущий согласится} other {охотники согласятся}} со сложностью: в меню задач на панели или командой `{/challenge task name difficulty}` с той же сложностью.",
+  "errors.bh.taskAlreadyReady":
+    "Ваша сторона уже готова бросать «{task}»; бросок будет, когда готова и другая.",
+  "errors.bh.adventureOver":
+    "Это приключение закончилось. Начните следующее командой `{/reserve set total ceiling}` (или кнопкой под итогами).",
+  "errors.bh.notPlaying": "{name} — не охотник, который ещё участвует в этом приключении.",
+  "errors.bh.oneActionAtATime":
+    "Одно действие за раз: несколько черт можно выбрать только чтобы переназначить их вместе.",
+  "bh.event.taskAgreed":
+    "{side, select, gm {Ведущий согласен} other {Охотники согласны}} на сложность {difficulty} для «{task}».{settled, select, yes { Договорились: на задачу можно покупать кубики.} other {}}",
+  "bh.event.taskReady": "{side, select, gm {Ведущий готов} other {Охотники готовы}} бросать «{task}».",
+  "bh.event.taskDropped": "Задача «{task}» снята: о её сложности так и не договорились.",
+  "bh.panel.agreeOption": "Согласиться на «{task}» со сложностью {difficulty}",
+  "bh.panel.extraDie": "+1d6 «{task}» (6 ОП)",
+  "bh.reserve.confirmNew":
+    "Приключение идёт: потрачено {spent} из {total} резерва; урон у: {damaged}. Новое приключение обнулит потраченный резерв, урон и пред-активации всех охотников, а также кто проиграл или выиграл это приключение.",
+  "bh.reserve.confirmSame":
+    "Чтобы только поправить числа этого приключения, используйте `{/reserve set total ceiling adventure}` с приключением «то же».",
+  "bh.reserve.confirmButton": "Начать новое приключение ({total}, потолок {ceiling})",
+  "bh.reserve.formTitle": "Следующее приключение",
+  "bh.reserve.formTotal": "Резерв на всё приключение",
+  "bh.reserve.formCeiling": "Потолок (больше всего на одно испытание)",
+  "bh.log.adventureEnded":
+    "Приключение окончено ({reason, select, sacrifice {охотник отдал всё ради победы} climax {кульминация позади} other {резерв исчерпан}})",
+  "bh.log.gmActedFor": "Ведущий действовал за персонажа {name} ({action})",
+  "bh.gmActsFor": "Ведущий действует за персонажа {name}.",
+  "bh.start.lastChallenge": "Резерв опустел: это последнее испытание приключения.",
+  "bh.adventure.title": "🏁 Приключение окончено",
+  "bh.adventure.ended":
+    "{reason, select, sacrifice {Охотник отдал всё: приключение выиграно.} climax {Кульминация позади.} other {Резерв исчерпан.}}",
+  "bh.adventure.counts":
+    "Сыграно испытаний: {challenges} · уступлено в переговорах: {concessions} · потрачено резерва: {spent} из {total}",
+  "bh.adventure.hunterLine":
+    "**{name}** — {standing, select, won {приключение выиграно} lost {приключение проиграно} retired {выиграно ценой ухода на покой} dead {выиграно ценой жизни} other {ещё в игре}} · {vp} ПО",
+  "bh.adventure.noHunters": "Охотники не участвовали.",
+  "bh.adventure.next":
+    "Обновление: следующее приключение очистит все ячейки урона и пред-активации. Охотники задают его резерв и потолок.",
+  "bh.adventure.renew": "Начать следующее приключение",
+  "cmd.challenge.start.hunters.desc": "Участвующие охотники через запятую (по умолчанию все, кто ещё в игре)",
+  "cmd.challenge.start.hunters.name": "охотники",
+  "cmd.reserve.concede.hunters.desc":
+    "Охотники в переговорах через запятую (по умолчанию все, кто ещё в игре)",
+  "cmd.reserve.concede.hunters.name": "охотники",
 } satisfies Messages;
