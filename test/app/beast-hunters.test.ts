@@ -307,7 +307,7 @@ describe("Beast Hunters use cases", () => {
     const vp = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints;
     // Rolled only when both sides pressed ready.
     const ready = await app.run(PLAYER, { type: "challenge.taskmenu", flowId: flow.id, pick: "r:Шрам" });
-    expect(replyText(ready)).toContain("Охотники готовы бросать «Шрам»");
+    expect(replyText(ready)).toContain("The hunters are ready to roll “Шрам”");
     app.useDice(scriptedDice([2, 5]));
     const rolled = await app.run(GM, { type: "challenge.taskmenu", flowId: flow.id, pick: "r:Шрам" });
     expect(replyText(rolled)).toContain("GM [2] = 2, hunters [5] = 5 → the hunters win");
