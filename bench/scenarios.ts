@@ -160,8 +160,9 @@ export const SCENARIOS: Scenario[] = [
     systems: ["mountain-witch"],
     prepare: [
       { as: "gm", slash: "character create", options: { name: "Oni", kind: "npc", strength: "medium" } },
-      // The starting matrix (before chapter 1): Akio trusts Bara a lot, so Bara can assist Akio often.
-      { as: "p0", slash: "trust set", options: { target: "Bara", value: 20 } },
+      // The starting matrix (before chapter 1): the zodiac gives Akio→Bara 2 (rat–ox); a player may
+      // raise it by 1 at most, so Bara can assist Akio three times before the points run out.
+      { as: "p0", slash: "trust set", options: { target: "Bara", value: 3 } },
     ],
     steps: [
       { as: "gm", slash: "conflict start", options: { opponent: "Oni" }, remember: "panel" },

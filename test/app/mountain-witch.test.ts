@@ -57,7 +57,7 @@ describe("The Mountain Witch use cases", () => {
     await app.run(P1, { type: "character.create", name: "Akio", zodiac: "rat" }, { channelId: CHANNEL });
     await app.run(P2, { type: "character.create", name: "Bo", zodiac: "dragon" }, { channelId: CHANNEL });
     await app.run(P3, { type: "character.create", name: "Chi", zodiac: "monkey" }, { channelId: CHANNEL });
-    await app.run(P4, { type: "character.create", name: "Dai", zodiac: "horse" }, { channelId: CHANNEL });
+    await app.run(P4, { type: "character.create", name: "Dai", zodiac: "snake" }, { channelId: CHANNEL });
     await app.run(
       GM,
       { type: "character.create", name: "Oni", kind: "npc", strength: "strong" },
@@ -69,14 +69,24 @@ describe("The Mountain Witch use cases", () => {
   const run = (user: { id: string }, intent: Intent) => app.run(user, intent, { channelId: CHANNEL });
   const refused = (user: { id: string }, intent: Intent) => app.refused(user, intent, { channelId: CHANNEL });
 
-  it("seeds the starting trust from the zodiac: allied 3, enemy 0, neutral 2", async () => {
+  it("seeds the starting trust from the zodiac (allied 3, neutral 2); «Начальное доверие выбирается на основе знаков Зодиака»", async () => {
     expect(await trust("Akio", "Bo")).toEqual({ value: 3, points: 3 });
     expect(await trust("Chi", "Akio")).toEqual({ value: 3, points: 3 });
-    expect(await trust("Akio", "Dai")).toEqual({ value: 0, points: 0 });
-    expect(await trust("Bo", "Dai")).toEqual({ value: 2, points: 2 });
-    // Before play begins the matrix may be edited freely.
-    await app.run(P1, { type: "trust.set", target: "Dai", value: 2 }, { channelId: CHANNEL });
     expect(await trust("Akio", "Dai")).toEqual({ value: 2, points: 2 });
+    expect(await trust("Bo", "Dai")).toEqual({ value: 2, points: 2 });
+    // Before chapter 1: +1 at most per character, or lower; `Akio gives Dai 20` is refused with the limits.
+    expect(await refused(P1, { type: "trust.set", target: "Dai", value: 20 })).toEqual({
+      code: "errors.mw.startingTrustTooHigh",
+      params: { zodiac: 2, max: 3 },
+    });
+    // Secret mode: the edit is the giver's alone until chapter 1; setting the zodiac value back drops it.
+    const set = await app.run(P1, { type: "trust.set", target: "Dai", value: 3 }, { channelId: CHANNEL });
+    expect(set.result.reply?.ephemeral).toBe(true);
+    expect(await trust("Akio", "Dai")).toEqual({ value: 2, points: 2 });
+    expect(viewText((await run(P1, { type: "trust.show" })).result.reply)).toContain("Dai: **2** → **3**");
+    expect(viewText((await run(P4, { type: "trust.matrix" })).result.reply)).not.toContain("Dai **3**");
+    await app.run(P1, { type: "trust.set", target: "Dai", value: 2 }, { channelId: CHANNEL });
+    expect(viewText((await run(P1, { type: "trust.show" })).result.reply)).not.toContain("→ **3**");
   });
 
   it("sheets: abilities, background, zodiac; the sheet shows no secret", async () => {
@@ -157,6 +167,8 @@ describe("The Mountain Witch use cases", () => {
       orderBy: { id: "asc" },
     });
     expect(spends.map((s) => s.action)).toEqual([
+      // The two secret starting edits (logged for Akio's player only).
+      "trust.value",
       "trust.value",
       "trust.help",
       "trust.betray",

@@ -43,15 +43,8 @@ import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import { conflictPanel, participantName } from "./conflict-view.js";
-import {
-  activeDamage,
-  clearDamage,
-  lockMatrix,
-  persistDamage,
-  persistTrustSpend,
-  refOf,
-  trustLinks,
-} from "./shared.js";
+import { activeDamage, clearDamage, persistDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
+import { beginPlay } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
 const name = z.string().min(1).max(100);
@@ -210,7 +203,7 @@ export const conflictStart = defineUseCase({
       const own = await actingCharacter(ctx, undefined);
       state = addParticipant(state, refOf(own), "a");
     }
-    await lockMatrix(ctx.tx, table);
+    const revealed = await beginPlay(ctx, table, ctx.publicLang);
     const flow = await createFlow(ctx.tx, {
       tableId: table.id,
       kind: "mw.conflict",
@@ -221,7 +214,13 @@ export const conflictStart = defineUseCase({
       action: "conflict.start",
       summary: { key: "log.mw.conflict.start", params: { id: flow.id } },
     });
-    return { reply: await panel(ctx, flow, state), replyIsPanelOf: flow.id };
+    return {
+      reply: await panel(ctx, flow, state),
+      replyIsPanelOf: flow.id,
+      ...(revealed
+        ? { effects: [{ kind: "post" as const, channelId: table.channelId, view: revealed }] }
+        : {}),
+    };
   },
 });
 
@@ -449,7 +448,7 @@ export const conflictRoll = defineUseCase({
     );
     const { state, result } = rollConflict(flow.state, ctx.dice, damage);
     await clearDamage(ctx, result.expiredDamageIds);
-    await lockMatrix(ctx.tx, table);
+    const revealed = await beginPlay(ctx, table, ctx.publicLang);
     await appendLog(ctx, table.id, {
       action: "conflict.roll",
       summary: {
@@ -470,7 +469,13 @@ export const conflictRoll = defineUseCase({
     const view = await panel(ctx, flow, state);
     await saveFlowState(ctx.tx, flow.id, state);
     // The roll is public: a new message with every die, and the panel follows.
-    return answerWithPanel(ctx, flow, view);
+    const answer = answerWithPanel(ctx, flow, view);
+    if (revealed)
+      answer.effects = [
+        ...(answer.effects ?? []),
+        { kind: "post", channelId: table.channelId, view: revealed },
+      ];
+    return answer;
   },
 });
 

@@ -36,13 +36,13 @@ import {
   activeDamage,
   clearDamage,
   durationText,
-  lockMatrix,
   persistDamage,
   persistTrustSpend,
   refOf,
   successesText,
   trustLinks,
 } from "./shared.js";
+import { beginPlay } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
 const name = z.string().min(1).max(100);
@@ -408,7 +408,7 @@ export const duelChallenge = defineUseCase({
       opponent: refOf(opponent),
       lethal: ctx.intent.lethal ?? true,
     });
-    await lockMatrix(ctx.tx, table);
+    const revealed = await beginPlay(ctx, table, ctx.publicLang);
     const flow = await createFlow<DuelFlowState>(ctx.tx, {
       tableId: table.id,
       kind: "mw.duel",
@@ -420,7 +420,13 @@ export const duelChallenge = defineUseCase({
       summary: { key: "log.mw.duel.challenge", params: { a: challenger.name, b: opponent.name } },
     });
     const view = duelPanel(ctx.publicLang, flow.id, duel);
-    return { reply: { ...view, mentionUsers: [duel.b.playerId] }, replyIsPanelOf: flow.id };
+    return {
+      reply: { ...view, mentionUsers: [duel.b.playerId] },
+      replyIsPanelOf: flow.id,
+      ...(revealed
+        ? { effects: [{ kind: "post" as const, channelId: table.channelId, view: revealed }] }
+        : {}),
+    };
   },
 });
 

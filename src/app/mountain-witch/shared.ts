@@ -7,15 +7,18 @@ import type { Character, GameTable, Prisma } from "../../generated/prisma/client
 import type { Lang } from "../../i18n/index.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import type {
-  CharacterRef,
-  CharacterStatus,
-  DamageDuration,
-  DamageEntry,
-  FateDeckState,
-  Strength,
-  TrustLink,
-  TrustSpend,
+import {
+  type CharacterRef,
+  type CharacterStatus,
+  type DamageDuration,
+  type DamageEntry,
+  type FateDeckState,
+  initialTrust,
+  isZodiacSign,
+  NEUTRAL_TRUST,
+  type Strength,
+  type TrustLink,
+  type TrustSpend,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
@@ -54,6 +57,11 @@ export interface MwTableState {
   matrixLocked: boolean;
   fates: FateDeckState | null;
   undealtShown: boolean;
+  /**
+   * Starting-trust edits made before play began in secret mode (docs/rules/mountain-witch.md
+   * §1.3): kept here, unseen, until chapter 1 reveals them. `userId` is who made the edit.
+   */
+  startingEdits: { giverId: number; holderId: number; value: number; userId: string }[];
 }
 
 export function mwTableState(table: GameTable): MwTableState {
@@ -62,6 +70,7 @@ export function mwTableState(table: GameTable): MwTableState {
     matrixLocked: mw.matrixLocked === true,
     fates: mw.fates ?? null,
     undealtShown: mw.undealtShown === true,
+    startingEdits: Array.isArray(mw.startingEdits) ? mw.startingEdits : [],
   };
 }
 
@@ -207,9 +216,11 @@ export async function trustCharacters(tx: Tx, tableId: number): Promise<Characte
     ORDER BY id`;
 }
 
-/** Marks play as begun: the starting matrix can no longer be edited freely. */
-export async function lockMatrix(tx: Tx, table: GameTable): Promise<void> {
-  if (!mwTableState(table).matrixLocked) await saveTableState(tx, table, { matrixLocked: true });
+/** The starting trust one character gives another: from their zodiac signs (neutral without both). */
+export function zodiacTrust(giver: Character, holder: Character): number {
+  const a = giver.zodiac && isZodiacSign(giver.zodiac) ? giver.zodiac : null;
+  const b = holder.zodiac && isZodiacSign(holder.zodiac) ? holder.zodiac : null;
+  return a && b && a !== b ? initialTrust(a, b) : NEUTRAL_TRUST;
 }
 
 export function durationText(lang: Lang, duration: DamageDuration, condition: string | null): string {

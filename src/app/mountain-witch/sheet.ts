@@ -10,8 +10,6 @@ import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   assertMayAttemptRecovery,
-  initialTrust,
-  isZodiacSign,
   openRecoveryConflict,
   ZODIAC_SIGNS,
 } from "../../rules/mountain-witch/index.js";
@@ -23,25 +21,19 @@ import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
 import { conflictPanel } from "./conflict-view.js";
 import { type DamageLineEntry, damageLine } from "./damage.js";
-import { mwSheet, mwTableState, refOf, saveSheet, trustCharacters } from "./shared.js";
+import { mwSheet, mwTableState, refOf, saveSheet, trustCharacters, zodiacTrust } from "./shared.js";
+import { forgetStartingEdits } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
 const name = z.string().min(1).max(100);
 const ability = z.string().max(200).optional();
-
-function pairTrust(a: Character, b: Character): number {
-  const sa = a.zodiac && isZodiacSign(a.zodiac) ? a.zodiac : null;
-  const sb = b.zodiac && isZodiacSign(b.zodiac) ? b.zodiac : null;
-  // Without both signs the pair starts neutral.
-  return sa && sb && sa !== sb ? initialTrust(sa, sb) : 2;
-}
 
 /** (Re)sets the starting trust between a character and every other player character, both ways. */
 async function seedTrust(tx: ActionContext["tx"], table: GameTable, character: Character): Promise<void> {
   if (character.kind !== "pc") return;
   const others = (await trustCharacters(tx, table.id)).filter((c) => c.id !== character.id);
   for (const other of others) {
-    const value = pairTrust(character, other);
+    const value = zodiacTrust(character, other);
     for (const [giverId, holderId] of [
       [character.id, other.id],
       [other.id, character.id],
@@ -256,6 +248,7 @@ export const characterZodiac = defineUseCase({
       UPDATE "character" SET zodiac = ${ctx.intent.sign} WHERE id = ${character.id} RETURNING *`)!;
     // The starting matrix follows the signs until play begins.
     await seedTrust(ctx.tx, table, updated);
+    await forgetStartingEdits(ctx.tx, table, updated.id);
     await appendLog(ctx, table.id, {
       action: "character.zodiac",
       characterId: character.id,

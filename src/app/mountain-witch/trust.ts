@@ -19,7 +19,6 @@ import {
   type TrustLink,
   type TrustRoundState,
   trustRoundVisibleTo,
-  validateInitialTrust,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
@@ -29,7 +28,8 @@ import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
-import { lockMatrix, mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
+import { mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
+import { beginPlay, ownStartingValue, setStartingTrust } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
 const name = z.string().min(1).max(100);
@@ -325,9 +325,8 @@ export const chapterNext = defineUseCase({
     const mw = mwTableState(table);
     const links = await trustLinks(ctx.tx, table.id);
     if (!mw.matrixLocked) {
-      // The first chapter begins: the starting matrix is final and points are full.
-      await lockMatrix(ctx.tx, table);
-      await sqlFor(ctx.tx).run`UPDATE trust_link SET points = value WHERE table_id = ${table.id}`;
+      // The first chapter begins: the starting matrix is final (secret edits revealed) and points are full.
+      const revealed = await beginPlay(ctx, table, ctx.publicLang);
       await appendLog(ctx, table.id, {
         action: "chapter.start",
         summary: { key: "log.mw.chapter.start", params: { chapter: table.chapter } },
@@ -340,6 +339,7 @@ export const chapterNext = defineUseCase({
               description: t(ctx.publicLang, "mw.chapter.first"),
               tone: "success",
             },
+            ...(revealed?.embeds ?? []),
           ],
         },
       };
@@ -500,26 +500,8 @@ export const trustSet = defineUseCase({
     if (target.kind !== "pc") refuse("errors.mw.trustOnlyPlayerCharacters");
     const ctxT = { ...ctx, table };
     if (!mwTableState(table).matrixLocked) {
-      // Before play begins the starting matrix may be edited freely.
-      const value = validateInitialTrust(ctx.intent.value);
-      const sql = sqlFor(ctx.tx);
-      const link = await sql.one<{ value: number }>`
-        SELECT value FROM trust_link WHERE giver_id = ${giver.id} AND holder_id = ${target.id}`;
-      await sql.run`
-        INSERT INTO trust_link (table_id, giver_id, holder_id, value, points)
-        VALUES (${table.id}, ${giver.id}, ${target.id}, ${value}, ${value})
-        ON CONFLICT (giver_id, holder_id) DO UPDATE SET value = EXCLUDED.value, points = EXCLUDED.points`;
-      await appendLog(ctxT, table.id, {
-        action: "trust.value",
-        characterId: giver.id,
-        summary: {
-          key: "log.mw.trust.value",
-          params: { giver: giver.name, holder: target.name, before: link?.value ?? 0, after: value },
-        },
-        before: { value: link?.value ?? null },
-        after: { value },
-      });
-      const secret = table.trustMode === "secret";
+      // Before chapter 1: the zodiac value, +1 at most or lower; secret until chapter 1 in secret mode.
+      const { value, secret } = await setStartingTrust(ctxT, table, giver, target, ctx.intent.value);
       return {
         reply: {
           ephemeral: secret,
@@ -527,7 +509,7 @@ export const trustSet = defineUseCase({
             {
               description: t(
                 secret ? ctx.userLang : await languageOfTable(ctx, table),
-                "mw.trust.setInitial",
+                secret ? "mw.trust.setInitialSecret" : "mw.trust.setInitial",
                 {
                   giver: giver.name,
                   holder: target.name,
@@ -730,9 +712,14 @@ export const trustShow = defineUseCase({
     const me = await giverAt(ctx, table, ctx.intent.character);
     const links = await trustLinks(ctx.tx, table.id);
     const names = nameMap(await trustCharacters(ctx.tx, table.id));
+    // Before chapter 1 the giver sees their own unrevealed starting edits.
     const give = links
       .filter((l) => l.giverId === me.id)
-      .map((l) => `• ${names.get(l.holderId) ?? "?"}: **${l.value}**`);
+      .map((l) => {
+        const own = ownStartingValue(table, me.id, l.holderId, l.value);
+        const pending = own !== l.value ? ` → **${own}** ${t(ctx.userLang, "mw.trust.untilChapterOne")}` : "";
+        return `• ${names.get(l.holderId) ?? "?"}: **${l.value}**${pending}`;
+      });
     const hold = links
       .filter((l) => l.holderId === me.id)
       .map(
@@ -774,7 +761,12 @@ export const trustMatrix = defineUseCase({
           {
             title: t(ctx.publicLang, "mw.trust.matrixTitle", { chapter: table.chapter }),
             description: matrixLines(links, names).join("\n") || t(ctx.publicLang, "mw.trust.empty"),
-            footer: t(ctx.publicLang, "mw.trust.matrixFooter"),
+            footer: t(
+              ctx.publicLang,
+              !mwTableState(table).matrixLocked && table.trustMode !== "open"
+                ? "mw.trust.matrixFooterStarting"
+                : "mw.trust.matrixFooter",
+            ),
           },
         ],
       },

@@ -65,7 +65,7 @@ export function refillTrust(links: readonly TrustLink[]): TrustLink[] {
   return links.map((l) => ({ ...l, points: l.value }));
 }
 
-/** A trust value anyone may set before chapter 1 (players edit the zodiac matrix freely). */
+/** A whole, non-negative trust value. */
 export function validateInitialTrust(value: number): number {
   if (!Number.isInteger(value)) refuse("errors.mw.trustNotInteger");
   if (value < 0) refuse("errors.mw.trustNegative");
@@ -79,5 +79,16 @@ export function validateInitialTrust(value: number): number {
 export function validateTrustAdjustment(oldValue: number, newValue: number): number {
   validateInitialTrust(newValue);
   if (newValue > oldValue + 1) refuse("errors.mw.trustRaiseTooHigh", { max: oldValue + 1 });
+  return newValue;
+}
+
+/**
+ * A starting value (RULES §1.3, §1.6): it comes from the zodiac; before chapter 1 the giver
+ * may raise it by 1 at most or lower it (not below 0), as at a chapter start.
+ */
+export function validateStartingTrust(zodiacValue: number, newValue: number): number {
+  validateInitialTrust(newValue);
+  if (newValue > zodiacValue + 1)
+    refuse("errors.mw.startingTrustTooHigh", { zodiac: zodiacValue, max: zodiacValue + 1 });
   return newValue;
 }

@@ -24,6 +24,7 @@ import {
   spendDamage,
   spendDuelDamage,
   strike,
+  validateStartingTrust,
 } from "../../../src/rules/mountain-witch/index.js";
 import { expectRefusal, link, npc, pc, wound } from "./helpers.js";
 
@@ -287,6 +288,32 @@ describe("duel: «Любой Ущерб за один раунд дуэли на
           expect(d.result!.damage.length).toBeLessThanOrEqual(1);
         },
       ),
+    );
+  });
+});
+
+describe("starting trust: «Начальное доверие выбирается на основе знаков Зодиака»", () => {
+  it("the zodiac value may be raised by 1 at most or lowered before chapter 1", () => {
+    expect(validateStartingTrust(2, 3)).toBe(3);
+    expect(validateStartingTrust(3, 0)).toBe(0);
+    expectRefusal(() => validateStartingTrust(2, 20), "errors.mw.startingTrustTooHigh", {
+      zodiac: 2,
+      max: 3,
+    });
+    expectRefusal(() => validateStartingTrust(0, -1), "errors.mw.trustNegative");
+  });
+
+  it("property: an accepted starting value is never above the zodiac value + 1 nor below 0", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, 2, 3), fc.integer({ min: -5, max: 25 }), (zodiac, value) => {
+        try {
+          const accepted = validateStartingTrust(zodiac, value);
+          expect(accepted).toBeGreaterThanOrEqual(0);
+          expect(accepted).toBeLessThanOrEqual(zodiac + 1);
+        } catch {
+          expect(value < 0 || value > zodiac + 1).toBe(true);
+        }
+      }),
     );
   });
 });

@@ -561,4 +561,12 @@ export default {
   "mw.conflict.select.damage": "Spend successes as damage…",
   "mw.conflict.select.damageOf": "{name}'s pairing: spend successes as damage…",
   "mw.conflict.damageEffect": "−1 {duration}",
+  "errors.mw.startingTrustTooHigh":
+    "Starting trust comes from the zodiac: here it is {zodiac}. Before chapter 1 you may raise it by 1 at most (to {max}) or lower it.",
+  "mw.trust.setInitialSecret":
+    "Starting trust: {giver} gives {holder} **{value}**. Only you see this until chapter 1 reveals every change.",
+  "mw.trust.untilChapterOne": "(secret until chapter 1)",
+  "mw.trust.matrixFooterStarting":
+    "Starting values from the zodiac. Players' changes stay secret until chapter 1. Points held are private: `{/trust show}`.",
+  "mw.trust.startingRevealTitle": "Starting trust: the players' changes",
 } satisfies Messages;

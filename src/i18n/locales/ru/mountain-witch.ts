@@ -673,4 +673,12 @@ export default {
   "mw.conflict.select.damage": "Потратить успехи на Ущерб…",
   "mw.conflict.select.damageOf": "Пара {name}: потратить успехи на Ущерб…",
   "mw.conflict.damageEffect": "−1 {duration}",
+  "errors.mw.startingTrustTooHigh":
+    "Стартовое доверие задаёт зодиак: здесь это {zodiac}. До первой главы его можно поднять не больше чем на 1 (до {max}) или понизить.",
+  "mw.trust.setInitialSecret":
+    "Стартовое доверие: {giver} даёт персонажу {holder} **{value}**. Это видите только вы, пока первая глава не откроет все изменения.",
+  "mw.trust.untilChapterOne": "(тайно до первой главы)",
+  "mw.trust.matrixFooterStarting":
+    "Стартовые значения по зодиаку. Изменения игроков тайны до первой главы. Сколько очков у кого осталось — личное: `{/trust show}`.",
+  "mw.trust.startingRevealTitle": "Стартовое доверие: изменения игроков",
 } satisfies Messages;
