@@ -1,28 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../../src/store/embedded-postgres.js";
 import { type E2E, startE2E } from "../harness.js";
-import { getText, metricValue, waitUntil } from "./ops.js";
-
-/** The cluster's processes (postmaster and its children), to freeze it as a hung server or a cut network would. */
-function clusterPids(dataDir: string): number[] {
-  const postmaster = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
-  const children = readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map(Number);
-  return [postmaster, ...children];
-}
+import { clusterPids, getText, metricValue, waitUntil } from "./ops.js";
 
 /**
  * PostgreSQL goes away under a running bot and comes back. This file runs its own PostgreSQL

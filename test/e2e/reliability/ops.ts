@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
 /** Small helpers for the reliability suites: HTTP probes, Prometheus text, bounded polling. */
 
 export async function getText(url: string): Promise<string> {
@@ -41,4 +44,21 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** The cluster's processes (postmaster and its children), to freeze it as a hung server or a cut network would. */
+export function clusterPids(dataDir: string): number[] {
+  const postmaster = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
 }
