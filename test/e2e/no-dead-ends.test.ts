@@ -118,7 +118,11 @@ describe("e2e: every refusal's suggestion works for that user in that state", ()
     expect(next).toEqual({ command: "challenge", path: ["end"], options: { concede: true } });
     await slash(gm, next.command, next.path, next.options).settled();
     expect((await challengeStatus())?.status).toBe("closed");
-    const set = await slash(hunter, "reserve", ["set"], { total: 20, ceiling: 6 }).settled();
+    // The conceded challenge is part of a running adventure: a new one is asked for on a button first.
+    const asked = (await slash(hunter, "reserve", ["set"], { total: 20, ceiling: 6 }).settled()).original!;
+    expect(asked.ephemeral).toBe(true);
+    expect(asked.text).not.toContain("`/challenge");
+    const set = await e2e.double.click(hunter, asked, componentId(asked, "reserve.set")).settled();
     expect(set.original?.ephemeral).toBe(false);
     expect(await reserve()).toEqual({ total: 20, spent: 0 });
   });
