@@ -1,16 +1,17 @@
 import {
-  type APIApplicationCommandOption,
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  InteractionContextType,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
-} from "discord.js";
+  SlashCommandBuilder,
+  type SlashCommandIntegerOption,
+  type SlashCommandNumberOption,
+  SlashCommandSubcommandBuilder,
+} from "@discordjs/builders";
+import { InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from "discord.js";
 import { catalogues } from "../src/i18n/index.js";
 
 /**
  * Slash commands as plain data. English names are a fixed contract with the servers that use them; every
  * description and every Russian localization comes from the catalogues by the option's
- * path, so nothing can be left unlocalized: `buildCommand` throws on a missing key.
+ * path, so nothing can be left unlocalized: `buildCommand` throws on a missing key, and
+ * @discordjs/builders checks Discord's own rules for every name, description and option.
  *
  * Keys, for a path like `character.create.strength`:
  *   `cmd.character.create.strength.desc`    English description (en catalogue), Russian (ru)
@@ -37,7 +38,7 @@ export type OptionSpec =
       max?: number;
       autocomplete?: string;
     }
-  | { name: string; type: "boolean" | "user"; required?: boolean };
+  | { name: string; type: "boolean" | "user" | "attachment"; required?: boolean };
 
 export interface SubcommandSpec {
   name: string;
@@ -65,106 +66,106 @@ function message(lang: "en" | "ru", key: string): string {
   return value;
 }
 
-function localized(path: string) {
-  return {
-    description: message("en", `cmd.${path}.desc`),
-    description_localizations: { ru: message("ru", `cmd.${path}.desc`) },
-    name_localizations: { ru: message("ru", `cmd.${path}.name`) },
-  };
+/** Anything the builders let us name and describe: a command, a group, a subcommand or an option. */
+interface Describable {
+  setName(name: string): unknown;
+  setNameLocalizations(map: { ru: string }): unknown;
+  setDescription(text: string): unknown;
+  setDescriptionLocalizations(map: { ru: string }): unknown;
 }
 
-function buildOption(option: OptionSpec, path: string): APIApplicationCommandOption {
-  const p = `${path}.${option.name}`;
-  const base = { name: option.name, required: option.required ?? false, ...localized(p) };
-  switch (option.type) {
-    case "string":
-      return {
-        ...base,
-        type: ApplicationCommandOptionType.String,
-        ...(option.choices
-          ? {
-              choices: option.choices.map((value) => ({
-                name: message("en", `cmd.${p}.choice.${value}`),
-                name_localizations: { ru: message("ru", `cmd.${p}.choice.${value}`) },
-                value,
-              })),
-            }
-          : {}),
-        ...(option.autocomplete ? { autocomplete: true } : {}),
-        ...(option.minLength !== undefined ? { min_length: option.minLength } : {}),
-        max_length: option.maxLength ?? 100,
-      } as APIApplicationCommandOption;
-    case "integer":
-    case "number":
-      return {
-        ...base,
-        type:
-          option.type === "integer"
-            ? ApplicationCommandOptionType.Integer
-            : ApplicationCommandOptionType.Number,
-        ...(option.choices
-          ? {
-              choices: option.choices.map((value) => ({
-                name: message("en", `cmd.${p}.choice.${value}`),
-                name_localizations: { ru: message("ru", `cmd.${p}.choice.${value}`) },
-                value,
-              })),
-            }
-          : {}),
-        ...(option.autocomplete ? { autocomplete: true } : {}),
-        ...(option.min !== undefined ? { min_value: option.min } : {}),
-        ...(option.max !== undefined ? { max_value: option.max } : {}),
-      } as APIApplicationCommandOption;
-    case "boolean":
-      return { ...base, type: ApplicationCommandOptionType.Boolean };
-    case "user":
-      return { ...base, type: ApplicationCommandOptionType.User };
+/** The English name, the Russian name and both descriptions of the thing at `path`, from the catalogues. */
+function named<T extends Describable>(builder: T, name: string, path: string): T {
+  builder.setName(name);
+  builder.setNameLocalizations({ ru: message("ru", `cmd.${path}.name`) });
+  builder.setDescription(message("en", `cmd.${path}.desc`));
+  builder.setDescriptionLocalizations({ ru: message("ru", `cmd.${path}.desc`) });
+  return builder;
+}
+
+function choicesOf<V extends string | number>(values: readonly V[], path: string) {
+  return values.map((value) => ({
+    name: message("en", `cmd.${path}.choice.${value}`),
+    name_localizations: { ru: message("ru", `cmd.${path}.choice.${value}`) },
+    value,
+  }));
+}
+
+/**
+ * Adds the options at `path` to a command or subcommand, required ones first as Discord demands.
+ * The builders check Discord's rules (names, lengths, limits) as each option is added.
+ */
+function addOptions(
+  target: SlashCommandBuilder | SlashCommandSubcommandBuilder,
+  options: readonly OptionSpec[] | undefined,
+  path: string,
+): void {
+  const list = options ?? [];
+  for (const option of [...list.filter((o) => o.required), ...list.filter((o) => !o.required)]) {
+    const p = `${path}.${option.name}`;
+    const required = option.required ?? false;
+    switch (option.type) {
+      case "string":
+        target.addStringOption((o) => {
+          named(o, option.name, p)
+            .setRequired(required)
+            .setMaxLength(option.maxLength ?? 100);
+          if (option.choices) o.addChoices(...choicesOf(option.choices, p));
+          if (option.autocomplete) o.setAutocomplete(true);
+          if (option.minLength !== undefined) o.setMinLength(option.minLength);
+          return o;
+        });
+        break;
+      case "integer":
+      case "number": {
+        const numeric = <O extends SlashCommandIntegerOption | SlashCommandNumberOption>(o: O): O => {
+          named(o, option.name, p).setRequired(required);
+          if (option.choices) o.addChoices(...choicesOf(option.choices, p));
+          if (option.autocomplete) o.setAutocomplete(true);
+          if (option.min !== undefined) o.setMinValue(option.min);
+          if (option.max !== undefined) o.setMaxValue(option.max);
+          return o;
+        };
+        if (option.type === "integer") target.addIntegerOption(numeric);
+        else target.addNumberOption(numeric);
+        break;
+      }
+      case "boolean":
+        target.addBooleanOption((o) => named(o, option.name, p).setRequired(required));
+        break;
+      case "user":
+        target.addUserOption((o) => named(o, option.name, p).setRequired(required));
+        break;
+    }
   }
 }
 
-/** Required options first, as Discord demands. */
-function buildOptions(options: readonly OptionSpec[] | undefined, path: string) {
-  const list = options ?? [];
-  return [...list.filter((o) => o.required), ...list.filter((o) => !o.required)].map((o) =>
-    buildOption(o, path),
-  );
+function subcommand(spec: SubcommandSpec, path: string) {
+  const builder = named(new SlashCommandSubcommandBuilder(), spec.name, path);
+  addOptions(builder, spec.options, path);
+  return builder;
 }
 
+/** A command's registration JSON, built and checked by @discordjs/builders. */
 export function buildCommand(spec: CommandSpec): RESTPostAPIChatInputApplicationCommandsJSONBody {
-  const { name_localizations, description, description_localizations } = localized(spec.name);
-  const options: APIApplicationCommandOption[] = spec.subcommands
-    ? spec.subcommands.map((sub) =>
-        "group" in sub
-          ? ({
-              type: ApplicationCommandOptionType.SubcommandGroup,
-              name: sub.name,
-              ...localized(`${spec.name}.${sub.name}`),
-              options: sub.subcommands.map((s) => ({
-                type: ApplicationCommandOptionType.Subcommand,
-                name: s.name,
-                ...localized(`${spec.name}.${sub.name}.${s.name}`),
-                options: buildOptions(s.options, `${spec.name}.${sub.name}.${s.name}`),
-              })),
-            } as APIApplicationCommandOption)
-          : ({
-              type: ApplicationCommandOptionType.Subcommand,
-              name: sub.name,
-              ...localized(`${spec.name}.${sub.name}`),
-              options: buildOptions(sub.options, `${spec.name}.${sub.name}`),
-            } as APIApplicationCommandOption),
-      )
-    : buildOptions(spec.options, spec.name);
-  return {
-    type: ApplicationCommandType.ChatInput,
-    name: spec.name,
-    name_localizations,
-    description,
-    description_localizations,
-    options,
-    contexts: spec.inDMs
+  const command = named(new SlashCommandBuilder(), spec.name, spec.name);
+  command.setContexts(
+    ...(spec.inDMs
       ? [InteractionContextType.Guild, InteractionContextType.BotDM]
-      : [InteractionContextType.Guild],
-  };
+      : [InteractionContextType.Guild]),
+  );
+  if (!spec.subcommands) addOptions(command, spec.options, spec.name);
+  for (const sub of spec.subcommands ?? []) {
+    const path = `${spec.name}.${sub.name}`;
+    if ("group" in sub) {
+      command.addSubcommandGroup((group) => {
+        named(group, sub.name, path);
+        for (const s of sub.subcommands) group.addSubcommand(subcommand(s, `${path}.${s.name}`));
+        return group;
+      });
+    } else command.addSubcommand(subcommand(sub, path));
+  }
+  return command.toJSON();
 }
 
 /** Finds the option spec at a path like ["character", "show"] + "name" (for autocomplete and parsing). */

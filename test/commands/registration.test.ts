@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allCommandJson, GAMES, type Game } from "../../commands/index.js";
+import { roll } from "../../commands/roll.js";
+import { buildCommand } from "../../commands/spec.js";
 import { globalCommandJson, guildCommandJson } from "../../src/discord/register.js";
 
 const NAME = /^[-_\p{L}\p{N}]{1,32}$/u;
@@ -87,6 +89,22 @@ describe("registered commands", () => {
     expect(problems).toEqual([]);
     expect(new Set(commands.map((c) => c.name)).size).toBe(commands.length);
     expect(commands.length).toBeLessThanOrEqual(100);
+  });
+
+  it("are built by @discordjs/builders, which refuses what Discord would refuse", () => {
+    const rollSpec = roll.spec;
+    expect(() => buildCommand(rollSpec)).not.toThrow();
+    // An option longer than Discord allows (6000) or a bound below zero never reaches registration.
+    const tooLong = {
+      ...rollSpec,
+      options: [{ name: "expression", type: "string" as const, maxLength: 7000 }],
+    };
+    expect(() => buildCommand(tooLong)).toThrow();
+    const badBound = {
+      ...rollSpec,
+      options: [{ name: "expression", type: "string" as const, minLength: -1 }],
+    };
+    expect(() => buildCommand(badBound)).toThrow();
   });
 
   it("stay within 8000 characters each, counting the longest localization", () => {
