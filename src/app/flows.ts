@@ -14,6 +14,7 @@ export type FlowKind =
   | "mw.duel"
   | "mw.trust-round"
   | "bh.challenge"
+  | "bh.negotiation"
   | "fate.check"
   | "fate.compel"
   | "fate.conflict"

@@ -4,6 +4,7 @@ export * from "./challenge.js";
 export * from "./challenge-start.js";
 export * from "./challenge-state.js";
 export * from "./damage.js";
+export * from "./negotiation.js";
 export * from "./parse.js";
 export * from "./pricing.js";
 export * from "./sheet.js";
