@@ -18,7 +18,9 @@ export type FlowKind =
   | "fate.check"
   | "fate.compel"
   | "fate.conflict"
-  | "fate.contest";
+  | "fate.contest"
+  | "fate.challenge"
+  | "fate.faction-check";
 
 export interface TypedFlow<S> extends Omit<Flow, "state"> {
   state: S;
