@@ -8,6 +8,8 @@ const CHANNEL = "game_table_change";
 /** A bound on staleness should a notification ever be missed without the connection noticing. */
 const TTL_MS = 60_000;
 const HEALTH_CHECK_MS = 20_000;
+/** How the LISTEN connection names itself in pg_stat_activity (to find it, or end it, by hand). */
+export const LISTENER_APPLICATION_NAME = "storybot table cache";
 
 /** Freezes a row and its JSON state: a use case that tried to change a shared cached row would throw. */
 function deepFreeze<T>(value: T): T {
@@ -98,7 +100,11 @@ export class TableCache {
     };
 
     const connect = async () => {
-      const next = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
+      const next = new pg.Client({
+        connectionString: databaseUrl,
+        keepAlive: true,
+        application_name: LISTENER_APPLICATION_NAME,
+      });
       client = next;
       next.on("error", down);
       next.on("end", () => down(new Error("connection ended")));
