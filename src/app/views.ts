@@ -12,6 +12,14 @@ export interface EmbedView {
   fields?: { name: string; value: string; inline?: boolean }[];
   footer?: string;
   tone?: Tone;
+  /** The name of one of the message's `files` to show as the embed's image. */
+  image?: string;
+}
+
+/** A file attached to a message (a chart, an export). */
+export interface FileView {
+  name: string;
+  data: Uint8Array;
 }
 
 export interface ButtonView {
@@ -43,6 +51,8 @@ export interface MessageView {
   embeds?: EmbedView[];
   /** Rows of components: at most 5 rows, 5 buttons or 1 select per row. */
   rows?: ComponentView[][];
+  /** Files attached to the message (interaction answers and followups only). */
+  files?: FileView[];
   /** Only the interacting user sees it. */
   ephemeral?: boolean;
   /** User ids this message is allowed to ping (nobody by default, never @everyone or roles). */

@@ -42,6 +42,7 @@ function renderEmbed(embed: EmbedView): APIEmbed {
         }
       : {}),
     ...(embed.footer ? { footer: { text: clip(embed.footer, 2048) } } : {}),
+    ...(embed.image ? { image: { url: `attachment://${embed.image}` } } : {}),
     color: TONE_COLOURS[embed.tone ?? "neutral"],
   };
 }
@@ -96,6 +97,9 @@ export function renderEdit(view: MessageView) {
   return {
     ...renderBody(view),
     allowedMentions: { parse: [] as never[], users: view.mentionUsers ?? [], repliedUser: false },
+    ...(view.files?.length
+      ? { files: view.files.map((f) => ({ attachment: Buffer.from(f.data), name: f.name })) }
+      : {}),
   };
 }
 

@@ -97,11 +97,48 @@ function invocationOf(interaction: Interaction): Invocation {
   };
 }
 
+/** The largest uploaded file read (an import): a table's whole export fits many times over. */
+const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * An attachment option, read before the use case runs (which never does I/O of its own): its
+ * text, or null when it is too large, not UTF-8 or could not be downloaded.
+ */
+async function readAttachment(attachment: { url: string; name: string; size: number }) {
+  const file = { name: attachment.name, size: attachment.size };
+  if (attachment.size > MAX_UPLOAD_BYTES) return { ...file, text: null };
+  try {
+    const response = await fetch(attachment.url, { signal: AbortSignal.timeout(2_000) });
+    if (!response.ok) return { ...file, text: null };
+    const bytes = await response.arrayBuffer();
+    if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ...file, text: null };
+    return { ...file, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    return { ...file, text: null };
+  }
+}
+
+/** Slash options that are files: name → the attachment Discord resolved. */
+function slashAttachments(interaction: ChatInputCommandInteraction) {
+  const found: Record<string, { url: string; name: string; size: number }> = {};
+  const walk = (list: readonly CommandInteractionOption[]) => {
+    for (const option of list) {
+      if (option.type === ApplicationCommandOptionType.Attachment && option.attachment) {
+        found[option.name] = option.attachment;
+      }
+      walk(option.options ?? []);
+    }
+  };
+  walk(interaction.options.data);
+  return found;
+}
+
 function slashInput(interaction: ChatInputCommandInteraction): SlashInput {
   const path: string[] = [];
   const options: SlashInput["options"] = {};
   const walk = (list: readonly CommandInteractionOption[]) => {
     for (const option of list) {
+      if (option.type === ApplicationCommandOptionType.Attachment) continue;
       if (
         option.type === ApplicationCommandOptionType.SubcommandGroup ||
         option.type === ApplicationCommandOptionType.Subcommand
@@ -499,7 +536,10 @@ export function createRouter(client: Client, deps: RouterDeps) {
       if (interaction.isChatInputCommand()) {
         const input = slashInput(interaction);
         const label = [input.command, ...input.path].join(" ");
-        const intent = defaultIntent(input);
+        const intent: Intent = defaultIntent(input);
+        for (const [name, attachment] of Object.entries(slashAttachments(interaction))) {
+          intent[name] = await readAttachment(attachment);
+        }
         return await perform(interaction, intent, label);
       }
       if (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) {

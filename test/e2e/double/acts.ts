@@ -1,3 +1,4 @@
+import { snowflake } from "./ids.js";
 import type { ChannelRec, CommandRec, MessageRec, OpenModal, Store, UserRec } from "./store.js";
 import type { Json, OptionValue } from "./types.js";
 import { OptionType } from "./validate-commands.js";
@@ -97,6 +98,7 @@ interface Resolved {
   members?: Record<string, Json>;
   channels?: Record<string, Json>;
   roles?: Record<string, Json>;
+  attachments?: Record<string, Json>;
 }
 
 function typedValue(
@@ -184,6 +186,25 @@ function typedValue(
         ...resolved.roles,
         [String(raw)]: store.everyoneRoleJson(guild as NonNullable<typeof guild>),
       };
+      break;
+    }
+    case OptionType.Attachment: {
+      // The user uploads the file: the double serves it, as Discord's CDN would.
+      if (!isObj(raw) || typeof raw.filename !== "string" || raw.content === undefined) {
+        fail("expected a file: { filename, content }");
+      }
+      const upload = raw as { filename: string; content: string | Uint8Array; contentType?: string };
+      const file = {
+        id: snowflake(),
+        filename: upload.filename,
+        contentType: upload.contentType ?? null,
+        data: Buffer.from(
+          typeof upload.content === "string" ? Buffer.from(upload.content, "utf8") : upload.content,
+        ),
+      };
+      store.files.set(file.id, file);
+      resolved.attachments = { ...resolved.attachments, [file.id]: store.attachmentJson(file) };
+      value = file.id;
       break;
     }
     default:

@@ -6,7 +6,15 @@ import { Faults } from "./faults.js";
 import { Gateway } from "./gateway.js";
 import { interactionToken, snowflake, snowflakeOnShard } from "./ids.js";
 import { RestApi } from "./routes.js";
-import { type ChannelRec, type InteractionRec, type MessageRec, Store, type UserRec } from "./store.js";
+import {
+  type ChannelRec,
+  type InteractionRec,
+  type MessageRec,
+  Store,
+  UPLOADS,
+  type UploadedPart,
+  type UserRec,
+} from "./store.js";
 import type {
   ActOptions,
   ChannelInit,
@@ -233,6 +241,7 @@ export class DiscordDouble {
       server.listen(0, "127.0.0.1", () => resolve());
     });
     this.port = (server.address() as AddressInfo).port;
+    this.store.fileBase = `http://127.0.0.1:${this.port}`;
     this.gateway.attach(server, this.gatewayUrl);
     return {
       apiBase: this.apiBase,
@@ -805,6 +814,22 @@ export class DiscordDouble {
     const started = performance.now();
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = (req.method ?? "GET").toUpperCase();
+    const fileId = method === "GET" ? /^\/attachments\/(\d+)\//.exec(url.pathname)?.[1] : undefined;
+    if (fileId !== undefined) {
+      // The CDN: message attachments and users' uploads, no auth.
+      const file = this.store.files.get(fileId);
+      if (!file) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, {
+        "content-type": file.contentType ?? "application/octet-stream",
+        "content-length": String(file.data.length),
+      });
+      res.end(file.data);
+      return;
+    }
     const prefix = /^\/api(?:\/v\d+)?(\/.*)$/.exec(url.pathname);
     const path = prefix ? (prefix[1] as string) : url.pathname;
     const matched = prefix ? this.rest.match(method, path) : null;
@@ -901,7 +926,26 @@ async function parseBody(raw: Buffer, contentType: string): Promise<unknown> {
     if (contentType.startsWith("multipart/form-data")) {
       const form = await new Response(raw, { headers: { "content-type": contentType } }).formData();
       const json = form.get("payload_json");
-      return typeof json === "string" ? JSON.parse(json) : {};
+      const body = (typeof json === "string" ? JSON.parse(json) : {}) as Record<string, unknown>;
+      // The files[n] parts, kept beside the JSON for the message they are attached to.
+      const uploads: UploadedPart[] = [];
+      for (const [key, value] of form.entries()) {
+        const index = /^files\[(\d+)\]$/.exec(key)?.[1];
+        if (index === undefined || typeof value === "string") continue;
+        uploads.push({
+          index: Number(index),
+          filename: value.name,
+          contentType: value.type || null,
+          data: Buffer.from(await value.arrayBuffer()),
+        });
+      }
+      // An interaction callback carries its message in `data`.
+      const message =
+        typeof body.type === "number" && typeof body.data === "object" && body.data !== null
+          ? (body.data as Record<string, unknown>)
+          : body;
+      if (uploads.length > 0) message[UPLOADS] = uploads;
+      return body;
     }
     return JSON.parse(raw.toString("utf8"));
   } catch {

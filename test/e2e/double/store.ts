@@ -1,5 +1,6 @@
 import { snowflake } from "./ids.js";
 import type {
+  AttachmentView,
   InteractionKind,
   InteractionView,
   Json,
@@ -83,7 +84,28 @@ export interface MessageRec {
   components: Json[];
   flags: number;
   history: MessageSnapshot[];
+  /** Files attached to the current version. */
+  attachments?: StoredFile[];
 }
+
+/** A file the double holds: attached to a message by the bot, or uploaded by a user for an option. */
+export interface StoredFile {
+  id: string;
+  filename: string;
+  contentType: string | null;
+  data: Buffer;
+}
+
+/** A multipart `files[n]` part of a request, put beside the JSON body by the double's parser. */
+export interface UploadedPart {
+  index: number;
+  filename: string;
+  contentType: string | null;
+  data: Buffer;
+}
+
+/** The key under which the parser puts a request's uploaded parts into its body. */
+export const UPLOADS = "__uploads";
 
 export interface CommandRec {
   id: string;
@@ -138,6 +160,10 @@ export class Store {
   readonly interactions = new Map<string, InteractionRec>();
   readonly interactionsByToken = new Map<string, InteractionRec>();
   readonly openModals: OpenModal[] = [];
+  /** Every file the double serves, by id (bots' attachments and users' uploads). */
+  readonly files = new Map<string, StoredFile>();
+  /** Where files are served from (the double's own origin), set when it starts listening. */
+  fileBase = "http://127.0.0.1";
   clockOffset = 0;
 
   constructor(
@@ -231,6 +257,7 @@ export class Store {
       components: Array.isArray(init.body.components) ? clone(init.body.components as Json[]) : [],
       flags: init.flags,
       history: [],
+      attachments: this.attachmentsOf(init.body, []) ?? [],
     };
     message.history.push(this.snapshot(message, init.body.allowed_mentions, at, init.via));
     this.messages.set(message.id, message);
@@ -253,9 +280,64 @@ export class Store {
       const mutable = MessageFlags.SuppressEmbeds | MessageFlags.IsComponentsV2;
       message.flags = (message.flags & ~mutable) | (body.flags & mutable);
     }
+    const attachments = this.attachmentsOf(body, message.attachments ?? []);
+    if (attachments) message.attachments = attachments;
     if (opts.clearLoading) message.flags &= ~MessageFlags.Loading;
     message.editedAt = at;
     message.history.push(this.snapshot(message, body.allowed_mentions, at, via));
+  }
+
+  /**
+   * The files a create or edit leaves on a message, as Discord does: `attachments` lists what
+   * stays (an earlier file by its id, a new upload by its `files[n]` index); without it the new
+   * uploads are added. Undefined: no change.
+   */
+  private attachmentsOf(body: Json, previous: StoredFile[]): StoredFile[] | undefined {
+    const uploads = (Array.isArray(body[UPLOADS]) ? body[UPLOADS] : []) as unknown as UploadedPart[];
+    const store = (part: UploadedPart, filename?: unknown): StoredFile => {
+      const file: StoredFile = {
+        id: snowflake(),
+        filename: typeof filename === "string" && filename ? filename : part.filename,
+        contentType: part.contentType,
+        data: part.data,
+      };
+      this.files.set(file.id, file);
+      return file;
+    };
+    if (Array.isArray(body.attachments)) {
+      return (body.attachments as Json[]).flatMap((a) => {
+        const id = String(a.id);
+        const upload = uploads.find((u) => String(u.index) === id);
+        if (upload) return [store(upload, a.filename)];
+        return previous.filter((p) => p.id === id);
+      });
+    }
+    if (uploads.length > 0) return [...previous, ...uploads.map((u) => store(u))];
+    return undefined;
+  }
+
+  /** A file's public JSON (message attachments and resolved attachment options). */
+  attachmentJson(file: StoredFile): Json {
+    const url = `${this.fileBase}/attachments/${file.id}/${encodeURIComponent(file.filename)}`;
+    return {
+      id: file.id,
+      filename: file.filename,
+      size: file.data.length,
+      url,
+      proxy_url: url,
+      ...(file.contentType ? { content_type: file.contentType } : {}),
+    };
+  }
+
+  private attachmentView(file: StoredFile): AttachmentView {
+    return {
+      id: file.id,
+      filename: file.filename,
+      contentType: file.contentType,
+      size: file.data.length,
+      url: `${this.fileBase}/attachments/${file.id}/${encodeURIComponent(file.filename)}`,
+      base64: file.data.toString("base64"),
+    };
   }
 
   private snapshot(message: MessageRec, allowedMentions: unknown, at: number, via: string): MessageSnapshot {
@@ -293,6 +375,7 @@ export class Store {
       content: m.content,
       embeds: m.embeds,
       components: m.components,
+      attachments: (m.attachments ?? []).map((f) => this.attachmentView(f)),
       flags: m.flags,
       mentions,
       history: m.history,
@@ -473,7 +556,7 @@ export class Store {
         return u ? [this.userJson(u)] : [];
       }),
       mention_roles: last?.mentions.roles ?? [],
-      attachments: [],
+      attachments: (m.attachments ?? []).map((f) => this.attachmentJson(f)),
       embeds: m.embeds,
       components: m.components,
       pinned: false,

@@ -63,6 +63,8 @@ export interface MessageView {
   content: string;
   embeds: Json[];
   components: Json[];
+  /** Files attached to the current version. */
+  attachments: AttachmentView[];
   flags: number;
   /** Union of everyone/users/roles pinged over all versions (conservative: edits count too). */
   mentions: Mentions;
@@ -185,7 +187,27 @@ export interface ChannelInit {
   name?: string;
 }
 
-export type OptionValue = string | number | boolean;
+export type OptionValue = string | number | boolean | FileUpload;
+
+/** A file a user attaches to a slash command's attachment option. */
+export interface FileUpload {
+  filename: string;
+  /** The file's bytes (a string is taken as UTF-8). */
+  content: string | Uint8Array;
+  contentType?: string;
+}
+
+/** A file attached to a message (uploaded by the bot with multipart `files[n]`). */
+export interface AttachmentView {
+  id: string;
+  filename: string;
+  contentType: string | null;
+  size: number;
+  /** Where the double serves it (GET, no auth). */
+  url: string;
+  /** The bytes, base64. */
+  base64: string;
+}
 
 export interface ActOptions {
   /** Skip the checks the Discord client does (option validity, permissions, contexts). */
