@@ -103,15 +103,70 @@ describe("Mountain Witch session rules (app)", () => {
     await run(GM, { type: "conflict.end" });
   });
 
-  it("«Любой Ущерб за один раунд дуэли наносится только один раз», and a lethal duel closes itself", async () => {
-    app.useDice(scriptedDice([6, 1]));
-    await run(HAMADA, { type: "duel.challenge", opponent: "Aki" });
+  it("«Любой Ущерб за один раунд дуэли наносится только один раз»: the reveal offers the winner one damage on the panel", async () => {
+    // Hamada 6, Aki 2 − 1 (her chapter damage from the common danger): a double success for Hamada.
+    app.useDice(scriptedDice([6, 2]));
+    await run(HAMADA, { type: "duel.challenge", opponent: "Aki", lethal: false });
     await run(AKI, { type: "duel.accept" });
     const struck = await run(HAMADA, { type: "duel.strike" });
-    expect(struck.result.reply).toBeDefined();
-    await run(HAMADA, { type: "duel.damage", quality: "normal" });
-    expect((await refused(HAMADA, { type: "duel.damage", quality: "normal" })).code).toBe(
+    const panel = (struck.result.effects ?? []).find((e) => e.kind === "postPanel");
+    expect(panel?.kind).toBe("postPanel");
+    const view = panel?.kind === "postPanel" ? panel.view : undefined;
+    const [damage] = selects(view).filter((s) => s.intent.type === "duel.damage");
+    expect(damage!.placeholder).toContain("Hamada");
+    expect(damage!.options.map((o) => `${o.label} — ${o.description}`)).toEqual([
+      "Aki: ½ success (partial) — −1 wound: until the next roll",
+      "Aki: 1 success (normal) — −1 until the end of the chapter",
+      "Aki: 1½ successes (critical) — −1 permanent",
+      "Aki: 2 successes (double) — Aki is taken out: incapacitated",
+    ]);
+    // Only the winner chooses.
+    expect((await refused(AKI, { ...damage!.intent, quality: "partial" })).code).toBe(
+      "errors.mw.duelDamageWinnerOnly",
+    );
+    const aki = await app.db.character.findFirstOrThrow({ where: { name: "Aki" } });
+    const akiDamage = () => app.db.damageEntry.count({ where: { characterId: aki.id, clearedAt: null } });
+    const before = await akiDamage();
+    const chosen = await run(HAMADA, { ...damage!.intent, quality: "normal" });
+    expect(selects(chosen.result.reply).filter((s) => s.intent.type === "duel.damage")).toHaveLength(0);
+    expect((await refused(HAMADA, { ...damage!.intent, quality: "partial" })).code).toBe(
       "errors.mw.duelDamageOnce",
     );
+    expect(await akiDamage()).toBe(before + 1);
+    // Both stop: the duel ends by itself.
+    await run(HAMADA, { type: "duel.end" });
+    expect(await app.db.flow.count({ where: { kind: "mw.duel", status: "open" } })).toBe(1);
+    const stopped = await run(AKI, { type: "duel.end" });
+    expect(replyText(stopped)).toContain("The duel is over");
+    expect(await app.db.flow.count({ where: { kind: "mw.duel", status: "open" } })).toBe(0);
+  });
+
+  it("a lethal duel closes itself when a duellist dies, and the survivor can be challenged again", async () => {
+    await run(GM, { type: "character.status", name: "Aki", status: "active" });
+    // Hamada 6, Kenji 1 (penalty-free): a double success, lethal.
+    app.useDice(scriptedDice([6, 1]));
+    await run(HAMADA, { type: "duel.challenge", opponent: "Kenji" });
+    await run(KENJI, { type: "duel.accept" });
+    await run(KENJI, { type: "duel.strike" });
+    const killed = await run(HAMADA, { type: "duel.damage", quality: "double" });
+    expect(replyText(killed)).toContain("Kenji is taken out: dead");
+    expect(await app.db.flow.count({ where: { kind: "mw.duel", status: "open" } })).toBe(0);
+    const kenji = await app.db.character.findFirstOrThrow({ where: { name: "Kenji" } });
+    expect(kenji.status).toBe("dead");
+    // A new challenge of the survivor is not blocked by the finished duel.
+    await run(AKI, { type: "duel.challenge", opponent: "Hamada" });
+    // A revealed round does not block either: the next challenge closes it.
+    app.useDice(scriptedDice([3, 3]));
+    await run(HAMADA, { type: "duel.accept" });
+    await run(AKI, { type: "duel.strike" });
+    expect((await refused(AKI, { type: "duel.next" })).code).toBe("errors.mw.duelAlreadyRevealed");
+    await run(HAMADA, { type: "duel.challenge", opponent: "Aki" });
+    const open = await app.db.flow.findMany({ where: { kind: "mw.duel", status: "open" } });
+    expect(open).toHaveLength(1);
+    // One still being fought blocks, and says who.
+    expect((await refused(AKI, { type: "duel.challenge", opponent: "Hamada" })).params).toMatchObject({
+      name: "Hamada",
+    });
+    await run(GM, { type: "duel.end" });
   });
 });

@@ -245,7 +245,8 @@ describe("The Mountain Witch use cases", () => {
     expect(visible).toEqual([]);
 
     const struck = await run(P1, { type: "duel.strike" });
-    const reveal = effects(struck, "post") as Extract<Effect, { kind: "post" }>[];
+    // The reveal is a new message, which becomes the duel's panel.
+    const reveal = effects(struck, "postPanel") as Extract<Effect, { kind: "postPanel" }>[];
     expect(viewText(reveal[0]!.view)).toContain("🎲 3 🎲 5 = **8**");
     expect(viewText(reveal[0]!.view)).toContain("🎲 4 🎲 1 = **5**");
     expect(viewText(reveal[0]!.view)).toContain("Normal success");

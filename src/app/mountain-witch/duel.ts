@@ -14,6 +14,8 @@ import {
   type DuelState,
   type DuelView,
   declineDuel,
+  duelDamageChoices,
+  duelIsOver,
   duelTrust,
   duelVisibleTo,
   nextDuelRound,
@@ -57,6 +59,8 @@ interface SecretMessage {
 export interface DuelFlowState {
   duel: DuelState;
   secret: Record<SideKey, SecretMessage | null>;
+  /** Duellists who chose to stop after a reveal; both stopping ends the duel (absent in older states). */
+  stopped?: SideKey[];
 }
 
 const TOKEN_LIFETIME_MS = 14 * 60 * 1000;
@@ -101,7 +105,12 @@ function sideSummary(lang: Lang, v: DuelView, side: SideKey): string {
 }
 
 /** The public panel: built from the view of nobody in particular, so it can never carry a secret die. */
-function duelPanel(lang: Lang, flowId: number, duel: DuelState): MessageView {
+function duelPanel(
+  lang: Lang,
+  flowId: number,
+  duel: DuelState,
+  extra: { stopped?: readonly SideKey[]; ended?: boolean } = {},
+): MessageView {
   const v = duelVisibleTo(duel, "");
   const title = t(lang, "mw.duel.title", { a: v.a.name, b: v.b.name });
   const fields: NonNullable<EmbedView["fields"]> = [];
@@ -199,21 +208,42 @@ function duelPanel(lang: Lang, flowId: number, duel: DuelState): MessageView {
             : `🩸 ${t(lang, "mw.conflict.damageLine", { name: target, quality: t(lang, `mw.quality.${d.quality}`), duration: durationText(lang, d.duration, d.condition) })}`,
         );
       }
-      const over = r.damage.some((d) => d.takenOut !== null);
+      for (const side of extra.stopped ?? []) lines.push(t(lang, "mw.duel.stops", { name: v[side].name }));
+      if (extra.ended || duelIsOver(duel)) {
+        lines.push(t(lang, "mw.duel.ended"));
+        break;
+      }
+      // The winner's one damage of the round, each choice saying what it does (docs/rules/mountain-witch.md §1.4).
+      const choices = duelDamageChoices(duel);
+      if (r.winner && choices.length > 0) {
+        const loser = v[r.winner === "a" ? "b" : "a"].name;
+        rows.push([
+          {
+            kind: "select",
+            intent: { type: "duel.damage", flowId },
+            field: "quality",
+            placeholder: t(lang, "mw.duel.select.damage", { name: v[r.winner].name }),
+            options: choices.map((c) => ({
+              label: `${loser}: ${t(lang, `mw.quality.${c.quality}`)}`.slice(0, 100),
+              description: (c.takenOut
+                ? t(lang, `mw.takenOut.${c.takenOut}`, { name: loser })
+                : t(lang, "mw.conflict.damageEffect", { duration: durationText(lang, c.duration, null) })
+              ).slice(0, 100),
+              value: c.quality,
+            })),
+          },
+        ]);
+      }
       rows.push([
-        ...(over
-          ? []
-          : [
-              {
-                kind: "button" as const,
-                label: t(lang, "mw.duel.button.round"),
-                style: "primary" as const,
-                intent: { type: "duel.round", flowId },
-              },
-            ]),
         {
           kind: "button",
-          label: t(lang, "mw.duel.button.end"),
+          label: t(lang, "mw.duel.button.round"),
+          style: "primary",
+          intent: { type: "duel.round", flowId },
+        },
+        {
+          kind: "button",
+          label: t(lang, "mw.duel.button.stop"),
           style: "secondary",
           intent: { type: "duel.end", flowId },
         },
@@ -326,8 +356,11 @@ async function duellistAnswer(
     },
   };
   const other: SideKey = side === "a" ? "b" : "a";
+  const revealedNow = duel.phase === "revealed" && before.duel.phase !== "revealed";
+  const panelNow = duelPanel(ctx.publicLang, flow.id, duel);
+  // At the reveal the old panel keeps the result without its controls; the reveal message becomes the panel.
   const effects: Effect[] = [
-    { kind: "editPanel", flowId: flow.id, view: duelPanel(ctx.publicLang, flow.id, duel) },
+    { kind: "editPanel", flowId: flow.id, view: revealedNow ? { ...panelNow, rows: [] } : panelNow },
   ];
   const otherChanged =
     JSON.stringify(before.duel[other].dice) !== JSON.stringify(duel[other].dice) ||
@@ -335,7 +368,7 @@ async function duellistAnswer(
   // The other duellist's secret view is drawn in their own language, whoever caused the redraw.
   if (otherChanged)
     effects.push(...secretEdit(await languageOf(ctx, duel[other].playerId), flow.id, state, other, ctx.now));
-  if (duel.phase === "revealed" && before.duel.phase !== "revealed") {
+  if (revealedNow) {
     await clearDamage(ctx, duel.result?.expiredDamageIds ?? []);
     await appendLog(ctx, table.id, {
       action: "duel.reveal",
@@ -345,11 +378,7 @@ async function duellistAnswer(
       },
       dice: { a: duel.result!.a, b: duel.result!.b },
     });
-    effects.push({
-      kind: "post",
-      channelId: table.channelId,
-      view: duelPanel(ctx.publicLang, flow.id, duel),
-    });
+    effects.push({ kind: "postPanel", flowId: flow.id, channelId: table.channelId, view: panelNow });
   }
   await saveFlowState(ctx.tx, flow.id, state);
   const view = personalView(ctx.userLang, flow.id, duel, ctx.actor.userId);
@@ -397,12 +426,27 @@ export const duelChallenge = defineUseCase({
     const opponent = await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
     const open = await sqlFor(ctx.tx).rows<TypedFlow<DuelFlowState>>`
       SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.duel' AND status = 'open'`;
-    const busy = open.find((f) =>
+    const involved = open.filter((f) =>
       [f.state.duel.a.characterId, f.state.duel.b.characterId].some(
         (id) => id === challenger.id || id === opponent.id,
       ),
     );
-    if (busy) refuse("errors.mw.alreadyDuelling");
+    const ids = involved.flatMap((f) => [f.state.duel.a.characterId, f.state.duel.b.characterId]);
+    const statuses = new Map(
+      (
+        await sqlFor(ctx.tx).rows<{ id: number; status: string }>`
+          SELECT id, status FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`
+      ).map((c) => [c.id, c.status]),
+    );
+    // A finished duel never blocks a new challenge: it is closed now. One still being fought does.
+    const busy = involved.find((f) => !duelIsFinished(f.state, statuses));
+    if (busy) {
+      const fighting = [busy.state.duel.a, busy.state.duel.b].find(
+        (d) => d.characterId === challenger.id || d.characterId === opponent.id,
+      )!;
+      refuse("errors.mw.alreadyDuelling", { name: fighting.name });
+    }
+    for (const finished of involved) await closeDuel(ctx, table, finished, finished.state);
     const duel = challengeDuel({
       challenger: refOf(challenger),
       opponent: refOf(opponent),
@@ -554,11 +598,38 @@ export const duelDamage = defineUseCase({
       SELECT * FROM "character" WHERE id = ${damage.targetId} AND table_id = ${table.id}`;
     if (!target) throw new Error(`duel target ${damage.targetId} not found`);
     await persistDamage(ctx, table, target, { ...damage, ability: null }, null);
-    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
-    const view = duelPanel(ctx.publicLang, flow.id, duel);
-    return { reply: view, effects: [{ kind: "editPanel", flowId: flow.id, view }] };
+    const state: DuelFlowState = { ...flow.state, duel };
+    // A duellist taken out (dead or incapacitated) ends the duel by itself.
+    if (duelIsOver(duel)) await closeDuel(ctx, table, flow, state);
+    else await saveFlowState(ctx.tx, flow.id, state);
+    const view = duelPanel(ctx.publicLang, flow.id, duel, { stopped: state.stopped ?? [] });
+    return answerWithPanel(ctx, flow, view);
   },
 });
+
+/** Closes a duel flow and logs its end. */
+async function closeDuel(
+  ctx: ActionContext<{ type: string }>,
+  table: GameTable,
+  flow: TypedFlow<DuelFlowState>,
+  state: DuelFlowState,
+): Promise<void> {
+  await saveFlowState(ctx.tx, flow.id, state, true);
+  await appendLog(ctx, table.id, {
+    action: "duel.end",
+    summary: { key: "log.mw.duel.end", params: { a: state.duel.a.name, b: state.duel.b.name } },
+  });
+}
+
+/**
+ * A duel that no longer holds anyone: its round is revealed (whatever comes next is a new
+ * choice), it was declined, or a duellist is no longer active. A new challenge closes it.
+ */
+function duelIsFinished(state: DuelFlowState, statuses: ReadonlyMap<number, string>): boolean {
+  const { duel } = state;
+  if (duel.phase === "revealed" || duel.phase === "declined") return true;
+  return [duel.a.characterId, duel.b.characterId].some((id) => (statuses.get(id) ?? "active") !== "active");
+}
 
 export const duelRound = defineUseCase({
   type: "duel.round",
@@ -578,7 +649,7 @@ export const duelRound = defineUseCase({
     const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
     await clearDamage(ctx, duel.expiredDamageIds);
     await logSecretDice(ctx, table, duel, ["a", "b"]);
-    await saveFlowState(ctx.tx, flow.id, { duel, secret: { a: null, b: null } });
+    await saveFlowState(ctx.tx, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
     const view = duelPanel(ctx.publicLang, flow.id, duel);
     return { reply: view, replyIsPanelOf: flow.id };
   },
@@ -594,18 +665,33 @@ export const duelEnd = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await loadDuel(ctx, ctx.intent.flowId);
-    if (!isGm(table, ctx.actor)) mySide(flow.state, ctx.actor.userId);
-    await saveFlowState(ctx.tx, flow.id, flow.state, true);
-    await appendLog(ctx, table.id, {
-      action: "duel.end",
-      summary: { key: "log.mw.duel.end", params: { a: flow.state.duel.a.name, b: flow.state.duel.b.name } },
-    });
-    const view = duelPanel(ctx.publicLang, flow.id, flow.state.duel);
-    const ended: MessageView = {
-      ...view,
-      rows: [],
-      embeds: [...(view.embeds ?? []), { description: t(ctx.publicLang, "mw.duel.ended") }],
-    };
+    const gm = isGm(table, ctx.actor);
+    const side = sideOfPlayer(flow.state.duel, ctx.actor.userId);
+    if (!gm && !side) mySide(flow.state, ctx.actor.userId);
+    // After a reveal a duellist stops; the duel ends when both have (docs/rules/mountain-witch.md §1.4).
+    // The GM, a duellist before the reveal or during a challenge ends it at once.
+    if (!gm && side && flow.state.duel.phase === "revealed") {
+      const stopped = [...new Set([...(flow.state.stopped ?? []), side])];
+      const state: DuelFlowState = { ...flow.state, stopped };
+      const both = stopped.length === 2;
+      if (both) await closeDuel(ctx, table, flow, state);
+      else await saveFlowState(ctx.tx, flow.id, state);
+      return answerWithPanel(
+        ctx,
+        flow,
+        duelPanel(ctx.publicLang, flow.id, state.duel, { stopped, ended: both }),
+      );
+    }
+    await closeDuel(ctx, table, flow, flow.state);
+    const view = duelPanel(ctx.publicLang, flow.id, flow.state.duel, { ended: true });
+    const ended: MessageView =
+      flow.state.duel.phase === "revealed"
+        ? view
+        : {
+            ...view,
+            rows: [],
+            embeds: [...(view.embeds ?? []), { description: t(ctx.publicLang, "mw.duel.ended") }],
+          };
     return answerWithPanel(ctx, flow, ended);
   },
 });

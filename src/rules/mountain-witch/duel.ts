@@ -7,7 +7,7 @@
  * reveal. A dead character's player may still spend trust in a duel (docs/rules/mountain-witch.md §1.2).
  */
 import type { DiceSource } from "../dice.js";
-import { refuse } from "../errors.js";
+import { DomainError, refuse } from "../errors.js";
 import type { CharacterRef } from "./conflict.js";
 import type { DamageDuration, DamageEntry } from "./damage.js";
 import { damageDuration, expiresOnRoll, penaltyEntries } from "./damage.js";
@@ -414,4 +414,35 @@ export function duelVisibleTo(state: DuelState, userId: string): DuelView {
     trustUses: state.trustUses,
     result: state.result,
   };
+}
+
+/** One damage the round's winner may choose, with what it would do (for the reveal panel). */
+export interface DuelDamageChoice {
+  quality: DamageQuality;
+  duration: DamageDuration;
+  takenOut: DuelDamage["takenOut"];
+}
+
+/**
+ * The damage choices open to the round's winner (docs/rules/mountain-witch.md §1.4): one per
+ * quality its successes can buy, none once the round's one damage is dealt or on a tie.
+ */
+export function duelDamageChoices(state: DuelState): DuelDamageChoice[] {
+  const winner = state.result?.winner;
+  if (state.phase !== "revealed" || !winner) return [];
+  const choices: DuelDamageChoice[] = [];
+  for (const quality of ["partial", "normal", "critical", "double"] as const) {
+    try {
+      const { damage } = spendDuelDamage(state, { attackerSide: winner, quality });
+      choices.push({ quality, duration: damage.duration, takenOut: damage.takenOut });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  return choices;
+}
+
+/** Whether the duel is over: a duellist was taken out this round. */
+export function duelIsOver(state: DuelState): boolean {
+  return state.result?.damage.some((d) => d.takenOut !== null) ?? false;
 }

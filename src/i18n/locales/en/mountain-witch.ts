@@ -234,7 +234,6 @@ export default {
   "mw.duel.button.next": "Roll next",
   "mw.duel.button.strike": "Strike",
   "mw.duel.button.round": "Another round",
-  "mw.duel.button.end": "End the duel",
   "mw.duel.secretTitle": "Your dice — round {round}",
   "mw.duel.yourDice": "Your dice: {dice} = **{sum}**",
   "mw.duel.opponentDice": "{name} has rolled {n, plural, one {# die} other {# dice}}.",
@@ -383,7 +382,8 @@ export default {
   "errors.mw.notNarrator": "Only {name}, who narrates this pairing, spends its successes.",
   "errors.mw.noDuel": "There is no duel going on here. Challenge someone with `{/duel challenge opponent}`.",
   "errors.mw.notDuellist": "You are not fighting in this duel.",
-  "errors.mw.alreadyDuelling": "One of them is already in a duel.",
+  "errors.mw.alreadyDuelling":
+    "{name} is still fighting a duel. Finish its round (strike) or end it with `{/duel end}` first.",
   "errors.mw.noTrustRound": "No trust round is open. The GM opens one with `{/chapter next}`.",
   "errors.mw.trustRoundOpen":
     "The trust round for the new chapter is still open: wait for everyone, or `{/trust reveal}`.",
@@ -569,4 +569,7 @@ export default {
   "mw.trust.matrixFooterStarting":
     "Starting values from the zodiac. Players' changes stay secret until chapter 1. Points held are private: `{/trust show}`.",
   "mw.trust.startingRevealTitle": "Starting trust: the players' changes",
+  "mw.duel.button.stop": "Stop",
+  "mw.duel.stops": "{name} stops here.",
+  "mw.duel.select.damage": "{name} won: choose the round's one damage…",
 } satisfies Messages;

@@ -236,7 +236,6 @@ export default {
   "mw.duel.button.next": "Бросить ещё",
   "mw.duel.button.strike": "Атаковать",
   "mw.duel.button.round": "Ещё раунд",
-  "mw.duel.button.end": "Закончить дуэль",
   "mw.duel.secretTitle": "Ваши кубики — раунд {round}",
   "mw.duel.yourDice": "Ваши кубики: {dice} = **{sum}**",
   "mw.duel.opponentDice":
@@ -388,7 +387,8 @@ export default {
   "errors.mw.notNarrator": "Успехи этой пары тратит только тот, кто о ней рассказывает: {name}.",
   "errors.mw.noDuel": "Здесь не идёт дуэль. Вызовите кого-нибудь командой `{/duel challenge opponent}`.",
   "errors.mw.notDuellist": "Вы не участвуете в этой дуэли.",
-  "errors.mw.alreadyDuelling": "Кто-то из них уже дерётся на дуэли.",
+  "errors.mw.alreadyDuelling":
+    "{name} ещё дерётся на дуэли. Сначала доведите раунд до атаки или закончите дуэль: `{/duel end}`.",
   "errors.mw.noTrustRound": "Раунд доверия не открыт. Ведущий открывает его командой `{/chapter next}`.",
   "errors.mw.trustRoundOpen":
     "Раунд доверия новой главы ещё открыт: дождитесь всех или используйте `{/trust reveal}`.",
@@ -681,4 +681,7 @@ export default {
   "mw.trust.matrixFooterStarting":
     "Стартовые значения по зодиаку. Изменения игроков тайны до первой главы. Сколько очков у кого осталось — личное: `{/trust show}`.",
   "mw.trust.startingRevealTitle": "Стартовое доверие: изменения игроков",
+  "mw.duel.button.stop": "Остановиться",
+  "mw.duel.stops": "{name} останавливается.",
+  "mw.duel.select.damage": "Победил(а) {name}: выберите единственный Ущерб раунда…",
 } satisfies Messages;
