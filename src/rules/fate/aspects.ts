@@ -16,12 +16,21 @@ export const ASPECT_KINDS = [
 export type AspectKind = (typeof ASPECT_KINDS)[number];
 
 /**
- * One free invoke. `holderId` is the character who may use it (the opponent who profited from a
- * failed advantage, the one who inflicted a consequence); null means whoever created it and
- * their allies — in practice anyone at the table.
+ * One free invoke, and whose it is (docs/rules/fate.md §3.2): `holderId` is the character who
+ * earned it (who created the advantage, the opponent who profited from a failed one, whoever
+ * inflicted a consequence); `side` the side they fight on, whose members (the holder's allies)
+ * may spend it too. Neither set — a free invoke the GM handed out, or one stored before sides
+ * were kept — anyone at the table may spend.
  */
 export interface FreeInvoke {
   holderId: string | null;
+  side?: string | null;
+}
+
+/** Who wants to spend a free invoke: a character and the side they are on. */
+export interface Invoker {
+  id: string;
+  side: string | null;
 }
 
 /** An aspect: always true in the fiction, invocable for +2, a reroll or +2 passive opposition. */
@@ -38,7 +47,11 @@ export const MAX_FREE_INVOKES = 5;
 export function makeAspect(
   name: string,
   kind: AspectKind,
-  { freeInvokes = 0, holderId = null }: { freeInvokes?: number; holderId?: string | null } = {},
+  {
+    freeInvokes = 0,
+    holderId = null,
+    side = null,
+  }: { freeInvokes?: number; holderId?: string | null; side?: string | null } = {},
 ): Aspect {
   const trimmed = name.trim().replace(/\s+/g, " ");
   if (trimmed.length === 0 || trimmed.length > MAX_ASPECT_NAME) {
@@ -49,7 +62,7 @@ export function makeAspect(
   if (!Number.isInteger(count) || count < 0 || count > MAX_FREE_INVOKES) {
     return refuse("errors.fate.freeInvokesInvalid", { max: MAX_FREE_INVOKES });
   }
-  return { name: trimmed, kind, freeInvokes: Array.from({ length: count }, () => ({ holderId })) };
+  return { name: trimmed, kind, freeInvokes: Array.from({ length: count }, () => ({ holderId, side })) };
 }
 
 export function sameAspectName(a: string, b: string): boolean {
@@ -70,18 +83,41 @@ export function addAspect<A extends Aspect>(aspects: readonly A[], aspect: A): A
   return [...aspects, aspect];
 }
 
-/** Free invokes on `aspect` that `invokerId` may use: their own and the unowned ones. */
-export function usableFreeInvokes(aspect: Aspect, invokerId: string): number {
-  return aspect.freeInvokes.filter((f) => f.holderId === null || f.holderId === invokerId).length;
+/** Whether `invoker` may spend this free invoke: it is theirs, their side's, or nobody's in particular. */
+export function mayUseFreeInvoke(invoke: FreeInvoke, invoker: Invoker | string): boolean {
+  const who: Invoker = typeof invoker === "string" ? { id: invoker, side: null } : invoker;
+  const side = invoke.side ?? null;
+  if (invoke.holderId === null && side === null) return true;
+  if (invoke.holderId !== null && invoke.holderId === who.id) return true;
+  return side !== null && who.side !== null && side === who.side;
+}
+
+/** Free invokes on `aspect` that `invoker` may use (docs/rules/fate.md §3.2). */
+export function usableFreeInvokes(aspect: Aspect, invoker: Invoker | string): number {
+  return aspect.freeInvokes.filter((f) => mayUseFreeInvoke(f, invoker)).length;
 }
 
 /**
- * Uses one free invoke of `aspect` for `invokerId`: one held by the invoker first (it is
- * theirs alone), then an unowned one. Each free invoke can be spent once: it is removed.
+ * Uses one free invoke of `aspect` for `invoker`: one they hold themselves first, then one of
+ * their side's, then an unowned one. Each free invoke can be spent once: it is removed. One that
+ * belongs to another side is refused.
  */
-export function spendFreeInvoke<A extends Aspect>(aspect: A, invokerId: string): A {
-  let index = aspect.freeInvokes.findIndex((f) => f.holderId === invokerId);
-  if (index < 0) index = aspect.freeInvokes.findIndex((f) => f.holderId === null);
-  if (index < 0) return refuse("errors.fate.noFreeInvokes", { aspect: aspect.name });
+export function spendFreeInvoke<A extends Aspect>(aspect: A, invoker: Invoker | string): A {
+  const who: Invoker = typeof invoker === "string" ? { id: invoker, side: null } : invoker;
+  const order = [
+    (f: FreeInvoke) => f.holderId !== null && f.holderId === who.id,
+    (f: FreeInvoke) => f.side != null && who.side !== null && f.side === who.side,
+    (f: FreeInvoke) => f.holderId === null && (f.side ?? null) === null,
+  ];
+  let index = -1;
+  for (const test of order) {
+    index = aspect.freeInvokes.findIndex(test);
+    if (index >= 0) break;
+  }
+  if (index < 0) {
+    if (aspect.freeInvokes.length > 0)
+      return refuse("errors.fate.freeInvokeNotYours", { aspect: aspect.name });
+    return refuse("errors.fate.noFreeInvokes", { aspect: aspect.name });
+  }
   return { ...aspect, freeInvokes: aspect.freeInvokes.filter((_, i) => i !== index) };
 }

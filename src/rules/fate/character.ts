@@ -1,5 +1,12 @@
 import { refuse } from "../errors.js";
-import { type Aspect, type CharacterAspectKind, findAspect, makeAspect, sameAspectName } from "./aspects.js";
+import {
+  type Aspect,
+  type CharacterAspectKind,
+  findAspect,
+  type Invoker,
+  makeAspect,
+  sameAspectName,
+} from "./aspects.js";
 import { DEFAULT_REFRESH, refreshFatePoints } from "./fate-points.js";
 import { closestSkills, echo, isSkillKey, SKILL_KEYS, type SkillKey } from "./skills.js";
 import {
@@ -377,8 +384,9 @@ export function takeHit(
   shifts: number,
   kind: StressKind,
   choice?: AbsorbChoice,
+  inflictedBy: Invoker | null = null,
 ): { character: FateCharacter; absorption: HitAbsorption } {
-  const absorption = absorbHit(character.stress[kind], character.consequences, shifts, choice);
+  const absorption = absorbHit(character.stress[kind], character.consequences, shifts, choice, inflictedBy);
   return {
     character: {
       ...character,

@@ -158,6 +158,8 @@ export interface InvokeRequest<C extends FatePointHolder & { id: string }, A ext
   check: FateCheck;
   /** The character paying (the roller for +2 and reroll, usually the other side for passive). */
   invoker: C;
+  /** The invoker's side: free invokes of that side are theirs to spend (docs/rules/fate.md §3.2). */
+  side?: string | null;
   aspect: A;
   mode: InvokeMode;
   /** Omitted: `choosePayment`. */
@@ -182,13 +184,18 @@ export function invokeAspect<C extends FatePointHolder & { id: string }, A exten
   dice: DiceSource,
 ): InvokeResult<C, A> {
   const { aspect, invoker } = request;
-  const free = usableFreeInvokes(aspect, invoker.id);
+  const who = { id: invoker.id, side: request.side ?? null };
+  const free = usableFreeInvokes(aspect, who);
   const paidWith =
     aspect.kind === "boost"
       ? "free-invoke"
       : (request.paidWith ?? choosePayment(free, invoker.fatePoints, aspect.name));
-  if (paidWith === "free-invoke" && free === 0)
+  if (paidWith === "free-invoke" && free === 0) {
+    // Someone else's free invokes are not this invoker's to spend (a boost included).
+    if (aspect.freeInvokes.length > 0)
+      return refuse("errors.fate.freeInvokeNotYours", { aspect: aspect.name });
     return refuse("errors.fate.noFreeInvokes", { aspect: aspect.name });
+  }
   if (paidWith === "fate-point" && invoker.fatePoints < 1) {
     return refuse("errors.fate.notEnoughFatePoints", { have: invoker.fatePoints, need: 1 });
   }
@@ -198,6 +205,6 @@ export function invokeAspect<C extends FatePointHolder & { id: string }, A exten
     dice,
   );
   if (paidWith === "fate-point") return { check, invoker: spendFatePoints(invoker, 1), aspect, spent };
-  const after = spendFreeInvoke(aspect, invoker.id);
+  const after = spendFreeInvoke(aspect, who);
   return { check, invoker, aspect: aspect.kind === "boost" ? null : after, spent };
 }

@@ -1,10 +1,10 @@
 import { refuse } from "../errors.js";
-import { type Aspect, makeAspect } from "./aspects.js";
+import { type Aspect, type Invoker, makeAspect } from "./aspects.js";
 
 export type StressKind = "physical" | "mental";
 export const STRESS_KINDS: readonly StressKind[] = ["physical", "mental"];
 
-/** A stress track: one flag per box, true when checked. Each box absorbs one shift. */
+/** A stress track: one flag per box, true when checked. Box k (1-based) absorbs up to k shifts. */
 export interface StressTrack {
   kind: StressKind;
   boxes: boolean[];
@@ -27,6 +27,8 @@ export interface ConsequenceSlot {
   onlyFor: StressKind | null;
   taken: boolean;
   aspect: Aspect | null;
+  /** Who inflicted the hit that took this slot: they get a free invoke on it once it is named. */
+  inflictedBy?: Invoker | null;
 }
 
 export type ConsequenceSlotId = "mild" | "moderate" | "severe" | "mildPhysical" | "mildMental";
@@ -87,14 +89,15 @@ function usable(s: ConsequenceSlot, kind: StressKind): boolean {
   return !s.taken && (s.onlyFor === null || s.onlyFor === kind);
 }
 
-/** What a hit did: the boxes and slots it used (indices 0-based), or the character is taken out. */
+/** What a hit did: the box and slots it used (indices 0-based), or the character is taken out. */
 export type HitAbsorption =
   | {
       kind: "absorbed";
       shifts: number;
+      /** The stress box checked (0-based): at most one per hit. */
       boxes: number[];
       consequences: ConsequenceSlotId[];
-      /** Shifts the chosen boxes and consequences could take (≥ shifts). */
+      /** Shifts the chosen box and consequences could take (≥ shifts). */
       absorbed: number;
       track: StressTrack;
       slots: ConsequenceSlot[];
@@ -102,52 +105,92 @@ export type HitAbsorption =
   | {
       kind: "takenOut";
       shifts: number;
-      /** The most this character could still have absorbed. */
+      /** The most this character could still have absorbed with one hit. */
       capacity: number;
       track: StressTrack;
       slots: ConsequenceSlot[];
     };
 
-/** How the player wants to take the hit; omitted, `absorbHit` picks the default. */
-export type AbsorbChoice = { boxes: number[]; consequences: ConsequenceSlotId[] } | "takenOut";
+/** One way to take a hit: at most one stress box and any free consequence slots. */
+export interface Absorption {
+  boxes: number[];
+  consequences: ConsequenceSlotId[];
+}
 
-/** What could still be absorbed of a hit of `kind`: free boxes plus every usable slot. */
+/** How the player wants to take the hit; omitted, `absorbHit` picks the cheapest way. */
+export type AbsorbChoice = Absorption | "takenOut";
+
+/** What box `index` (0-based) absorbs: its number (docs/rules/fate.md §3.3). */
+export function boxValue(index: number): number {
+  return index + 1;
+}
+
+/** The most one hit of the track's kind can still take: the largest free box plus every usable slot. */
 export function absorbCapacity(track: StressTrack, slots: readonly ConsequenceSlot[]): number {
-  const boxes = track.boxes.filter((checked) => !checked).length;
+  const freeBoxes = track.boxes.flatMap((checked, i) => (checked ? [] : [boxValue(i)]));
+  const largestBox = freeBoxes.length > 0 ? Math.max(...freeBoxes) : 0;
   return (
-    boxes +
+    largestBox +
     slots.filter((s) => usable(s, track.kind)).reduce((sum, s) => sum + CONSEQUENCE_SHIFTS[s.severity], 0)
   );
 }
 
+/** Shifts a way of taking a hit absorbs. */
+export function absorptionValue(plan: Absorption, slots: readonly ConsequenceSlot[]): number {
+  const consequenceShifts = plan.consequences.reduce((sum, id) => {
+    const found = slots.find((s) => s.id === id);
+    return sum + (found ? CONSEQUENCE_SHIFTS[found.severity] : 0);
+  }, 0);
+  return plan.boxes.reduce((sum, b) => sum + boxValue(b), 0) + consequenceShifts;
+}
+
 /**
- * The default way to take a hit, "fewest lasting resources": among the combinations of free
- * consequence slots that, with the free boxes, absorb the whole hit, take the one with the
- * fewest consequence shifts (stress clears after the conflict, consequences stay), then the
- * fewest consequences, then the fewest boxes; a slot that only takes this kind of harm goes
- * before an ordinary one of the same size. Boxes are checked from the first free one.
- * Returns null when nothing absorbs the hit.
+ * Every sensible way to absorb the whole hit (docs/rules/fate.md §3.3), cheapest first: for each
+ * set of free consequence slots none of which could be left out, the smallest free box that makes
+ * up the rest (no box when the consequences are enough). Cheapest means fewest consequence shifts
+ * (stress clears after the conflict, consequences stay), then fewest consequences, then the
+ * smallest box; a slot that only takes this kind of harm goes before an ordinary one of the same
+ * size. Empty when nothing absorbs the hit: the character is taken out. A hit of 0 needs nothing.
  */
+export function absorptionOptions(
+  track: StressTrack,
+  slots: readonly ConsequenceSlot[],
+  shifts: number,
+): Absorption[] {
+  if (shifts <= 0) return [{ boxes: [], consequences: [] }];
+  const candidates = slots.filter((s) => usable(s, track.kind));
+  const freeBoxes = track.boxes.flatMap((checked, i) => (checked ? [] : [i]));
+  const found: { plan: Absorption; score: number[] }[] = [];
+  for (let mask = 0; mask < 1 << candidates.length; mask += 1) {
+    const chosen = candidates.filter((_, i) => mask & (1 << i));
+    const value = (list: readonly ConsequenceSlot[]) =>
+      list.reduce((sum, s) => sum + CONSEQUENCE_SHIFTS[s.severity], 0);
+    const consequenceShifts = value(chosen);
+    const rest = shifts - consequenceShifts;
+    const box = rest <= 0 ? null : freeBoxes.find((i) => boxValue(i) >= rest);
+    if (box === undefined) continue;
+    const total = consequenceShifts + (box === null ? 0 : boxValue(box));
+    // A consequence that could be left out (with the same box) is a waste: not offered.
+    if (chosen.some((s) => total - CONSEQUENCE_SHIFTS[s.severity] >= shifts)) continue;
+    const general = chosen.filter((s) => s.onlyFor === null).length;
+    found.push({
+      plan: { boxes: box === null ? [] : [box], consequences: chosen.map((s) => s.id) },
+      score: [consequenceShifts, chosen.length, box === null ? 0 : boxValue(box), general],
+    });
+  }
+  found.sort((a, b) =>
+    lexicographicallyLess(a.score, b.score) ? -1 : lexicographicallyLess(b.score, a.score) ? 1 : 0,
+  );
+  return found.map((f) => f.plan);
+}
+
+/** The cheapest way to take the hit (the first of `absorptionOptions`), or null when it takes the character out. */
 export function defaultAbsorption(
   track: StressTrack,
   slots: readonly ConsequenceSlot[],
   shifts: number,
-): { boxes: number[]; consequences: ConsequenceSlotId[] } | null {
-  const candidates = slots.filter((s) => usable(s, track.kind));
-  const freeBoxes = track.boxes.flatMap((checked, i) => (checked ? [] : [i]));
-  let best: { boxes: number[]; consequences: ConsequenceSlot[]; score: number[] } | null = null;
-  for (let mask = 0; mask < 1 << candidates.length; mask += 1) {
-    const chosen = candidates.filter((_, i) => mask & (1 << i));
-    const consequenceShifts = chosen.reduce((sum, s) => sum + CONSEQUENCE_SHIFTS[s.severity], 0);
-    const boxCount = Math.max(0, shifts - consequenceShifts);
-    if (boxCount > freeBoxes.length) continue;
-    const general = chosen.filter((s) => s.onlyFor === null).length;
-    const score = [consequenceShifts, chosen.length, boxCount, general];
-    if (!best || lexicographicallyLess(score, best.score)) {
-      best = { boxes: freeBoxes.slice(0, boxCount), consequences: chosen, score };
-    }
-  }
-  return best && { boxes: best.boxes, consequences: best.consequences.map((s) => s.id) };
+): Absorption | null {
+  return absorptionOptions(track, slots, shifts)[0] ?? null;
 }
 
 function lexicographicallyLess(a: readonly number[], b: readonly number[]): boolean {
@@ -161,16 +204,17 @@ function lexicographicallyLess(a: readonly number[], b: readonly number[]): bool
 
 /**
  * Takes a hit of `shifts` on `track` (its kind decides which slots can help) and the
- * character's consequence slots. [decision, docs/rules/fate.md §3.3] Each box absorbs one shift, any number
- * of boxes may be checked for one hit; a hit that the free boxes and slots cannot absorb takes
- * the character out. With `choice` the player picks boxes and slots (checked here); without,
- * `defaultAbsorption`. A hit of 0 absorbs nothing and costs nothing.
+ * character's consequence slots (docs/rules/fate.md §3.3): one stress box of value ≥ what the
+ * consequences leave, plus any free consequence slots; a hit nothing absorbs takes the character
+ * out. With `choice` the player picks the box and slots (checked here: one box at most, and the
+ * whole hit absorbed); without, the cheapest way. A hit of 0 absorbs nothing and costs nothing.
  */
 export function absorbHit(
   track: StressTrack,
   slots: readonly ConsequenceSlot[],
   shifts: number,
   choice?: AbsorbChoice,
+  inflictedBy: Invoker | null = null,
 ): HitAbsorption {
   if (!Number.isInteger(shifts) || shifts < 0) return refuse("errors.fate.hitInvalid");
   const takenOut: HitAbsorption = {
@@ -184,6 +228,7 @@ export function absorbHit(
   const plan = choice ?? defaultAbsorption(track, slots, shifts);
   if (!plan) return takenOut;
   const boxes = [...new Set(plan.boxes)].sort((a, b) => a - b);
+  if (boxes.length > 1) return refuse("errors.fate.oneBoxPerHit");
   for (const box of boxes) {
     if (!Number.isInteger(box) || box < 0 || box >= track.boxes.length) {
       return refuse("errors.fate.noSuchStressBox", { box: box + 1, count: track.boxes.length });
@@ -197,7 +242,9 @@ export function absorbHit(
     if (!usable(found, track.kind)) return refuse("errors.fate.consequenceSlotWrongKind", { slot: id });
     return found;
   });
-  const absorbed = boxes.length + used.reduce((sum, s) => sum + CONSEQUENCE_SHIFTS[s.severity], 0);
+  const absorbed =
+    boxes.reduce((sum, b) => sum + boxValue(b), 0) +
+    used.reduce((sum, s) => sum + CONSEQUENCE_SHIFTS[s.severity], 0);
   if (absorbed < shifts) return refuse("errors.fate.hitNotAbsorbed", { shifts, absorbed });
   return {
     kind: "absorbed",
@@ -206,24 +253,31 @@ export function absorbHit(
     consequences: used.map((s) => s.id),
     absorbed,
     track: { kind: track.kind, boxes: track.boxes.map((checked, i) => checked || boxes.includes(i)) },
-    slots: slots.map((s) => (used.includes(s) ? { ...s, taken: true } : s)),
+    slots: slots.map((s) => (used.includes(s) ? { ...s, taken: true, inflictedBy } : s)),
   };
 }
 
 /**
- * Names a taken consequence: it becomes an aspect. [decision] Following Fate Core, when
- * `inflictedBy` is given, that character gets one free invoke on it.
+ * Names a taken consequence: it becomes an aspect (docs/rules/fate.md §3.3). Whoever inflicted
+ * the hit that took the slot (`inflictedBy`, or the one the slot remembers) gets one free invoke
+ * on it, for them and their side.
  */
 export function nameConsequence(
   slots: readonly ConsequenceSlot[],
   id: ConsequenceSlotId,
   name: string,
-  inflictedBy: string | null = null,
+  inflictedBy: Invoker | string | null = null,
 ): ConsequenceSlot[] {
   const target = slots.find((s) => s.id === id);
   if (!target) return refuse("errors.fate.noSuchConsequenceSlot", { slot: id });
-  const aspect = makeAspect(name, "consequence", { freeInvokes: inflictedBy ? 1 : 0, holderId: inflictedBy });
-  return slots.map((s) => (s === target ? { ...s, taken: true, aspect } : s));
+  const given = typeof inflictedBy === "string" ? { id: inflictedBy, side: null } : inflictedBy;
+  const by = given ?? target.inflictedBy ?? null;
+  const aspect = makeAspect(name, "consequence", {
+    freeInvokes: by ? 1 : 0,
+    holderId: by?.id ?? null,
+    side: by?.side ?? null,
+  });
+  return slots.map((s) => (s === target ? { ...s, taken: true, aspect, inflictedBy: by } : s));
 }
 
 /** The GM clears a consequence (docs/rules/fate.md §3.3: consequences stay until the GM clears them). */
@@ -234,5 +288,5 @@ export function clearConsequence(
   const target = slots.find((s) => s.id === id);
   if (!target) return refuse("errors.fate.noSuchConsequenceSlot", { slot: id });
   if (!target.taken) return refuse("errors.fate.consequenceSlotFree", { slot: id });
-  return slots.map((s) => (s === target ? { ...s, taken: false, aspect: null } : s));
+  return slots.map((s) => (s === target ? { ...s, taken: false, aspect: null, inflictedBy: null } : s));
 }

@@ -118,7 +118,7 @@ describe("a character", () => {
   it("takes a hit and clears stress after the conflict, keeping consequences", () => {
     const hero = newCharacter({ id: "h", name: "Grukh", ownerId: "u1" });
     const { character, absorption } = takeHit(hero, 4, "physical");
-    expect(absorption).toMatchObject({ kind: "absorbed", boxes: [0, 1], consequences: ["mild"] });
+    expect(absorption).toMatchObject({ kind: "absorbed", boxes: [1], consequences: ["mild"] });
     const after = clearStress(character);
     expect(after.stress.physical.boxes).toEqual([false, false]);
     expect(after.consequences.find((s) => s.id === "mild")?.taken).toBe(true);

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import {
   absorbCapacity,
   absorbHit,
+  absorptionOptions,
+  absorptionValue,
   type ConsequenceSlot,
   clearConsequence,
   consequenceSlots,
@@ -50,20 +52,34 @@ describe("stress tracks (docs/rules/fate.md §3.3)", () => {
   });
 });
 
-describe("absorbing a hit (docs/rules/fate.md §3.3, [decision] one shift per box)", () => {
-  it("worked example: a hit of 4 on 2 boxes and an open mild consequence → both boxes + mild", () => {
+describe("absorbing a hit (docs/rules/fate.md §3.3): one box of value ≥ the rest, plus free consequences", () => {
+  it("«Цель должна отметить соответствующие силе удара последствие или маркер стресса»: a hit of 2 checks box 2", () => {
+    const result = absorbHit(emptyTrack("physical", 2), slotsWithFree(["mild"]), 2);
+    expect(result).toMatchObject({ kind: "absorbed", boxes: [1], consequences: [], absorbed: 2 });
+    expect(result.track.boxes).toEqual([false, true]);
+  });
+
+  it("worked example: a hit of 4 on 2 boxes and an open mild consequence → box 2 + mild", () => {
     const result = absorbHit(emptyTrack("physical", 2), slotsWithFree(["mild"]), 4);
-    expect(result).toMatchObject({ kind: "absorbed", boxes: [0, 1], consequences: ["mild"], absorbed: 4 });
-    expect(result.track.boxes).toEqual([true, true]);
+    expect(result).toMatchObject({ kind: "absorbed", boxes: [1], consequences: ["mild"], absorbed: 4 });
+    expect(result.track.boxes).toEqual([false, true]);
     expect(result.slots.find((s) => s.id === "mild")).toMatchObject({ taken: true, aspect: null });
   });
 
-  it("worked example: a hit of 5 with 3 boxes (Physique +1) and an open mild → boxes + mild", () => {
-    const result = absorbHit(emptyTrack("physical", stressBoxes(1)), slotsWithFree(["mild"]), 5);
-    expect(result).toMatchObject({ kind: "absorbed", boxes: [0, 1, 2], consequences: ["mild"] });
+  it("one box per hit: two small boxes do not add up (a hit of 3 on boxes 1 and 2 needs a consequence)", () => {
+    const track = emptyTrack("physical", 2);
+    expect(absorbHit(track, slotsWithFree([]), 3).kind).toBe("takenOut");
+    expectRefusal(
+      () => absorbHit(track, slotsWithFree([]), 3, { boxes: [0, 1], consequences: [] }),
+      "errors.fate.oneBoxPerHit",
+    );
+    expect(absorbHit(track, slotsWithFree(["mild"]), 3)).toMatchObject({
+      boxes: [0],
+      consequences: ["mild"],
+    });
   });
 
-  it("worked example: a hit that cannot be absorbed takes the character out (5 > 2 boxes + mild)", () => {
+  it("«Если она не может этого сделать, то выбывает из конфликта»: 5 > box 2 + mild takes the character out", () => {
     const track = emptyTrack("physical", 2);
     const slots = slotsWithFree(["mild"]);
     const result = absorbHit(track, slots, 5);
@@ -72,23 +88,24 @@ describe("absorbing a hit (docs/rules/fate.md §3.3, [decision] one shift per bo
     expect(result.slots).toEqual(slots);
   });
 
-  it("prefers stress to consequences: a hit of 2 on free boxes uses the boxes", () => {
-    const result = absorbHit(emptyTrack("mental", 3), slotsWithFree(["mild", "moderate", "severe"]), 2);
-    expect(result).toMatchObject({ kind: "absorbed", boxes: [0, 1], consequences: [] });
-  });
-
-  it("takes the smallest consequence that does the job", () => {
-    const full: StressTrack = { kind: "physical", boxes: [true, false] };
+  it("the options absorb the whole hit, cheapest first, no consequence wasted", () => {
+    const track = emptyTrack("physical", 4);
     const all = slotsWithFree(["mild", "moderate", "severe"]);
-    expect(absorbHit(full, all, 3)).toMatchObject({ boxes: [1], consequences: ["mild"] });
-    expect(absorbHit(full, all, 4)).toMatchObject({ boxes: [], consequences: ["moderate"] });
-    expect(absorbHit(full, all, 5)).toMatchObject({ boxes: [1], consequences: ["moderate"] });
-    expect(absorbHit(full, all, 8)).toMatchObject({ boxes: [], consequences: ["mild", "severe"] });
-    expect(absorbHit(full, all, 13)).toMatchObject({
+    expect(absorptionOptions(track, all, 4)).toEqual([
+      { boxes: [3], consequences: [] },
+      { boxes: [1], consequences: ["mild"] },
+      { boxes: [], consequences: ["moderate"] },
+      { boxes: [], consequences: ["severe"] },
+    ]);
+    const full: StressTrack = { kind: "physical", boxes: [true, false] };
+    expect(absorptionOptions(full, all, 5)[0]).toEqual({ boxes: [1], consequences: ["moderate"] });
+    expect(absorbHit(full, all, 8)).toMatchObject({ boxes: [1], consequences: ["severe"] });
+    expect(absorbHit(full, all, 14)).toMatchObject({
       boxes: [1],
       consequences: ["mild", "moderate", "severe"],
     });
-    expect(absorbHit(full, all, 14).kind).toBe("takenOut");
+    expect(absorbHit(full, all, 15).kind).toBe("takenOut");
+    expect(absorptionOptions(full, all, 15)).toEqual([]);
   });
 
   it("uses the kind-only extra mild slot before the ordinary one", () => {
@@ -116,10 +133,7 @@ describe("absorbing a hit (docs/rules/fate.md §3.3, [decision] one shift per bo
     expectRefusal(
       () => absorbHit(track, slots, 3, { boxes: [0], consequences: [] }),
       "errors.fate.hitNotAbsorbed",
-      {
-        shifts: 3,
-        absorbed: 1,
-      },
+      { shifts: 3, absorbed: 1 },
     );
     expectRefusal(
       () => absorbHit({ kind: "physical", boxes: [true, false] }, slots, 1, { boxes: [0], consequences: [] }),
@@ -141,27 +155,35 @@ describe("absorbing a hit (docs/rules/fate.md §3.3, [decision] one shift per bo
     expectRefusal(() => absorbHit(track, slots, -1), "errors.fate.hitInvalid");
   });
 
-  it("property: the default absorbs the whole hit exactly when capacity allows, changing only free boxes and slots", () => {
+  it("property: absorption never leaves a hit partly absorbed — every option takes it whole, with one box at most", () => {
     fc.assert(
       fc.property(
         fc.array(fc.boolean(), { minLength: 2, maxLength: 4 }),
         fc.subarray(["mild", "moderate", "severe", "mildPhysical"]),
         fc.constantFrom<"physical" | "mental">("physical", "mental"),
-        fc.nat(16),
+        fc.nat(18),
         (boxes, free, kind, shifts) => {
           const track: StressTrack = { kind, boxes };
           const slots = slotsWithFree(free, { physique: 5, eloquence: 0 });
-          const result = absorbHit(track, slots, shifts);
+          const options = absorptionOptions(track, slots, shifts);
           const capacity = absorbCapacity(track, slots);
-          expect(result.kind).toBe(shifts <= capacity ? "absorbed" : "takenOut");
-          if (result.kind === "absorbed") {
+          expect(options.length > 0).toBe(shifts <= capacity);
+          for (const option of options) {
+            expect(option.boxes.length).toBeLessThanOrEqual(1);
+            const result = absorbHit(track, slots, shifts, option);
+            expect(result.kind).toBe("absorbed");
+            if (result.kind !== "absorbed") continue;
             expect(result.absorbed).toBeGreaterThanOrEqual(shifts);
+            expect(absorptionValue(option, slots)).toBe(result.absorbed);
             for (const box of result.boxes) expect(boxes[box]).toBe(false);
-            expect(result.track.boxes.filter(Boolean).length).toBe(
-              boxes.filter(Boolean).length + result.boxes.length,
-            );
             const newlyTaken = result.slots.filter((s, i) => s.taken && !slots[i]!.taken).map((s) => s.id);
             expect(newlyTaken).toEqual(result.consequences);
+          }
+          const result = absorbHit(track, slots, shifts);
+          expect(result.kind).toBe(shifts <= capacity ? "absorbed" : "takenOut");
+          if (result.kind === "takenOut") {
+            expect(result.track).toEqual(track);
+            expect(result.slots).toEqual(slots);
           }
         },
       ),
@@ -170,7 +192,7 @@ describe("absorbing a hit (docs/rules/fate.md §3.3, [decision] one shift per bo
 });
 
 describe("consequences as aspects", () => {
-  it("are named after the hit, with [decision] a free invoke for whoever inflicted them, and cleared by the GM", () => {
+  it("are named after the hit, with a free invoke for whoever inflicted them, and cleared by the GM", () => {
     const { slots } = absorbHit(
       emptyTrack("physical", 0),
       consequenceSlots({ physique: 0, eloquence: 0 }),
@@ -181,6 +203,20 @@ describe("consequences as aspects", () => {
       taken: true,
       aspect: { name: "Broken nose", kind: "consequence", freeInvokes: [{ holderId: "orc" }] },
     });
+    // «whoever inflicts a consequence gets a free invoke on it»: the slot remembers the hit's inflicter.
+    const hit = absorbHit(
+      emptyTrack("physical", 0),
+      consequenceSlots({ physique: 0, eloquence: 0 }),
+      2,
+      undefined,
+      {
+        id: "captain",
+        side: "npc",
+      },
+    );
+    expect(nameConsequence(hit.slots, "mild", "Cut")[0]?.aspect?.freeInvokes).toEqual([
+      { holderId: "captain", side: "npc" },
+    ]);
     expect(nameConsequence(slots, "mild", "Bruised")[0]?.aspect?.freeInvokes).toEqual([]);
     const cleared = clearConsequence(named, "mild");
     expect(cleared[0]).toMatchObject({ taken: false, aspect: null });

@@ -547,4 +547,10 @@ export default {
   "cmd.faction.hit.kind.choice.mental": "Mental",
   "cmd.faction.delete.desc": "GM: remove a faction",
   "cmd.faction.delete.name.desc": "The faction",
+  // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
+  "errors.fate.oneBoxPerHit":
+    "One hit checks one stress box at most (box 3 takes up to 3 shifts); add consequences for the rest.",
+  "errors.fate.freeInvokeNotYours":
+    "The free invokes on “{aspect}” belong to another side: only those who earned them and their allies may spend them. Pay with a fate point instead: `{/invoke aspect pay:fate-point}`.",
+  // (end of conflicts, hits and invokes)
 } satisfies Messages;

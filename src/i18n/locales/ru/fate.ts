@@ -681,4 +681,10 @@ export default {
   "cmd.faction.delete.desc": "Ведущий: удалить фракцию",
   "cmd.faction.delete.name.name": "название",
   "cmd.faction.delete.name.desc": "Фракция",
+  // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
+  "errors.fate.oneBoxPerHit":
+    "Один удар отмечает не больше одной ячейки стресса (ячейка 3 берёт до 3 сдвигов); остальное — последствиями.",
+  "errors.fate.freeInvokeNotYours":
+    "Бесплатные призывы «{aspect}» принадлежат другой стороне: тратить их могут только те, кто их заработал, и их союзники. Заплатите очком судьбы: `{/invoke aspect pay:fate-point}`.",
+  // (end of conflicts, hits and invokes)
 } satisfies Messages;
