@@ -3,15 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../../../src/app/table-cache.js";
 import type { InteractionHandle } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
-import { getText, metricValue, waitUntil } from "./ops.js";
+import { answerOf, getText, metricValue, sleep, waitUntil } from "./ops.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** What the user was finally told (the followup after a deferral, or the reply), once answered. */
-const answerOf = (handle: InteractionHandle) => {
-  const view = handle.view();
-  if (view.ack === null || view.deferredPending) return null;
-  return view.followups[0]?.text ?? view.original?.text ?? null;
-};
 const RUSSIAN = /[а-яё]/i;
 
 /**

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,20 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../../src/store/embedded-postgres.js";
 import type { InteractionHandle } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
-import { clusterPids, waitUntil } from "./ops.js";
-
-const STOPS = [
-  { mode: "fast shutdown", signal: "SIGINT" },
-  { mode: "immediate shutdown", signal: "SIGQUIT" },
-  { mode: "kill -9 of the postmaster", signal: "SIGKILL" },
-] as const;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const answerOf = (handle: InteractionHandle) => {
-  const view = handle.view();
-  if (view.ack === null || view.deferredPending) return null;
-  return view.followups[0]?.text ?? view.original?.text ?? null;
-};
+import { answerOf, POSTGRES_STOPS, sleep, stopCluster, waitUntil } from "./ops.js";
 
 /**
  * PostgreSQL restarted ten times in a row under a steady load of commands: the bot process never
@@ -77,16 +63,10 @@ describe("e2e reliability: database restarts under load", () => {
     }, 40);
     try {
       for (let i = 0; i < 10; i++) {
-        const stop = STOPS[i % STOPS.length]!;
+        const stop = POSTGRES_STOPS[i % POSTGRES_STOPS.length]!;
         await sleep(500);
-        const pids = clusterPids(postgres.dataDir);
-        process.kill(pids[0]!, stop.signal);
         // Down for 2–5 s, counted from the moment every server process is gone.
-        await waitUntil(
-          () => pids.every((pid) => !existsSync(`/proc/${pid}`)),
-          20_000,
-          `${stop.mode} to finish`,
-        );
+        await stopCluster(postgres.dataDir, stop.signal);
         await sleep(2000 + (i % 4) * 1000);
         postgres = await startEmbeddedPostgres({ dataDir: postgres.dataDir, port: postgres.port });
         expect(e2e.bot.alive(), `after ${stop.mode} #${i + 1}`).toBe(true);

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { InteractionHandle } from "../double/index.js";
 
 /** Small helpers for the reliability suites: HTTP probes, Prometheus text, bounded polling. */
 
@@ -61,4 +62,35 @@ export function clusterPids(dataDir: string): number[] {
     })
     .map(Number);
   return [postmaster, ...children];
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What the user was finally told (the followup after a deferral, or the reply); null while unanswered. */
+export function answerOf(handle: InteractionHandle): string | null {
+  const view = handle.view();
+  if (view.ack === null || view.deferredPending) return null;
+  return view.followups[0]?.text ?? view.original?.text ?? null;
+}
+
+/** The ways a PostgreSQL server goes away: its postmaster's signal for each. */
+export const POSTGRES_STOPS = [
+  { mode: "fast shutdown", signal: "SIGINT" },
+  { mode: "immediate shutdown", signal: "SIGQUIT" },
+  { mode: "kill -9 of the postmaster", signal: "SIGKILL" },
+] as const;
+
+/** Stops the cluster in `dataDir` with the postmaster signal `signal`; resolves once every server process is gone. */
+export async function stopCluster(
+  dataDir: string,
+  signal: NodeJS.Signals,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const pids = clusterPids(dataDir);
+  process.kill(pids[0]!, signal);
+  await waitUntil(
+    () => pids.every((pid) => !existsSync(`/proc/${pid}`)),
+    timeoutMs,
+    `PostgreSQL (${signal}) to stop`,
+  );
 }
