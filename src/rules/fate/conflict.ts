@@ -1,7 +1,8 @@
 import { refuse } from "../errors.js";
 import type { HitAbsorption, StressKind } from "./stress.js";
 
-export type ParticipantStatus = "in" | "conceded" | "takenOut";
+/** In the fight; conceded; taken out; or left the conflict without conceding (joined by mistake, walked away). */
+export type ParticipantStatus = "in" | "conceded" | "takenOut" | "left";
 
 export interface ConflictParticipant {
   characterId: string;
@@ -12,20 +13,27 @@ export interface ConflictParticipant {
   consequencesTaken: number;
   /** A hit rolled against this character and not yet absorbed: the dice are down, no conceding. */
   pendingHit: { shifts: number; kind: StressKind } | null;
+  /** The consequence slots already taken when they joined: any other one taken since counts on conceding. */
+  consequencesAtJoin?: string[];
 }
 
 export interface FateConflict {
   title: string;
+  /** The exchange being played, from 1. */
   exchange: number;
   participants: ConflictParticipant[];
   status: "open" | "ended";
+  /** The order of the exchange (character ids); missing in conflicts stored before turns: the participants' order. */
+  order?: string[];
+  /** The index in `order` of whose turn it is. */
+  turn?: number;
 }
 
 export const MAX_TITLE = 100;
 
 export function startConflict(
   title: string,
-  participants: { characterId: string; side: string }[] = [],
+  participants: { characterId: string; side: string; consequences?: string[] }[] = [],
 ): FateConflict {
   let conflict: FateConflict = {
     title: title.trim().slice(0, MAX_TITLE),
@@ -33,8 +41,8 @@ export function startConflict(
     participants: [],
     status: "open",
   };
-  for (const p of participants) conflict = joinConflict(conflict, p.characterId, p.side);
-  return conflict;
+  for (const p of participants) conflict = joinConflict(conflict, p.characterId, p.side, p.consequences);
+  return { ...conflict, turn: 0 };
 }
 
 function assertOpen(conflict: FateConflict): void {
@@ -57,18 +65,107 @@ function update(
   };
 }
 
-export function joinConflict(conflict: FateConflict, characterId: string, side: string): FateConflict {
+/**
+ * `characterId` joins, at the start or in the middle of the conflict (docs/rules/fate.md §3.4):
+ * they act last in the exchange order until the GM changes it. `consequencesTaken` lists the
+ * consequence slots they already had taken, so only new ones pay on conceding. One who left
+ * may come back; one who conceded or was taken out may not.
+ */
+export function joinConflict(
+  conflict: FateConflict,
+  characterId: string,
+  side: string,
+  consequencesTaken: readonly string[] = [],
+): FateConflict {
   assertOpen(conflict);
-  if (conflict.participants.some((p) => p.characterId === characterId))
-    refuse("errors.fate.alreadyInConflict");
+  const existing = conflict.participants.find((p) => p.characterId === characterId);
+  if (existing && existing.status !== "left") refuse("errors.fate.alreadyInConflict");
   const joined: ConflictParticipant = {
     characterId,
     side,
     status: "in",
-    consequencesTaken: 0,
+    consequencesTaken: existing?.consequencesTaken ?? 0,
     pendingHit: null,
+    consequencesAtJoin: existing?.consequencesAtJoin ?? [...consequencesTaken],
   };
-  return { ...conflict, participants: [...conflict.participants, joined] };
+  const order = turnOrder(conflict).filter((id) => id !== characterId);
+  const participants = existing
+    ? conflict.participants.map((p) => (p.characterId === characterId ? joined : p))
+    : [...conflict.participants, joined];
+  return { ...conflict, participants, order: [...order, characterId], turn: conflict.turn ?? 0 };
+}
+
+/** `characterId` leaves without conceding (no fate points): out of the turn order; the conflict ends if one side is left. */
+export function leaveConflict(conflict: FateConflict, characterId: string): FateConflict {
+  assertOpen(conflict);
+  const who = participant(conflict, characterId);
+  assertStillIn(who);
+  if (who.pendingHit) refuse("errors.fate.concedeAfterRoll");
+  return settle(leaveTurnOrder(update(conflict, characterId, { status: "left" }), characterId));
+}
+
+/** The exchange order: ids of everyone who ever joined (stored order first, then any missing). */
+export function turnOrder(conflict: FateConflict): string[] {
+  const stored = (conflict.order ?? []).filter((id) =>
+    conflict.participants.some((p) => p.characterId === id),
+  );
+  const missing = conflict.participants.map((p) => p.characterId).filter((id) => !stored.includes(id));
+  return [...stored, ...missing];
+}
+
+function isIn(conflict: FateConflict, id: string): boolean {
+  return conflict.participants.some((p) => p.characterId === id && p.status === "in");
+}
+
+/** Whose turn it is: the first one still in from the turn index on (null when nobody is). */
+export function currentTurn(conflict: FateConflict): string | null {
+  const order = turnOrder(conflict);
+  if (conflict.status !== "open") return null;
+  const start = Math.min(conflict.turn ?? 0, order.length);
+  for (let i = start; i < order.length; i += 1) if (isIn(conflict, order[i]!)) return order[i]!;
+  return null;
+}
+
+/**
+ * The next turn: the next one still in after the current one; after the last of the exchange,
+ * the first of the next exchange (docs/rules/fate.md §3.4).
+ */
+export function nextTurn(conflict: FateConflict): FateConflict {
+  assertOpen(conflict);
+  const order = turnOrder(conflict);
+  const current = currentTurn(conflict);
+  const from = current === null ? order.length : order.indexOf(current);
+  for (let i = from + 1; i < order.length; i += 1) {
+    if (isIn(conflict, order[i]!)) return { ...conflict, order, turn: i };
+  }
+  const first = order.findIndex((id) => isIn(conflict, id));
+  return { ...conflict, order, turn: Math.max(first, 0), exchange: conflict.exchange + 1 };
+}
+
+/**
+ * The GM sets the order of the exchange (ids, first to act first); anyone not named keeps
+ * their place after them. The turn goes back to the first one still in; the exchange stays.
+ */
+export function setTurnOrder(conflict: FateConflict, ids: readonly string[]): FateConflict {
+  assertOpen(conflict);
+  for (const id of ids) participant(conflict, id);
+  const named = [...new Set(ids)];
+  const order = [...named, ...turnOrder(conflict).filter((id) => !named.includes(id))];
+  const first = order.findIndex((id) => isIn(conflict, id));
+  return { ...conflict, order, turn: Math.max(first, 0) };
+}
+
+/** Someone out of the fight leaves the turn order: when it was their turn, it passes on (same exchange, or the next). */
+function leaveTurnOrder(conflict: FateConflict, characterId: string): FateConflict {
+  const order = turnOrder(conflict);
+  const index = order.indexOf(characterId);
+  const turn = conflict.turn ?? 0;
+  if (index !== turn || conflict.status !== "open") return { ...conflict, order };
+  for (let i = index + 1; i < order.length; i += 1) {
+    if (isIn(conflict, order[i]!)) return { ...conflict, order, turn: i };
+  }
+  const first = order.findIndex((id) => isIn(conflict, id));
+  return { ...conflict, order, turn: Math.max(first, 0), exchange: conflict.exchange + 1 };
 }
 
 function assertStillIn(p: ConflictParticipant): void {
@@ -98,7 +195,9 @@ export function resolveHit(
   const target = participant(conflict, targetId);
   assertStillIn(target);
   if (absorption.kind === "takenOut") {
-    return settle(update(conflict, targetId, { status: "takenOut", pendingHit: null }));
+    return settle(
+      leaveTurnOrder(update(conflict, targetId, { status: "takenOut", pendingHit: null }), targetId),
+    );
   }
   return update(conflict, targetId, {
     consequencesTaken: target.consequencesTaken + absorption.consequences.length,
@@ -112,20 +211,37 @@ export function concedeFatePoints(consequencesTaken: number): number {
 }
 
 /**
- * `characterId` concedes. Only before a roll: with a hit already rolled against them they
- * must take it first ("если кубики брошены — назад не отмотать").
+ * The consequences `p` has taken in this conflict, however they were recorded (docs/rules/fate.md
+ * §3.4): those counted by hits, or, when more, the slots taken now that were free when they joined.
+ */
+export function consequencesTakenInConflict(
+  p: ConflictParticipant,
+  takenNow: readonly string[] = [],
+): number {
+  const atJoin = p.consequencesAtJoin;
+  const since = atJoin ? takenNow.filter((id) => !atJoin.includes(id)).length : 0;
+  return Math.max(p.consequencesTaken, since);
+}
+
+/**
+ * `characterId` concedes (docs/rules/fate.md §3.4). Only before a roll: with an action against
+ * them already rolled and not settled (`actionPending`, or a hit waiting) they must take it first
+ * («если кубики брошены — назад не отмотать»). Pays 1 FP + 1 per consequence taken in this
+ * conflict (`takenNow`: the slots taken on their sheet now); they leave the turn order.
  */
 export function concede(
   conflict: FateConflict,
   characterId: string,
+  { actionPending = false, takenNow = [] }: { actionPending?: boolean; takenNow?: readonly string[] } = {},
 ): { conflict: FateConflict; fatePoints: number } {
   assertOpen(conflict);
   const who = participant(conflict, characterId);
   assertStillIn(who);
-  if (who.pendingHit) refuse("errors.fate.concedeAfterRoll");
+  if (who.pendingHit || actionPending) refuse("errors.fate.concedeAfterRoll");
+  const conceded = update(conflict, characterId, { status: "conceded" });
   return {
-    conflict: settle(update(conflict, characterId, { status: "conceded" })),
-    fatePoints: concedeFatePoints(who.consequencesTaken),
+    conflict: settle(leaveTurnOrder(conceded, characterId)),
+    fatePoints: concedeFatePoints(consequencesTakenInConflict(who, takenNow)),
   };
 }
 
@@ -144,6 +260,17 @@ function settle(conflict: FateConflict): FateConflict {
 export function conflictWinner(conflict: FateConflict): string | null {
   const sides = standingSides(conflict);
   return conflict.status === "ended" && sides.length === 1 ? (sides[0] ?? null) : null;
+}
+
+/** Whether `characterId` is in the open conflict and still fighting (false when out, or not in it at all). */
+export function stillFighting(conflict: FateConflict, characterId: string): boolean {
+  return conflict.status === "open" && isIn(conflict, characterId);
+}
+
+/** Whether `characterId` is in the conflict but out of the fight (conceded, taken out, left): no more hits for them. */
+export function outOfTheFight(conflict: FateConflict, characterId: string): boolean {
+  const p = conflict.participants.find((x) => x.characterId === characterId);
+  return p !== undefined && p.status !== "in";
 }
 
 /** The GM ends the conflict (stress clears for everyone in it: `clearStress`). */
