@@ -167,6 +167,7 @@ export const conflictSubcommands: SubcommandSpec[] = [
     ],
   },
   { name: "join", options: [character(), participant("against", false)] },
+  { name: "leave", options: [participant("character", false)] },
   { name: "assist", options: [participant("target"), character()] },
   {
     name: "betray",

@@ -169,4 +169,66 @@ describe("Mountain Witch session rules (app)", () => {
     });
     await run(GM, { type: "duel.end" });
   });
+
+  it("every action on the conflict panel: wounds shown before the roll, betray by a short form, kill intent, leaving returns the trust, buying narration", async () => {
+    const started = await run(GM, { type: "conflict.start", opponent: "Landslide" });
+    await run(HAMADA, { type: "conflict.join" });
+    const joined = await run(AKI, { type: "conflict.join" });
+    const panelOf = (executed: typeof joined) =>
+      executed.result.replyMode === "update"
+        ? executed.result.reply
+        : (executed.result.effects ?? []).flatMap((e) => (e.kind === "editPanel" ? [e.view] : []))[0];
+    // Aki carries her damage: the panel says so before anyone decides to help or betray.
+    const aki = await app.db.character.findFirstOrThrow({ where: { name: "Aki" } });
+    const akiPenalty = await app.db.damageEntry.count({
+      where: { characterId: aki.id, clearedAt: null, ability: null, NOT: { duration: "taken-out" } },
+    });
+    expect(akiPenalty).toBeGreaterThan(0);
+    const openPanel = panelOf(joined);
+    expect(JSON.stringify(openPanel?.embeds)).toContain(`Aki −${akiPenalty}`);
+    const types = selects(openPanel).map((s) => s.intent.type);
+    expect(types).toEqual(["conflict.assist", "conflict.betray-form", "conflict.kill", "conflict.trade"]);
+    expect(started.result.replyIsPanelOf).toBeDefined();
+
+    // Betray from the panel: choose Aki, then a short form asks how many points.
+    const betraySelect = selects(openPanel).find((s) => s.intent.type === "conflict.betray-form")!;
+    // Yanagi is dead: she betrays from outside the conflict (docs/rules/mountain-witch.md §1.2).
+    const form = await run(YANAGI, { ...betraySelect.intent, targetId: String(aki.id) });
+    expect(form.result.modal?.intent).toMatchObject({ type: "conflict.betray", targetId: aki.id });
+    const before = await points("Aki", "Yanagi");
+    expect((await refused(YANAGI, { ...form.result.modal!.intent, points: "many" })).code).toBe(
+      "errors.mw.trustAmountInvalid",
+    );
+    await run(YANAGI, { ...form.result.modal!.intent, points: "1" });
+    expect(await points("Aki", "Yanagi")).toBe(before! - 1);
+
+    // Hamada helps Aki, then Aki leaves before the roll: the help and the betrayal come back.
+    const hamadaBefore = await points("Aki", "Hamada");
+    await run(HAMADA, { type: "conflict.assist", target: "Aki" });
+    expect(await points("Aki", "Hamada")).toBe(hamadaBefore! - 1);
+    const left = await run(AKI, { type: "conflict.leave" });
+    expect(replyText(left)).toContain("Aki leaves the conflict before the roll: 2 trust points come back.");
+    expect(await points("Aki", "Hamada")).toBe(hamadaBefore);
+    expect(await points("Aki", "Yanagi")).toBe(before);
+    const refunds = await app.db.logEntry.findMany({ where: { action: "trust.refund" } });
+    expect(refunds).toHaveLength(2);
+
+    // Kill intent from the panel's select, by the GM's side.
+    const hamada = await app.db.character.findFirstOrThrow({ where: { name: "Hamada" } });
+    const kill = selects(panelOf(left)).find((s) => s.intent.type === "conflict.kill")!;
+    const killed = await run(GM, { ...kill.intent, targetId: String(hamada.id) });
+    expect(replyText(killed)).toContain("Hamada");
+    // Roll, then buy narration from the panel's select.
+    app.useDice(scriptedDice([2, 5, 1]));
+    const rolled = await run(GM, { type: "conflict.roll" });
+    const rolledPanel =
+      rolled.result.reply && selects(rolled.result.reply).length ? rolled.result.reply : panelOf(rolled);
+    const narrate = selects(rolledPanel).find((s) => s.intent.type === "conflict.narrate")!;
+    expect(narrate.options.map((o) => o.label)).toEqual(["Hamada"]);
+    const yanagiHamada = await points("Hamada", "Yanagi");
+    const bought = await run(YANAGI, { ...narrate.intent, ofId: String(hamada.id) });
+    expect(replyText(bought)).toContain("Yanagi");
+    expect(await points("Hamada", "Yanagi")).toBe(yanagiHamada! - 1);
+    await run(GM, { type: "conflict.end" });
+  });
 });

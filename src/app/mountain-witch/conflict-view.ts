@@ -123,6 +123,8 @@ export function conflictPanel(
   flowId: number,
   state: ConflictState,
   extraNames: Record<number, string> = {},
+  /** Before the roll: each participant's current wound penalty (−1 per damage entry). */
+  penalties: Readonly<Record<number, number>> = {},
 ): MessageView {
   const fixNames = (text: string) =>
     text.replace(/\{buyer:(\d+)\}/g, (_, id: string) => extraNames[Number(id)] ?? `#${id}`);
@@ -145,7 +147,15 @@ export function conflictPanel(
         const help = helpers.length
           ? ` ${t(lang, "mw.conflict.helpedBy", { names: helpers.join(", ") })}`
           : "";
-        return `• **${participantName(lang, p)}**${strength}${help}`;
+        // The penalty each die will carry, so everyone sees it before deciding to help or betray.
+        const members = [p, ...state.participants.filter((h) => h.helps === p.id)];
+        const wounds = members
+          .filter((m) => (penalties[m.id] ?? 0) > 0)
+          .map((m) =>
+            t(lang, "mw.conflict.penaltyOf", { name: participantName(lang, m), n: penalties[m.id]! }),
+          );
+        const penalty = wounds.length ? ` · 🩸 ${wounds.join(", ")}` : "";
+        return `• **${participantName(lang, p)}**${strength}${help}${penalty}`;
       });
       description.push(`__${sideLabel(lang, state, side)}__\n${lines.join("\n") || "—"}`);
     }
@@ -214,6 +224,25 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
       const select = damageSelect(lang, flowId, state, pairing);
       if (select) rows.push([select]);
     }
+    // Buying narration, while no pairing's narration has begun (its damage spent).
+    const buyable = state.participants
+      .filter((p) => p.kind === "pc" && p.helps === null)
+      .filter(() => state.pairings.some((pr) => pr.damage.length === 0 && pr.narration?.reason !== "bought"))
+      .slice(0, 25);
+    if (rows.length < 5 && buyable.length > 0) {
+      rows.push([
+        {
+          kind: "select",
+          intent: { type: "conflict.narrate", flowId },
+          field: "ofId",
+          placeholder: t(lang, "mw.conflict.select.narrate"),
+          options: buyable.map((p) => ({
+            label: participantName(lang, p).slice(0, 100),
+            value: String(p.id),
+          })),
+        },
+      ]);
+    }
     return rows;
   }
   const rows: ComponentView[][] = [
@@ -223,6 +252,12 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
         label: t(lang, "mw.conflict.button.join"),
         style: "primary",
         intent: { type: "conflict.join", flowId },
+      },
+      {
+        kind: "button",
+        label: t(lang, "mw.conflict.button.leave"),
+        style: "secondary",
+        intent: { type: "conflict.leave", flowId },
       },
       {
         kind: "button",
@@ -240,6 +275,7 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
     ],
   ];
   const pcs = state.participants.filter((p) => p.kind === "pc" && p.helps === null).slice(0, 25);
+  const option = (p: Participant) => ({ label: participantName(lang, p).slice(0, 100), value: String(p.id) });
   if (pcs.length > 0) {
     rows.push([
       {
@@ -247,7 +283,31 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
         intent: { type: "conflict.assist", flowId },
         field: "targetId",
         placeholder: t(lang, "mw.conflict.select.assist"),
-        options: pcs.map((p) => ({ label: participantName(lang, p), value: String(p.id) })),
+        options: pcs.map(option),
+      },
+    ]);
+  }
+  // Betrayal asks for the points in a short form; the use case checks who may betray whom.
+  const betrayable = state.participants.filter((p) => p.kind === "pc").slice(0, 25);
+  if (betrayable.length > 0) {
+    rows.push([
+      {
+        kind: "select",
+        intent: { type: "conflict.betray-form", flowId },
+        field: "targetId",
+        placeholder: t(lang, "mw.conflict.select.betray"),
+        options: betrayable.map(option),
+      },
+    ]);
+  }
+  if (state.participants.length > 1) {
+    rows.push([
+      {
+        kind: "select",
+        intent: { type: "conflict.kill", flowId },
+        field: "targetId",
+        placeholder: t(lang, "mw.conflict.select.kill"),
+        options: state.participants.slice(0, 25).map(option),
       },
     ]);
   }

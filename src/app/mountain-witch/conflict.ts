@@ -13,10 +13,12 @@ import {
   closeConflict,
   type DamageQuality,
   damageChoices,
+  damagePenalty,
   declareKillIntent,
   declareTrade,
   findParticipant,
   INCAPACITY_OBSTACLE_KEY,
+  leaveConflict,
   narratesPairing,
   openConflict,
   type Pairing,
@@ -43,7 +45,15 @@ import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import { conflictPanel, participantName } from "./conflict-view.js";
-import { activeDamage, clearDamage, persistDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
+import {
+  activeDamage,
+  clearDamage,
+  persistDamage,
+  persistTrustRefund,
+  persistTrustSpend,
+  refOf,
+  trustLinks,
+} from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
@@ -88,7 +98,26 @@ async function panel(
   flow: { id: number },
   state: ConflictState,
 ) {
-  return conflictPanel(ctx.publicLang, flow.id, state, await outsideNames(ctx, state));
+  const penalties: Record<number, number> = {};
+  if (state.phase === "open") {
+    const damage = await activeDamage(
+      ctx.tx,
+      state.participants.map((p) => p.id),
+    );
+    for (const [id, entries] of Object.entries(damage)) penalties[Number(id)] = damagePenalty(entries);
+  }
+  return conflictPanel(ctx.publicLang, flow.id, state, await outsideNames(ctx, state), penalties);
+}
+
+/** A participant chosen on the panel (by id) or named in a command. */
+async function chosenParticipant(
+  ctx: Pick<ActionContext, "tx" | "table" | "publicLang" | "userLang">,
+  state: ConflictState,
+  input: { id?: number | undefined; name?: string | undefined },
+): Promise<Participant> {
+  if (input.id !== undefined) return requireParticipantOf(state, input.id);
+  if (input.name) return participantNamed(ctx, state, input.name);
+  refuse("errors.mw.targetNeeded");
 }
 
 /** Saves the new state and answers with the panel (editing it in place when a panel button was pressed). */
@@ -283,6 +312,53 @@ export const conflictJoin = defineUseCase({
   },
 });
 
+/**
+ * Leaving a conflict before the roll: the character sits this round out, and every point
+ * of trust spent by, on or against them in it comes back (docs/rules/mountain-witch.md §1.1).
+ * A player leaves with their own character; the GM may take out anyone.
+ */
+export const conflictLeave = defineUseCase({
+  type: "conflict.leave",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.leave"), character: name.optional(), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const gm = isGm(table, ctx.actor);
+    let leaver: Participant;
+    let flow: TypedFlow<ConflictState>;
+    if (ctx.intent.character && gm) {
+      flow = await loadConflict(ctx, ctx.intent.flowId);
+      leaver = await participantNamed(ctx, flow.state, ctx.intent.character);
+    } else {
+      const own = await actingCharacter(ctx, ctx.intent.character);
+      flow = await loadConflict(ctx, ctx.intent.flowId, own.id);
+      leaver = requireParticipantOf(flow.state, own.id);
+    }
+    const { state, refunds } = leaveConflict(flow.state, leaver.id);
+    if (refunds.length > 0) {
+      const ids = [...new Set(refunds.flatMap((r) => [r.giverId, r.holderId]))];
+      const rows = await sqlFor(ctx.tx).rows<{ id: number; name: string }>`
+        SELECT id, name FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
+      const names = new Map(rows.map((r) => [r.id, r.name]));
+      for (const r of refunds)
+        await persistTrustRefund(ctx, table.id, r, {
+          giver: names.get(r.giverId) ?? `#${r.giverId}`,
+          holder: names.get(r.holderId) ?? `#${r.holderId}`,
+        });
+    }
+    const returned = refunds.reduce((sum, r) => sum + r.amount, 0);
+    return saved(ctx, flow, state, {
+      note: t(ctx.publicLang, "mw.conflict.left", {
+        name: participantName(ctx.publicLang, leaver),
+        n: returned,
+      }),
+    });
+  },
+});
+
 export const conflictAssist = defineUseCase({
   type: "conflict.assist",
   systems: SYSTEMS,
@@ -322,8 +398,10 @@ export const conflictBetray = defineUseCase({
   systems: SYSTEMS,
   schema: z.object({
     type: z.literal("conflict.betray"),
-    target: name,
-    points: z.coerce.number().int().min(1).max(99),
+    target: name.optional(),
+    targetId: z.coerce.number().int().optional(),
+    /** A number from the command, or the text typed in the panel's short form. */
+    points: z.union([z.number(), z.string().max(10)]),
     character: name.optional(),
     flowId,
   }),
@@ -332,13 +410,18 @@ export const conflictBetray = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
+    const points = Number(String(ctx.intent.points).trim());
+    if (!Number.isInteger(points) || points < 1 || points > 99) refuse("errors.mw.trustAmountInvalid");
     const betrayer = await actingCharacter(ctx, ctx.intent.character);
     const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
-    const betrayed = await participantNamed(ctx, flow.state, ctx.intent.target);
+    const betrayed = await chosenParticipant(ctx, flow.state, {
+      id: ctx.intent.targetId,
+      name: ctx.intent.target,
+    });
     const links = await trustLinks(ctx.tx, table.id);
     const { state, spent } = betray(
       flow.state,
-      { betrayer: refOf(betrayer), betrayedId: betrayed.id, points: ctx.intent.points },
+      { betrayer: refOf(betrayer), betrayedId: betrayed.id, points },
       links,
     );
     await persistTrustSpend(ctx, table.id, spent, { giver: betrayed.name, holder: betrayer.name });
@@ -346,9 +429,52 @@ export const conflictBetray = defineUseCase({
       note: t(ctx.publicLang, "mw.conflict.betrayed", {
         betrayer: betrayer.name,
         betrayed: betrayed.name,
-        n: ctx.intent.points,
+        n: points,
       }),
     });
+  },
+});
+
+/** The panel's betrayal: after choosing whom, a short form asks how many points (showing how many one holds). */
+export const conflictBetrayForm = defineUseCase({
+  type: "conflict.betray-form",
+  systems: SYSTEMS,
+  schema: z.object({
+    type: z.literal("conflict.betray-form"),
+    targetId: z.coerce.number().int(),
+    flowId,
+  }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const betrayer = await actingCharacter(ctx, undefined);
+    const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
+    if (flow.state.phase !== "open") refuse("errors.mw.conflictAlreadyRolled");
+    const betrayed = requireParticipantOf(flow.state, ctx.intent.targetId);
+    if (betrayed.id === betrayer.id) refuse("errors.mw.trustSelf");
+    const held =
+      (await trustLinks(ctx.tx, table.id)).find(
+        (l) => l.giverId === betrayed.id && l.holderId === betrayer.id,
+      )?.points ?? 0;
+    if (held < 1) refuse("errors.mw.notEnoughTrust", { have: held, need: 1 });
+    return {
+      modal: {
+        title: t(ctx.userLang, "mw.conflict.betrayTitle", { name: betrayed.name }).slice(0, 45),
+        intent: { type: "conflict.betray", flowId: flow.id, targetId: betrayed.id },
+        inputs: [
+          {
+            field: "points",
+            label: t(ctx.userLang, "mw.conflict.betrayPoints", { n: held }).slice(0, 45),
+            style: "short",
+            value: "1",
+            required: true,
+            maxLength: 2,
+          },
+        ],
+      },
+    };
   },
 });
 
@@ -398,14 +524,23 @@ export const conflictTrade = defineUseCase({
 export const conflictKill = defineUseCase({
   type: "conflict.kill",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.kill"), target: name, character: name.optional(), flowId }),
+  schema: z.object({
+    type: z.literal("conflict.kill"),
+    target: name.optional(),
+    targetId: z.coerce.number().int().optional(),
+    character: name.optional(),
+    flowId,
+  }),
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const target = await participantNamed(ctx, flow.state, ctx.intent.target);
+    const target = await chosenParticipant(ctx, flow.state, {
+      id: ctx.intent.targetId,
+      name: ctx.intent.target,
+    });
     let byId: number;
     if (ctx.intent.character) {
       const by = await participantNamed(ctx, flow.state, ctx.intent.character);
@@ -482,7 +617,13 @@ export const conflictRoll = defineUseCase({
 export const conflictNarrate = defineUseCase({
   type: "conflict.narrate",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.narrate"), character: name, buyer: name.optional(), flowId }),
+  schema: z.object({
+    type: z.literal("conflict.narrate"),
+    character: name.optional(),
+    ofId: z.coerce.number().int().optional(),
+    buyer: name.optional(),
+    flowId,
+  }),
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -490,7 +631,7 @@ export const conflictNarrate = defineUseCase({
     const table = requireTable(ctx);
     const buyer = await actingCharacter(ctx, ctx.intent.buyer);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const of = await participantNamed(ctx, flow.state, ctx.intent.character);
+    const of = await chosenParticipant(ctx, flow.state, { id: ctx.intent.ofId, name: ctx.intent.character });
     const links = await trustLinks(ctx.tx, table.id);
     const { state, spent } = buyNarration(flow.state, { buyer: refOf(buyer), ofId: of.id }, links);
     await persistTrustSpend(ctx, table.id, spent, { giver: of.name, holder: buyer.name });
@@ -676,8 +817,10 @@ export const conflictUseCases = [
   conflictStart,
   conflictAdd,
   conflictJoin,
+  conflictLeave,
   conflictAssist,
   conflictBetray,
+  conflictBetrayForm,
   conflictTrade,
   conflictKill,
   conflictRoll,

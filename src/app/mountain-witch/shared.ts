@@ -162,6 +162,34 @@ export async function persistTrustSpend(
   });
 }
 
+/**
+ * Gives back trust spent in a conflict that the spender left before the roll: the points
+ * return (never above the value given), and the log says whose they are.
+ */
+export async function persistTrustRefund(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  tableId: number,
+  refund: { use: string; giverId: number; holderId: number; amount: number },
+  names: { giver: string; holder: string },
+): Promise<void> {
+  const row = await sqlFor(ctx.tx).one<{ before: number; after: number }>`
+    WITH prev AS (SELECT points FROM trust_link WHERE giver_id = ${refund.giverId} AND holder_id = ${refund.holderId})
+    UPDATE trust_link l SET points = LEAST(l.value, l.points + ${refund.amount})
+    FROM prev WHERE l.giver_id = ${refund.giverId} AND l.holder_id = ${refund.holderId}
+    RETURNING prev.points AS before, l.points AS after`;
+  if (!row) return;
+  await appendLog(ctx, tableId, {
+    action: "trust.refund",
+    characterId: refund.holderId,
+    summary: {
+      key: "log.mw.trust.refund",
+      params: { holder: names.holder, giver: names.giver, amount: row.after - row.before },
+    },
+    before: { giverId: refund.giverId, holderId: refund.holderId, points: row.before },
+    after: { giverId: refund.giverId, holderId: refund.holderId, points: row.after },
+  });
+}
+
 /** Writes damage to a stored character: an entry, or a status change when taken out. */
 export async function persistDamage(
   ctx: Pick<ActionContext, "tx" | "actor" | "now">,

@@ -324,21 +324,35 @@ export function addObstacle(
   return { state: next, id };
 }
 
-/** Leaves the conflict before the roll; not once trust has been spent by, on or against the character. */
-export function removeParticipant(state: ConflictState, id: number): ConflictState {
+/**
+ * A participant leaves the conflict before the roll (docs/rules/mountain-witch.md §1.1: one
+ * may sit a round out, and change one's mind until the dice are thrown). The trust spent by
+ * them, on them or against them in this conflict comes back (`refunds`): their help and
+ * betrayals, the help given to them and the betrayals of them. Those who helped them roll for
+ * themselves again; their kill intents and trade go with them.
+ */
+export function leaveConflict(
+  state: ConflictState,
+  id: number,
+): { state: ConflictState; refunds: TrustUseRecord[] } {
   requirePhase(state, "open");
   const p = requireParticipant(state, id);
-  const involved =
-    p.helps !== null ||
-    state.participants.some((q) => q.helps === id) ||
-    deadHelpsOf(state).some((h) => h.targetId === id) ||
-    state.betrayals.some((b) => b.betrayerId === id || b.betrayedId === id);
-  if (involved) refuse("errors.mw.cannotLeaveAfterTrust", { name: p.name });
+  const involves = (r: TrustUseRecord) =>
+    (r.use === "help" || r.use === "betray") && (r.holderId === id || r.giverId === id);
+  const refunds = state.trustUses.filter(involves);
   return {
-    ...state,
-    participants: state.participants.filter((q) => q.id !== id),
-    killIntents: state.killIntents.filter((k) => k.byId !== id && k.targetId !== id),
-    trades: state.trades.filter((t) => t.declarerId !== id),
+    state: {
+      ...state,
+      participants: state.participants
+        .filter((q) => q.id !== p.id)
+        .map((q) => (q.helps === p.id ? { ...q, helps: null } : q)),
+      deadHelps: deadHelpsOf(state).filter((h) => h.targetId !== id),
+      betrayals: state.betrayals.filter((b) => b.betrayerId !== id && b.betrayedId !== id),
+      killIntents: state.killIntents.filter((k) => k.byId !== id && k.targetId !== id),
+      trades: state.trades.filter((t) => t.declarerId !== id),
+      trustUses: state.trustUses.filter((r) => !involves(r)),
+    },
+    refunds,
   };
 }
 

@@ -10,11 +10,11 @@ import {
   closeConflict,
   declareKillIntent,
   declareTrade,
+  leaveConflict,
   narratorOf,
   openConflict,
   openRecoveryConflict,
   recoveryOutcome,
-  removeParticipant,
   rollConflict,
   spendDamage,
 } from "../../../src/rules/mountain-witch/index.js";
@@ -574,13 +574,31 @@ describe("refusals while forming the conflict", () => {
     expectRefusal(() => addParticipant(danger, pc(2), "b"), "errors.mw.dangerMustBeGm");
   });
 
-  it("leaving before the roll, unless trust was spent by, on or against the character", () => {
+  it("leaving before the roll gives back the trust spent by, on or against the character", () => {
     let s = duel1v1();
     s = addParticipant(s, pc(3), "a");
-    expect(removeParticipant(s, 3).participants.map((p) => p.id)).toEqual([1, 10]);
+    expect(leaveConflict(s, 3).state.participants.map((p) => p.id)).toEqual([1, 10]);
+    expect(leaveConflict(s, 3).refunds).toEqual([]);
     s = assist(s, { helper: pc(2), targetId: 1 }, [link(1, 2, 1)]).state;
-    expectRefusal(() => removeParticipant(s, 1), "errors.mw.cannotLeaveAfterTrust");
-    expectRefusal(() => removeParticipant(s, 2), "errors.mw.cannotLeaveAfterTrust");
+    // The helped one leaves: the help comes back and the helper rolls for itself.
+    const helpedLeaves = leaveConflict(s, 1);
+    expect(helpedLeaves.refunds).toEqual([{ use: "help", giverId: 1, holderId: 2, amount: 1 }]);
+    expect(helpedLeaves.state.participants.find((p) => p.id === 2)?.helps).toBeNull();
+    expect(helpedLeaves.state.trustUses).toEqual([]);
+    // The helper leaves: the same point comes back, the helped one stays.
+    const helperLeaves = leaveConflict(s, 2);
+    expect(helperLeaves.refunds).toEqual([{ use: "help", giverId: 1, holderId: 2, amount: 1 }]);
+    expect(helperLeaves.state.participants.map((p) => p.id)).toEqual([1, 10, 3]);
+    // A betrayal of someone who leaves comes back to the betrayer, and the betrayed may spend again.
+    let b = addParticipant(addParticipant(duel1v1(), pc(3), "b"), pc(4), "a");
+    b = betray(b, { betrayer: pc(3), betrayedId: 1, points: 2 }, [link(1, 3, 2)]).state;
+    const betrayedLeaves = leaveConflict(b, 1);
+    expect(betrayedLeaves.refunds).toEqual([{ use: "betray", giverId: 1, holderId: 3, amount: 2 }]);
+    expect(betrayedLeaves.state.betrayals).toEqual([]);
+    expectRefusal(
+      () => leaveConflict(rollConflict(b, scriptedDice([1, 1, 1, 1])).state, 4),
+      "errors.mw.conflictAlreadyRolled",
+    );
   });
 });
 

@@ -572,4 +572,16 @@ export default {
   "mw.duel.button.stop": "Stop",
   "mw.duel.stops": "{name} stops here.",
   "mw.duel.select.damage": "{name} won: choose the round's one damage…",
+  "mw.conflict.left":
+    "{name} leaves the conflict before the roll{n, plural, =0 {.} one {: # trust point comes back.} other {: # trust points come back.}}",
+  "log.mw.trust.refund": "{holder} got back {amount} trust from {giver} (left the conflict before the roll)",
+  "mw.conflict.button.leave": "Leave",
+  "cmd.conflict.leave.desc": "Leave the conflict before the roll: trust spent in it comes back",
+  "cmd.conflict.leave.character.desc": "Who leaves (default: yours; the GM may name anyone)",
+  "mw.conflict.penaltyOf": "{name} −{n}",
+  "mw.conflict.select.betray": "Betray someone (any trust)…",
+  "mw.conflict.select.kill": "Declare the intent to kill…",
+  "mw.conflict.select.narrate": "Buy the narration of… (1 trust)",
+  "mw.conflict.betrayTitle": "Betray {name}",
+  "mw.conflict.betrayPoints": "Trust points to spend (you hold {n})",
 } satisfies Messages;

@@ -684,4 +684,20 @@ export default {
   "mw.duel.button.stop": "Остановиться",
   "mw.duel.stops": "{name} останавливается.",
   "mw.duel.select.damage": "Победил(а) {name}: выберите единственный Ущерб раунда…",
+  "mw.conflict.left":
+    "{name} выходит из конфликта до броска{n, plural, =0 {.} one {: возвращается # очко доверия.} few {: возвращаются # очка доверия.} many {: возвращаются # очков доверия.} other {: возвращается # очка доверия.}}",
+  "log.mw.trust.refund":
+    "{holder} вернул(а) {amount} доверия от персонажа {giver} (вышел из конфликта до броска)",
+  "mw.conflict.button.leave": "Выйти",
+  "cmd.conflict.leave.desc": "Выйти из конфликта до броска: потраченное в нём доверие вернётся",
+  "cmd.conflict.leave.name": "выйти",
+  "cmd.conflict.leave.character.desc":
+    "Кто выходит (по умолчанию ваш персонаж; ведущий может назвать любого)",
+  "cmd.conflict.leave.character.name": "персонаж",
+  "mw.conflict.penaltyOf": "{name} −{n}",
+  "mw.conflict.select.betray": "Предать (любое число доверия)…",
+  "mw.conflict.select.kill": "Объявить намерение убить…",
+  "mw.conflict.select.narrate": "Купить повествование… (1 доверие)",
+  "mw.conflict.betrayTitle": "Предать: {name}",
+  "mw.conflict.betrayPoints": "Сколько доверия потратить (у вас {n})",
 } satisfies Messages;
