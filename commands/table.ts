@@ -22,7 +22,23 @@ export const table = defineCommand({
         name: "language",
         options: [{ name: "lang", type: "string", required: true, choices: ["en", "ru"] }],
       },
-      { name: "log", options: [{ name: "limit", type: "integer", min: 1, max: 50 }] },
+      {
+        name: "log",
+        options: [
+          { name: "limit", type: "integer", min: 1, max: 50 },
+          { name: "format", type: "string", choices: ["markdown", "json"] },
+          { name: "from", type: "string", maxLength: 40 },
+          { name: "to", type: "string", maxLength: 40 },
+        ],
+      },
+      {
+        name: "stats",
+        options: [
+          { name: "user", type: "user" },
+          { name: "period", type: "string", choices: ["day", "week", "month", "all"] },
+          { name: "public", type: "boolean" },
+        ],
+      },
       { name: "archive" },
     ],
   },

@@ -11,6 +11,7 @@ import {
 import { help } from "./help.js";
 import { macroDelete, macroList, macroRoll, macroSave, savedRollNames } from "./macro.js";
 import { roll } from "./roll.js";
+import { tableStats } from "./stats.js";
 import {
   tableArchive,
   tableArchiveConfirm,
@@ -30,6 +31,7 @@ export const useCases: UseCase<any>[] = [
   tableGm,
   tableLanguage,
   tableLog,
+  tableStats,
   tableArchive,
   tableArchiveConfirm,
   characterCreate,

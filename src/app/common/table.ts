@@ -8,6 +8,7 @@ import { hooksFor } from "../hooks.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase, SYSTEMS } from "../use-case.js";
 import type { EmbedView } from "../views.js";
+import { LOG_FORMATS, logFile, parseLogBound } from "./log-export.js";
 
 export const systemName = (lang: Lang, system: string) => t(lang, `system.${system}`);
 
@@ -189,15 +190,46 @@ export const tableLanguage = defineUseCase({
 
 export const tableLog = defineUseCase({
   type: "table.log",
-  schema: z.object({ type: z.literal("table.log"), limit: z.number().int().min(1).max(50).optional() }),
+  schema: z.object({
+    type: z.literal("table.log"),
+    limit: z.number().int().min(1).max(50).optional(),
+    format: z.enum(LOG_FORMATS).optional(),
+    from: z.string().max(40).optional(),
+    to: z.string().max(40).optional(),
+  }),
   table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
     const table = requireTable(ctx);
+    const range = {
+      from: parseLogBound(ctx.intent.from, false),
+      to: parseLogBound(ctx.intent.to, true),
+    };
+    if (range.from && range.to && range.from >= range.to) refuse("errors.log.emptyRange");
+    if (ctx.intent.format) {
+      // The whole log (or the range) as a file: only this user's copy holds their secrets.
+      const { file, count } = await logFile(ctx, table, ctx.intent.format, range);
+      return {
+        reply: {
+          ephemeral: true,
+          embeds: [
+            {
+              description: t(ctx.userLang, "table.log.file", { count, format: ctx.intent.format }),
+              tone: "info",
+            },
+          ],
+          files: [file],
+        },
+      };
+    }
     const entries = await ctx.tx.logEntry.findMany({
       // Secret entries are readable only by the one user they belong to.
-      where: { tableId: table.id, OR: [{ visibleTo: null }, { visibleTo: ctx.actor.userId }] },
+      where: {
+        tableId: table.id,
+        OR: [{ visibleTo: null }, { visibleTo: ctx.actor.userId }],
+        at: { ...(range.from ? { gte: range.from } : {}), ...(range.to ? { lt: range.to } : {}) },
+      },
       orderBy: { id: "desc" },
       take: ctx.intent.limit ?? 15,
     });

@@ -241,4 +241,61 @@ export default {
   "cmd.roll.reason.desc": "На что бросок",
   "cmd.roll.gm-copy.name": "копия-ведущему",
   "cmd.roll.gm-copy.desc": "Вместе с secret: отправить результат ведущему в личку",
+  // Статистика кубов, журнал файлом, резервные копии (/table stats, /table log format, /table export|import)
+  "errors.log.badDate":
+    "«{value}» — не дата: {/table log from} и {/table log to} принимают `2026-12-01` или `2026-12-01 18:30` (UTC). Без них берётся весь журнал.",
+  "errors.log.emptyRange":
+    "Промежуток кончается раньше, чем начинается, в нём нет записей. Поменяйте местами {/table log from} и {/table log to} или уберите одно.",
+  "table.log.file":
+    "{count, plural, one {# запись} few {# записи} other {# записей}} журнала стола, формат {format}. Тайные записи есть только в вашей копии.",
+  "logExport.title": "{system}: журнал стола",
+  "logExport.subtitle":
+    "{count, plural, one {# запись} few {# записи} other {# записей}}, выгружено {at} UTC",
+  "logExport.dice": "кубы",
+  "logExport.secret": "тайное: только в вашей копии",
+  "stats.title": "🎲 Кубы этого стола ({period})",
+  "stats.titleUser": "🎲 Кубы одного игрока ({period})",
+  "stats.period.day": "последние 24 часа",
+  "stats.period.week": "последние 7 дней",
+  "stats.period.month": "последние 30 дней",
+  "stats.period.all": "за всё время",
+  "stats.empty":
+    "За это время здесь ещё не бросали кубы. Бросьте {/roll expression} или любой игровой командой.",
+  "stats.summary":
+    "{count, plural, one {# куб брошен} few {# куба брошено} other {# кубов брошено}}, {players, plural, one {# игрок} few {# игрока} other {# игроков}}, с игровыми проверками.",
+  "stats.summaryUser":
+    "{count, plural, one {# куб брошен} few {# куба брошено} other {# кубов брошено}} игроком {user}, с игровыми проверками.",
+  "stats.size.name": "d{sides}: {count, plural, one {# куб} few {# куба} other {# кубов}}",
+  "stats.size.mean": "в среднем **{mean}** (у честного куба {expected})",
+  "stats.verdict.fair": "✅ кубы выглядят честными (χ² p {p})",
+  "stats.verdict.off":
+    "⚠️ кубы выглядят подозрительно: честный куб так бросает реже 1 раза из 100 (χ² p {p})",
+  "stats.verdict.tooFew": "бросков пока мало для вывода: проверке нужно {needed} d{sides}",
+  "stats.players": "По игрокам",
+  "stats.player.size": "d{sides} ×{count}, в среднем {mean} ({expected})",
+  "stats.more": "…и ещё {count}",
+  "stats.footer":
+    "Честные — значит χ² p ≥ 0,01. Тайный бросок учитывается только в личной статистике бросившего.",
+  "stats.chart.observed": "выпало",
+  "stats.chart.expected": "честный куб",
+  "cmd.table.log.format.name": "формат",
+  "cmd.table.log.format.desc": "Весь журнал (или промежуток from/to) файлом",
+  "cmd.table.log.format.choice.markdown": "Markdown-летопись",
+  "cmd.table.log.format.choice.json": "JSON для программ",
+  "cmd.table.log.from.name": "с",
+  "cmd.table.log.from.desc": "С этой даты, UTC: 2026-12-01 или 2026-12-01 18:30",
+  "cmd.table.log.to.name": "по",
+  "cmd.table.log.to.desc": "По эту дату, UTC (дата без времени — включая весь день)",
+  "cmd.table.stats.name": "статистика",
+  "cmd.table.stats.desc": "Статистика кубов: сколько, средние и вывод о честности с графиком",
+  "cmd.table.stats.user.name": "игрок",
+  "cmd.table.stats.user.desc": "Только кубы этого игрока",
+  "cmd.table.stats.period.name": "период",
+  "cmd.table.stats.period.desc": "За какое время (по умолчанию — за всё)",
+  "cmd.table.stats.period.choice.day": "Последние 24 часа",
+  "cmd.table.stats.period.choice.week": "Последние 7 дней",
+  "cmd.table.stats.period.choice.month": "Последние 30 дней",
+  "cmd.table.stats.period.choice.all": "За всё время",
+  "cmd.table.stats.public.name": "всем",
+  "cmd.table.stats.public.desc": "Показать столу (тайные броски тогда не учитываются)",
 } satisfies Messages;
