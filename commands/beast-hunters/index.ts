@@ -49,6 +49,16 @@ export const challenge = defineCommand({
     name: "challenge",
     subcommands: [
       {
+        name: "negotiate",
+        options: [
+          sphere(false),
+          { name: "phase", type: "integer", choices: [1, 2, 3] },
+          { name: "name", type: "string", maxLength: 64 },
+          { name: "hunters", type: "string", maxLength: 300 },
+          { name: "climax", type: "boolean" },
+        ],
+      },
+      {
         name: "start",
         options: [
           sphere(true),
@@ -64,6 +74,7 @@ export const challenge = defineCommand({
           { name: "gm-pre-activate", type: "string", maxLength: 100 },
           { name: "first", type: "string", choices: ["hunters", "gm"] },
           { name: "hunters", type: "string", maxLength: 300 },
+          { name: "form", type: "boolean" },
         ],
       },
       {

@@ -1,13 +1,17 @@
 import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { type Lang, t } from "../../i18n/index.js";
 import {
   applyChallengeAction,
+  asNegotiation,
   type ChallengeAction,
   type ChallengeEvent,
   type ChallengeState,
+  GM_SIDE,
   markPreActivated,
+  type NegotiationState,
   type ObstacleInput,
+  type Phase,
   type PreActivation,
   parseBoxes,
   parseResources,
@@ -17,7 +21,7 @@ import {
   startChallenge,
   type TraitRole,
 } from "../../rules/beast-hunters/index.js";
-import { refuse } from "../../rules/errors.js";
+import { DomainError, refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
 import {
@@ -32,7 +36,8 @@ import {
 import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
+import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { MessageView, ModalView } from "../views.js";
 import { adventureOf, settleAdventure } from "./adventure.js";
 import {
   type ChallengeFlowState,
@@ -43,6 +48,15 @@ import {
   severalHunters,
   teamActionsView,
 } from "./challenge-view.js";
+import {
+  closeNegotiation,
+  findNegotiation,
+  type NegotiationFlow,
+  openNegotiation,
+  preActivateInNegotiation,
+  requireNegotiationPhase,
+  traitAndRole as traitWithRole,
+} from "./negotiation.js";
 import {
   asReserve,
   negotiatingHunters,
@@ -264,32 +278,70 @@ function splitList(text: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** `Trait` or `Trait:D` (also `:A`, Cyrillic `:А`/`:З`): the role defaults to attack. */
-function traitWithRole(text: string): { trait: string; as: TraitRole } {
-  const at = text.lastIndexOf(":");
-  if (at > 0) {
-    const suffix = text
-      .slice(at + 1)
-      .trim()
-      .toLowerCase();
-    if (["a", "а", "attack", "атака"].includes(suffix))
-      return { trait: text.slice(0, at).trim(), as: "attack" };
-    if (["d", "з", "defence", "defense", "защита"].includes(suffix))
-      return { trait: text.slice(0, at).trim(), as: "defence" };
-  }
-  return { trait: text.trim(), as: "attack" };
+/** The fields of the challenge form (the guided `/challenge start`), as the GM typed them. */
+const FORM_FIELDS = ["traits", "resources", "initiative", "boxes", "neutralize"] as const;
+type FormField = (typeof FORM_FIELDS)[number];
+type StartIntent = {
+  sphere?: Sphere | undefined;
+  phase?: Phase | undefined;
+  name?: string | undefined;
+  traits?: string | undefined;
+  resources?: string | undefined;
+  initiative?: number | string | undefined;
+  boxes?: string | undefined;
+  neutralize?: string | undefined;
+  climax?: boolean | undefined;
+  preActivate?: string | undefined;
+  gmPreActivate?: string | undefined;
+  first?: "hunters" | "gm" | undefined;
+  hunters?: string | undefined;
+};
+
+function initiativeOf(raw: number | string | undefined): number {
+  if (typeof raw === "number") return raw;
+  const text = (raw ?? "").trim();
+  if (text === "") return 0;
+  if (!/^\d{1,2}$/.test(text) || Number(text) > 40)
+    refuse("errors.bh.badInitiative", { value: text.slice(0, 20) });
+  return Number(text);
+}
+
+/** The obstacle's parts, each field parsed on its own (so a form can report each bad field alone). */
+function obstacleFields(
+  intent: StartIntent,
+  sphere: Sphere,
+  hunters: { characterId: string; sheet: ReturnType<typeof hunterSheet> }[],
+) {
+  return {
+    traits: () => parseTraits(intent.traits ?? "").map((tr) => ({ ...tr, name: cleanName(tr.name) })),
+    resources: () => parseResources(intent.resources ?? "").map((r) => ({ ...r, name: cleanName(r.name) })),
+    initiative: () => initiativeOf(intent.initiative),
+    boxes: () => (intent.boxes?.trim() ? parseBoxes(intent.boxes) : null),
+    neutralize: () =>
+      splitList(intent.neutralize).map((resource) => {
+        const owners = hunters.filter((h) =>
+          h.sheet.resources.some((r) => r.sphere === sphere && nameKey(r.name) === nameKey(resource)),
+        );
+        if (owners.length === 0)
+          refuse("errors.bh.noSuchHunterResource", { resource: resource.slice(0, 64) });
+        if (owners.length > 1) refuse("errors.bh.ambiguousResource", { resource: resource.slice(0, 64) });
+        return { hunter: owners[0]!.characterId, resource };
+      }),
+  } satisfies Record<FormField, () => unknown>;
 }
 
 export const challengeStart = defineUseCase({
   type: "challenge.start",
   schema: z.object({
     type: z.literal("challenge.start"),
-    sphere: z.enum(["physical", "social", "mental"]),
-    phase: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    // Required by the slash command; a form submitted from a negotiation takes them from it.
+    sphere: z.enum(["physical", "social", "mental"]).optional(),
+    phase: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
     name: optionalName,
     traits: z.string().max(300).optional(),
     resources: z.string().max(300).optional(),
-    initiative: z.number().int().min(0).max(40).optional(),
+    // A number from the command, text from the form.
+    initiative: z.union([z.number().int().min(0).max(40), z.string().max(20)]).optional(),
     boxes: z.string().max(30).optional(),
     neutralize: z.string().max(200).optional(),
     climax: z.boolean().optional(),
@@ -297,6 +349,12 @@ export const challengeStart = defineUseCase({
     gmPreActivate: z.string().max(100).optional(),
     first: z.enum(["hunters", "gm"]).optional(),
     hunters: z.string().max(300).optional(),
+    /** `/challenge start form:true`: open the guided form instead. */
+    form: z.boolean().optional(),
+    /** The negotiation this challenge ends (set by the form). */
+    negotiation: z.number().int().positive().optional(),
+    /** Submitted from the form: a bad field is reported alone and what was typed is kept. */
+    guided: z.boolean().optional(),
   }),
   systems: SYSTEMS,
   table: "required",
@@ -306,96 +364,252 @@ export const challengeStart = defineUseCase({
     const table = requireGm(ctx);
     const intent = ctx.intent;
     await refuseIfChallengeOpen(ctx, table);
-    const pool = await requireReserve(ctx.tx, table.id);
-    const adventure = adventureOf(pool);
-    if (adventure.ended) refuse("errors.bh.adventureOver");
-    // The GM chooses which hunters take part (a split party); by default all still playing.
-    const characters = await negotiatingHunters(ctx.tx, table.id, adventure, intent.hunters);
-    const hunters = characters.map((c) => ({
-      characterId: String(c.id),
-      name: c.name,
-      sheet: hunterSheet(c),
-    }));
-    const sphere: Sphere = intent.sphere;
-    const name = intent.name ? cleanName(intent.name) : t(ctx.publicLang, "bh.obstacle.defaultName");
-    const traits = parseTraits(intent.traits ?? "").map((tr) => ({ ...tr, name: cleanName(tr.name) }));
-    const resources = parseResources(intent.resources ?? "").map((r) => ({ ...r, name: cleanName(r.name) }));
+    let negotiation =
+      intent.negotiation !== undefined
+        ? await requireNegotiation(ctx, table, intent.negotiation)
+        : await findNegotiation(ctx, table.id);
+    if (intent.form) {
+      if (!negotiation) {
+        if (!intent.sphere || !intent.phase) refuse("errors.bh.negotiationNeedsSphere");
+        negotiation = await openNegotiation(ctx, table, {
+          sphere: intent.sphere,
+          phase: intent.phase,
+          name: intent.name,
+          hunters: intent.hunters,
+          climax: intent.climax,
+        });
+      }
+      return { modal: challengeForm(ctx.userLang, negotiation) };
+    }
+    if (!intent.guided) return buyObstacle(ctx, table, intent, negotiation);
+    if (!negotiation) refuse("errors.bh.noNegotiation");
+    // The guided form: every bad field is reported alone, the whole purchase is not lost.
+    const draft = Object.fromEntries(
+      FORM_FIELDS.map((f) => [f, intent[f] === undefined ? "" : String(intent[f])]),
+    );
+    try {
+      return await buyObstacle(ctx, table, intent, negotiation);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const problems = error instanceof FormErrors ? error.problems : [{ field: null, error }];
+      await saveFlowState(ctx.tx, negotiation.id, { ...negotiation.state, draft });
+      return { reply: formProblems(ctx.userLang, negotiation.id, problems) };
+    }
+  },
+});
 
-    const neutralise = splitList(intent.neutralize).map((resource) => {
-      const owners = hunters.filter((h) =>
-        h.sheet.resources.some((r) => r.sphere === sphere && nameKey(r.name) === nameKey(resource)),
-      );
-      if (owners.length === 0) refuse("errors.bh.noSuchHunterResource", { resource: resource.slice(0, 64) });
-      if (owners.length > 1) refuse("errors.bh.ambiguousResource", { resource: resource.slice(0, 64) });
-      return { hunter: owners[0]!.characterId, resource };
-    });
-    const obstacle: ObstacleInput = {
-      id: "obstacle",
-      name,
-      traits,
-      resources,
-      initiative: intent.initiative ?? 0,
-      boxes: intent.boxes ? parseBoxes(intent.boxes) : null,
-      neutralise,
-    };
-    const preActivations: PreActivation[] = splitList(intent.preActivate).map((text) => {
+/** Several fields of the form were refused: each with its own reason. */
+class FormErrors extends DomainError {
+  constructor(readonly problems: { field: FormField | null; error: DomainError }[]) {
+    super(problems[0]!.error.code, problems[0]!.error.params);
+  }
+}
+
+function formProblems(
+  lang: Lang,
+  negotiationId: number,
+  problems: { field: FormField | null; error: DomainError }[],
+): MessageView {
+  const lines = problems.map(({ field, error }) =>
+    field
+      ? t(lang, "bh.form.badField", { field, problem: t(lang, error.code, error.params) })
+      : `⚠️ ${t(lang, error.code, error.params)}`,
+  );
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        description: [t(lang, "bh.form.problems"), ...lines, t(lang, "bh.form.kept")].join("\n"),
+        tone: "warning",
+      },
+    ],
+    rows: [
+      [
+        {
+          kind: "button",
+          label: t(lang, "bh.form.fix"),
+          intent: { type: "negotiation.form", flowId: negotiationId },
+          style: "primary",
+        },
+      ],
+    ],
+  };
+}
+
+/** The guided form: the obstacle's fields, prefilled with what was typed last time. */
+export function challengeForm(lang: Lang, negotiation: NegotiationFlow): ModalView {
+  const draft = negotiation.state.draft;
+  return {
+    title: t(lang, "bh.form.title", { phase: negotiation.state.phase }),
+    intent: { type: "challenge.start", negotiation: negotiation.id, guided: true },
+    inputs: FORM_FIELDS.map((field) => ({
+      field,
+      label: t(lang, `bh.form.${field}`),
+      style: "short" as const,
+      required: false,
+      maxLength: field === "boxes" ? 30 : field === "initiative" ? 2 : field === "neutralize" ? 200 : 300,
+      placeholder: t(lang, `bh.form.${field}Placeholder`),
+      ...(draft[field] ? { value: draft[field] } : {}),
+    })),
+  };
+}
+
+async function buyObstacle(
+  ctx: ActionContext,
+  table: GameTable,
+  intent: StartIntent & { guided?: boolean | undefined },
+  negotiation: NegotiationFlow | null,
+): Promise<ActionResult> {
+  const pool = await requireReserve(ctx.tx, table.id);
+  const adventure = adventureOf(pool);
+  if (adventure.ended) refuse("errors.bh.adventureOver");
+  const talks = negotiation?.state ?? null;
+  if (talks && intent.sphere && intent.sphere !== talks.sphere)
+    refuse("errors.bh.negotiationSphereMismatch", { sphere: talks.sphere });
+  if (negotiation && intent.phase !== undefined) requireNegotiationPhase(negotiation, intent.phase);
+  const sphere = (intent.sphere ?? talks?.sphere) as Sphere | undefined;
+  const phase = (intent.phase ?? talks?.phase) as Phase | undefined;
+  if (!sphere || !phase) refuse("errors.bh.negotiationNeedsSphere");
+  // The GM chooses which hunters take part (a split party); by default all still playing — or
+  // those of the negotiation this challenge ends.
+  const characters = await negotiatingHunters(
+    ctx.tx,
+    table.id,
+    adventure,
+    intent.hunters ?? talks?.hunters.map((h) => h.name).join(", "),
+  );
+  const hunters = characters.map((c) => ({
+    characterId: String(c.id),
+    name: c.name,
+    sheet: hunterSheet(c),
+  }));
+  const rawName = intent.name ?? talks?.name ?? undefined;
+  const name = rawName ? cleanName(rawName) : t(ctx.publicLang, "bh.obstacle.defaultName");
+
+  const parts = obstacleFields(intent, sphere, hunters);
+  const parsed: Partial<{ [K in FormField]: ReturnType<(typeof parts)[K]> }> = {};
+  const problems: { field: FormField; error: DomainError }[] = [];
+  for (const field of FORM_FIELDS) {
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: each field's own parser
+      (parsed as any)[field] = parts[field]();
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      problems.push({ field, error });
+    }
+  }
+  if (problems.length > 0) {
+    if (!intent.guided) throw problems[0]!.error;
+    throw new FormErrors(problems);
+  }
+  const obstacle: ObstacleInput = {
+    id: "obstacle",
+    name,
+    traits: parsed.traits!,
+    resources: parsed.resources!,
+    initiative: parsed.initiative!,
+    boxes: parsed.boxes ?? null,
+    neutralise: parsed.neutralize!,
+  };
+  const preActivations: PreActivation[] = [
+    // Made in the negotiation: already counted on the sheets.
+    ...(talks?.pre ?? [])
+      .filter((p) => p.by === GM_SIDE || hunters.some((h) => h.characterId === p.by))
+      .map((p) => ({
+        participant: p.by === GM_SIDE ? "obstacle" : p.by,
+        trait: p.trait,
+        as: p.as,
+        recorded: p.by !== GM_SIDE,
+      })),
+    ...splitList(intent.preActivate).map((text) => {
       const { trait, as } = traitWithRole(text);
       const owners = hunters.filter((h) => h.sheet.traits.some((tr) => nameKey(tr.name) === nameKey(trait)));
       if (owners.length === 0) refuse("errors.bh.noSuchHunterTrait", { trait: trait.slice(0, 64) });
       if (owners.length > 1) refuse("errors.bh.ambiguousTrait", { trait: trait.slice(0, 64) });
       return { participant: owners[0]!.characterId, trait, as };
-    });
-    if (intent.gmPreActivate)
-      preActivations.push({ participant: "obstacle", ...traitWithRole(intent.gmPreActivate) });
+    }),
+  ];
+  if (intent.gmPreActivate)
+    preActivations.push({ participant: "obstacle", ...traitWithRole(intent.gmPreActivate) });
 
-    const climax = intent.climax ?? false;
-    const started = startChallenge({
-      name,
-      sphere,
-      phase: intent.phase,
-      obstacles: [obstacle],
-      hunters,
-      reserve: asReserve(pool),
-      climax,
-      // [decision] the climax is the adventure's last challenge (or a hunt's beast fight): knockout has no effect.
-      knockoutHasNoEffect: climax,
-      preActivations,
-      tieGoesTo: intent.first ?? "hunters",
-    });
-    await recordReserve(ctx, table, pool, started.reserve.reserve, {
-      action: "challenge.start",
-      key: "bh.log.challengeStart",
-      params: { name, rating: started.rating, cost: started.cost, phase: intent.phase },
-    });
-    for (const hunter of hunters) {
-      const pre = preActivations.filter((p) => p.participant === hunter.characterId).map((p) => p.trait);
-      if (pre.length > 0)
-        await saveHunterSheet(ctx.tx, Number(hunter.characterId), markPreActivated(hunter.sheet, pre));
-    }
-    const price = started.prices[0]!.price;
-    const state: ChallengeFlowState = {
-      challenge: started.state,
-      price: { lines: price.lines, ceiling: pool.ceiling },
-    };
-    const flow = await createFlow(ctx.tx, {
-      tableId: table.id,
-      kind: "bh.challenge",
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    for (const entry of eventLogEntries(started.state, started.events)) await appendLog(ctx, table.id, entry);
-    const panel = challengePanel(ctx.publicLang, flow.id, state);
-    const intro = [
-      t(ctx.publicLang, "bh.start.priced", { name, rating: started.rating, ceiling: pool.ceiling }),
-      priceText(ctx.publicLang, price.lines),
-      ...eventLines(ctx.publicLang, started.state, started.events),
-      // Buying this obstacle emptied the reserve: the adventure ends with this challenge.
-      ...(started.reserve.after === 0 ? [t(ctx.publicLang, "bh.start.lastChallenge")] : []),
-    ].join("\n");
-    return {
-      reply: { ...panel, embeds: [{ description: intro, tone: "info" }, ...(panel.embeds ?? [])] },
-      replyIsPanelOf: flow.id,
-    };
+  const climax = intent.climax ?? talks?.climax ?? false;
+  const started = startChallenge({
+    name,
+    sphere,
+    phase,
+    obstacles: [obstacle],
+    hunters,
+    reserve: asReserve(pool),
+    climax,
+    // [decision] the climax is the adventure's last challenge (or a hunt's beast fight): knockout has no effect.
+    knockoutHasNoEffect: climax,
+    preActivations,
+    tieGoesTo: intent.first ?? "hunters",
+  });
+  await recordReserve(ctx, table, pool, started.reserve.reserve, {
+    action: "challenge.start",
+    key: "bh.log.challengeStart",
+    params: { name, rating: started.rating, cost: started.cost, phase },
+  });
+  for (const hunter of hunters) {
+    const pre = preActivations
+      .filter((p) => p.participant === hunter.characterId && !p.recorded)
+      .map((p) => p.trait);
+    if (pre.length > 0)
+      await saveHunterSheet(ctx.tx, Number(hunter.characterId), markPreActivated(hunter.sheet, pre));
+  }
+  const price = started.prices[0]!.price;
+  const state: ChallengeFlowState = {
+    challenge: started.state,
+    price: { lines: price.lines, ceiling: pool.ceiling },
+  };
+  const flow = await createFlow(ctx.tx, {
+    tableId: table.id,
+    kind: "bh.challenge",
+    state,
+    createdByUserId: ctx.actor.userId,
+  });
+  for (const entry of eventLogEntries(started.state, started.events)) await appendLog(ctx, table.id, entry);
+  const effects: Effect[] = negotiation
+    ? [await closeNegotiation(ctx, table, negotiation, "dice", flow.id)]
+    : [];
+  const panel = challengePanel(ctx.publicLang, flow.id, state);
+  const intro = [
+    t(ctx.publicLang, "bh.start.priced", { name, rating: started.rating, ceiling: pool.ceiling }),
+    priceText(ctx.publicLang, price.lines),
+    ...eventLines(ctx.publicLang, started.state, started.events),
+    // Buying this obstacle emptied the reserve: the adventure ends with this challenge.
+    ...(started.reserve.after === 0 ? [t(ctx.publicLang, "bh.start.lastChallenge")] : []),
+  ].join("\n");
+  return {
+    reply: { ...panel, embeds: [{ description: intro, tone: "info" }, ...(panel.embeds ?? [])] },
+    replyIsPanelOf: flow.id,
+    effects,
+  };
+}
+
+async function requireNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  id: number,
+): Promise<NegotiationFlow> {
+  const flow = await requireFlow<NegotiationState>(ctx.tx, table.id, id, "bh.negotiation");
+  return { ...flow, state: asNegotiation(flow.state) };
+}
+
+/** The negotiation panel's "to dice" button (and the form's "fix" button): the guided challenge form. */
+export const negotiationForm = defineUseCase({
+  type: "negotiation.form",
+  schema: z.object({ type: z.literal("negotiation.form"), flowId: z.number().int().positive() }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    await refuseIfChallengeOpen(ctx, table);
+    const negotiation = await requireNegotiation(ctx, table, ctx.intent.flowId);
+    return { modal: challengeForm(ctx.userLang, negotiation) };
   },
 });
 
@@ -439,7 +653,7 @@ function action<S extends z.ZodRawShape>(
   });
 }
 
-export const challengeActivate = action(
+const activateInChallenge = action(
   "challenge.activate",
   { trait: nameField, as: role, character: optionalName },
   async ({ intent, actor }) => ({
@@ -449,6 +663,44 @@ export const challengeActivate = action(
     as: intent.as,
   }),
 );
+
+/**
+ * `/challenge activate`: in a challenge, the Activate action; during a negotiation (no challenge
+ * yet), a pre-activation — the hunter's own trait, or the GM's side's in phase 3 (the GM names a
+ * hunter with `character` to act for an absent player).
+ */
+export const challengeActivate = defineUseCase<Intent>({
+  ...activateInChallenge,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const intent = ctx.intent as unknown as {
+      flowId?: number;
+      trait: string;
+      as: TraitRole;
+      character?: string;
+    };
+    const challenge = await findOpenFlow(ctx.tx, table.id, "bh.challenge");
+    const negotiation =
+      intent.flowId === undefined && !challenge ? await findNegotiation(ctx, table.id) : null;
+    if (!negotiation) return activateInChallenge.run(ctx);
+    const gm = isGm(table, ctx.actor);
+    if (gm && !intent.character)
+      return preActivateInNegotiation(ctx, table, negotiation, {
+        by: GM_SIDE,
+        trait: intent.trait,
+        as: intent.as,
+      });
+    const character = await actingCharacter(ctx, intent.character, { gmMayActForPlayers: gm });
+    const actedFor = gm && character.ownerUserId !== ctx.actor.userId;
+    return preActivateInNegotiation(
+      ctx,
+      table,
+      negotiation,
+      { by: String(character.id), trait: intent.trait, as: intent.as },
+      actedFor ? { actedForBy: character.name } : {},
+    );
+  },
+});
 
 /**
  * Reassign any active traits in one action: `trait` names one or several (comma-separated), each

@@ -28,8 +28,15 @@ import {
   challengeTaskForm,
   challengeTaskMenu,
   challengeTeam,
+  negotiationForm,
 } from "./challenge.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
+import {
+  challengeNegotiate,
+  negotiationPhase,
+  negotiationPreactivate,
+  negotiationPreMenu,
+} from "./negotiation.js";
 import {
   findReserve,
   reserveConcede,
@@ -62,6 +69,11 @@ export const useCases: UseCase<any>[] = [
   reserveSpend,
   reserveConcede,
   reserveForm,
+  challengeNegotiate,
+  negotiationPhase,
+  negotiationPreMenu,
+  negotiationPreactivate,
+  negotiationForm,
   challengeStart,
   challengeActivate,
   challengeReassign,

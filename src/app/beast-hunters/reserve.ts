@@ -23,6 +23,7 @@ import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
+import { closeNegotiation, findNegotiation, requireNegotiationPhase } from "./negotiation.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
 const SYSTEMS = ["beast-hunters"] as const;
@@ -370,6 +371,8 @@ export const reserveConcede = defineUseCase({
     rating: z.number().int().min(1).max(10_000).optional(),
     /** The hunters in the negotiation (names, comma-separated); all still playing by default. */
     hunters: z.string().max(300).optional(),
+    /** From the negotiation panel's button: that negotiation (an open one is used anyway). */
+    negotiation: z.number().int().positive().optional(),
   }),
   systems: SYSTEMS,
   table: "required",
@@ -381,7 +384,17 @@ export const reserveConcede = defineUseCase({
     await refuseIfChallengeOpen(ctx, table);
     const adventure = adventureOf(pool);
     if (adventure.ended) refuse("errors.bh.adventureOver");
-    const hunters = await negotiatingHunters(ctx.tx, table.id, adventure, ctx.intent.hunters);
+    // An open negotiation ends here: its phase, its hunters, and "concession" recorded.
+    const negotiation = await findNegotiation(ctx, table.id);
+    if (ctx.intent.negotiation !== undefined && negotiation?.id !== ctx.intent.negotiation)
+      refuse("errors.bh.negotiationOver");
+    if (negotiation) requireNegotiationPhase(negotiation, ctx.intent.phase);
+    const hunters = await negotiatingHunters(
+      ctx.tx,
+      table.id,
+      adventure,
+      ctx.intent.hunters ?? negotiation?.state.hunters.map((h) => h.name).join(", "),
+    );
     const concession = concedeFromReserve(asReserve(pool), ctx.intent.phase, ctx.intent.rating);
     await recordReserve(ctx, table, pool, concession.change.reserve, {
       action: "reserve.concede",
@@ -419,9 +432,12 @@ export const reserveConcede = defineUseCase({
         vp: concession.vp,
       }),
     ];
+    const closed = negotiation
+      ? [await closeNegotiation(ctx as ActionContext, table, negotiation, "concession", null)]
+      : [];
     return {
       reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] },
-      effects: await endIfReserveSpent(ctx, table),
+      effects: [...closed, ...(await endIfReserveSpent(ctx, table))],
     };
   },
 });

@@ -54,6 +54,8 @@ export interface PreActivation {
   participant: string;
   trait: string;
   as: TraitRole;
+  /** Made in the negotiation and already counted on the hunter's sheet (once per adventure). */
+  recorded?: boolean;
 }
 
 export interface ChallengeSetup {
@@ -246,7 +248,7 @@ function applyPreActivations(state: ChallengeState, setup: ChallengeSetup, event
       perParticipant.set(who.id, count);
       if (count > 1) refuse("errors.bh.tooManyPreActivations", { name: who.name, max: 1 });
       const sheet = setup.hunters.find((h) => h.characterId === who.id)!.sheet;
-      if (sheet.preActivated.some((n) => sameName(n, pre.trait))) {
+      if (!pre.recorded && sheet.preActivated.some((n) => sameName(n, pre.trait))) {
         refuse("errors.bh.alreadyPreActivated", { trait: pre.trait });
       }
     }

@@ -576,4 +576,81 @@ export default {
   "cmd.challenge.start.hunters.desc": "Hunters taking part, comma-separated (default: all still playing)",
   "cmd.reserve.concede.hunters.desc":
     "Hunters in the negotiation, comma-separated (default: all still playing)",
+  // Negotiation tracker
+  "errors.bh.negotiationOver":
+    "This negotiation is over. The GM opens the next one with {/challenge negotiate}.",
+  "errors.bh.phaseForwardOnly": "The negotiation is in phase {phase}; phases only move forward, up to 3.",
+  "errors.bh.notInNegotiation": "{name} is not in this negotiation.",
+  "errors.bh.notInNegotiationYou":
+    "You have no hunter in this negotiation. The GM may act for an absent player with {/challenge activate character}.",
+  "errors.bh.noNegotiation": "No negotiation is open. The GM opens one with {/challenge negotiate}.",
+  "errors.bh.negotiationNeedsSphere":
+    "Name the sphere (and phase) to open a negotiation: {/challenge negotiate sphere}.",
+  "errors.bh.noTraitsToPre": "{name} has no traits yet: add one with {/character trait set}.",
+  "errors.bh.negotiationPhaseMismatch":
+    "The negotiation is in phase {phase}, not {asked}. Use phase {phase}, or move it on from its panel.",
+  "errors.bh.negotiationSphereMismatch":
+    "The negotiation is {sphere, select, physical {physical} social {social} mental {mental} other {{sphere}}}: the challenge is in that sphere.",
+  "bh.negotiation.title": "🤝 Negotiation: {name}",
+  "bh.negotiation.gm": "The GM",
+  "bh.negotiation.phaseLine": `Phase {phase} — {phase, select, 1 {the plan} 2 {discussion} other {problems}} · sphere: ${sphere}`,
+  "bh.negotiation.hunters": "Hunters in the negotiation: {names}",
+  "bh.negotiation.choices":
+    "The GM may concede (rating × 2 of reserve, {phase} VP to each hunter here) or go to dice (rating × {multiplier}).",
+  "bh.negotiation.mayPre":
+    "{phase, select, 1 {Phase 1: nothing is pre-activated yet.} 2 {Phase 2: each hunter may pre-activate one trait.} other {Phase 3: each hunter one trait, and the GM one.}}",
+  "bh.negotiation.noPre": "No pre-activations yet.",
+  "bh.negotiation.preLine":
+    "• {name}: {trait} ({role, select, attack {attack} other {defence}}, phase {phase})",
+  "bh.negotiation.ended":
+    "Ended in phase {phase}: {how, select, concession {the GM conceded} other {to dice — see the challenge panel}}.",
+  "bh.negotiation.next": "Phase {phase}",
+  "bh.negotiation.preButton": "Pre-activate a trait",
+  "bh.negotiation.concede": "GM concedes (phase {phase})",
+  "bh.negotiation.dice": "To dice (×{multiplier})",
+  "bh.negotiation.moved": "The negotiation moves to phase {phase}.",
+  "bh.negotiation.gmFormTitle": "The GM's pre-activated trait",
+  "bh.negotiation.gmFormTrait": "Trait of the obstacle (Name or Name:D)",
+  "bh.negotiation.gmFormPlaceholder": "Hungry:A",
+  "bh.negotiation.preOption": "{trait} +{value} for {role, select, attack {attack} other {defence}}",
+  "bh.negotiation.preIntro": "Pick the trait {name} pre-activates (each trait once per adventure).",
+  "bh.negotiation.prePlaceholder": "Trait to pre-activate",
+  "bh.negotiation.preDone":
+    "{name} pre-activates “{trait}” for {role, select, attack {attack} other {defence}}.",
+  "bh.log.negotiationOpened": "Negotiation “{name}” opened in phase {phase}",
+  "bh.log.negotiationPhase": "Negotiation: phase {before} → {after}",
+  "bh.log.preActivated":
+    "{name} pre-activated “{trait}” for {role, select, attack {attack} other {defence}} in phase {phase}",
+  "bh.log.negotiationEnded":
+    "Negotiation ended in phase {phase}: {how, select, concession {the GM conceded} other {to dice}}",
+  "bh.form.title": "Buy the obstacle (phase {phase})",
+  "bh.form.traits": "Traits",
+  "bh.form.resources": "Resources",
+  "bh.form.initiative": "Initiative",
+  "bh.form.boxes": "Damage boxes L/M/H/K/F (climax only)",
+  "bh.form.neutralize": "Hunter resources neutralised in advance",
+  "bh.form.traitsPlaceholder": "Hungry:4 Surround:2",
+  "bh.form.resourcesPlaceholder": "Rusty swords:A2 D4",
+  "bh.form.initiativePlaceholder": "0",
+  "bh.form.boxesPlaceholder": "1/1/1/1/1",
+  "bh.form.neutralizePlaceholder": "Mother's old axe",
+  "bh.form.problems": "Nothing was bought yet. Fix these and send the form again:",
+  "bh.form.badField":
+    "• {field, select, traits {Traits} resources {Resources} initiative {Initiative} boxes {Damage boxes} other {Neutralised resources}}: {problem}",
+  "bh.form.kept": "Everything you typed is kept in the form.",
+  "bh.form.fix": "Fix the form",
+  "cmd.challenge.negotiate.desc": "GM: open the negotiation, or move it to the next phase",
+  "cmd.challenge.negotiate.sphere.desc": "The challenge's sphere (to open it)",
+  "cmd.challenge.negotiate.phase.desc": "Phase to open in or move to",
+  "cmd.challenge.negotiate.name.desc": "What the challenge is",
+  "cmd.challenge.negotiate.hunters.desc":
+    "Hunters in the negotiation, comma-separated (default: all still playing)",
+  "cmd.challenge.negotiate.climax.desc": "The adventure's last challenge",
+  "cmd.challenge.negotiate.sphere.choice.physical": "Physical",
+  "cmd.challenge.negotiate.sphere.choice.social": "Social",
+  "cmd.challenge.negotiate.sphere.choice.mental": "Mental",
+  "cmd.challenge.negotiate.phase.choice.1": "1 — Plan",
+  "cmd.challenge.negotiate.phase.choice.2": "2 — Discussion",
+  "cmd.challenge.negotiate.phase.choice.3": "3 — Problems",
+  "cmd.challenge.start.form.desc": "Fill the obstacle in a form (a bad field is reported alone)",
 } satisfies Messages;

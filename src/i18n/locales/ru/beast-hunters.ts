@@ -728,4 +728,89 @@ export default {
   "cmd.reserve.concede.hunters.desc":
     "Охотники в переговорах через запятую (по умолчанию все, кто ещё в игре)",
   "cmd.reserve.concede.hunters.name": "охотники",
+  // Negotiation tracker
+  "errors.bh.negotiationOver":
+    "Эти переговоры окончены. Следующие ведущий открывает командой {/challenge negotiate}.",
+  "errors.bh.phaseForwardOnly": "Переговоры в фазе {phase}; фазы идут только вперёд, до 3.",
+  "errors.bh.notInNegotiation": "{name} не участвует в этих переговорах.",
+  "errors.bh.notInNegotiationYou":
+    "У вас нет охотника в этих переговорах. За отсутствующего игрока ведущий действует через {/challenge activate character}.",
+  "errors.bh.noNegotiation": "Переговоры не открыты. Ведущий открывает их командой {/challenge negotiate}.",
+  "errors.bh.negotiationNeedsSphere":
+    "Чтобы открыть переговоры, укажите сферу (и фазу): {/challenge negotiate sphere}.",
+  "errors.bh.noTraitsToPre": "У персонажа {name} пока нет черт: добавьте через {/character trait set}.",
+  "errors.bh.negotiationPhaseMismatch":
+    "Переговоры в фазе {phase}, а не {asked}. Укажите фазу {phase} или переведите их дальше на панели.",
+  "errors.bh.negotiationSphereMismatch":
+    "Переговоры идут в {sphere, select, physical {физической} social {социальной} mental {ментальной} other {{sphere}}} сфере: испытание в ней же.",
+  "bh.negotiation.title": "🤝 Переговоры: {name}",
+  "bh.negotiation.gm": "Ведущий",
+  "bh.negotiation.phaseLine":
+    "Фаза {phase} — {phase, select, 1 {план} 2 {обсуждение} other {проблемы}} · сфера: {sphere, select, physical {физическая} social {социальная} mental {ментальная} other {{sphere}}}",
+  "bh.negotiation.hunters": "Охотники в переговорах: {names}",
+  "bh.negotiation.choices":
+    "Ведущий может сдаться (рейтинг × 2 из резерва, {phase} ПО каждому охотнику здесь) или перейти к кубикам (рейтинг × {multiplier}).",
+  "bh.negotiation.mayPre":
+    "{phase, select, 1 {Фаза 1: ничего не пред-активируется.} 2 {Фаза 2: каждый охотник может пред-активировать одну черту.} other {Фаза 3: каждый охотник одну черту, и ведущий одну.}}",
+  "bh.negotiation.noPre": "Пред-активаций пока нет.",
+  "bh.negotiation.preLine": "• {name}: {trait} ({role, select, attack {атака} other {защита}}, фаза {phase})",
+  "bh.negotiation.ended":
+    "Окончены в фазе {phase}: {how, select, concession {ведущий сдался} other {к кубикам — см. панель испытания}}.",
+  "bh.negotiation.next": "Фаза {phase}",
+  "bh.negotiation.preButton": "Пред-активировать черту",
+  "bh.negotiation.concede": "Ведущий сдаётся (фаза {phase})",
+  "bh.negotiation.dice": "К кубикам (×{multiplier})",
+  "bh.negotiation.moved": "Переговоры переходят в фазу {phase}.",
+  "bh.negotiation.gmFormTitle": "Пред-активированная черта ведущего",
+  "bh.negotiation.gmFormTrait": "Черта препятствия (Название или Название:З)",
+  "bh.negotiation.gmFormPlaceholder": "Голодные:А",
+  "bh.negotiation.preOption": "{trait} +{value} на {role, select, attack {атаку} other {защиту}}",
+  "bh.negotiation.preIntro":
+    "Выберите черту, которую {name} пред-активирует (каждую черту — раз за приключение).",
+  "bh.negotiation.prePlaceholder": "Черта для пред-активации",
+  "bh.negotiation.preDone":
+    "{name} пред-активирует «{trait}» на {role, select, attack {атаку} other {защиту}}.",
+  "bh.log.negotiationOpened": "Открыты переговоры «{name}» в фазе {phase}",
+  "bh.log.negotiationPhase": "Переговоры: фаза {before} → {after}",
+  "bh.log.preActivated":
+    "{name} пред-активирует «{trait}» на {role, select, attack {атаку} other {защиту}} в фазе {phase}",
+  "bh.log.negotiationEnded":
+    "Переговоры окончены в фазе {phase}: {how, select, concession {ведущий сдался} other {к кубикам}}",
+  "bh.form.title": "Купить препятствие (фаза {phase})",
+  "bh.form.traits": "Черты",
+  "bh.form.resources": "Ресурсы",
+  "bh.form.initiative": "Инициатива",
+  "bh.form.boxes": "Ячейки урона Л/С/Т/В/Ф (кульминация)",
+  "bh.form.neutralize": "Ресурсы охотников, нейтрализованные заранее",
+  "bh.form.traitsPlaceholder": "Голодные:4 Окружаем:2",
+  "bh.form.resourcesPlaceholder": "Ржавые мечи:А2 З4",
+  "bh.form.initiativePlaceholder": "0",
+  "bh.form.boxesPlaceholder": "1/1/1/1/1",
+  "bh.form.neutralizePlaceholder": "Мамин старый топор",
+  "bh.form.problems": "Ничего ещё не куплено. Исправьте эти поля и отправьте форму снова:",
+  "bh.form.badField":
+    "• {field, select, traits {Черты} resources {Ресурсы} initiative {Инициатива} boxes {Ячейки урона} other {Нейтрализованные ресурсы}}: {problem}",
+  "bh.form.kept": "Всё введённое сохранено в форме.",
+  "bh.form.fix": "Исправить форму",
+  "cmd.challenge.negotiate.desc": "Ведущий: открыть переговоры или перевести их в следующую фазу",
+  "cmd.challenge.negotiate.name": "переговоры",
+  "cmd.challenge.negotiate.sphere.desc": "Сфера испытания (чтобы открыть)",
+  "cmd.challenge.negotiate.sphere.name": "сфера",
+  "cmd.challenge.negotiate.phase.desc": "Фаза, в которой открыть или в которую перейти",
+  "cmd.challenge.negotiate.phase.name": "фаза",
+  "cmd.challenge.negotiate.name.desc": "В чём испытание",
+  "cmd.challenge.negotiate.name.name": "название",
+  "cmd.challenge.negotiate.hunters.desc":
+    "Охотники в переговорах через запятую (по умолчанию все, кто ещё в игре)",
+  "cmd.challenge.negotiate.hunters.name": "охотники",
+  "cmd.challenge.negotiate.climax.desc": "Последнее испытание приключения",
+  "cmd.challenge.negotiate.climax.name": "кульминация",
+  "cmd.challenge.negotiate.sphere.choice.physical": "Физическая",
+  "cmd.challenge.negotiate.sphere.choice.social": "Социальная",
+  "cmd.challenge.negotiate.sphere.choice.mental": "Ментальная",
+  "cmd.challenge.negotiate.phase.choice.1": "1 — План",
+  "cmd.challenge.negotiate.phase.choice.2": "2 — Обсуждение",
+  "cmd.challenge.negotiate.phase.choice.3": "3 — Проблемы",
+  "cmd.challenge.start.form.desc": "Заполнить препятствие в форме (ошибка в поле не отменяет остальное)",
+  "cmd.challenge.start.form.name": "форма",
 } satisfies Messages;

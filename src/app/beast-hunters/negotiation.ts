@@ -1,0 +1,448 @@
+/**
+ * The negotiation tracker (docs/rules/beast-hunters.md §2.3): a panel for the three phases, each
+ * hunter's pre-activation from a select of their own traits (phase 2–3), the GM's (phase 3), and
+ * how it ended — a concession (`/reserve concede`) or dice (`/challenge start`, or the panel's
+ * challenge form).
+ */
+import { z } from "zod";
+import type { GameTable } from "../../generated/prisma/client.js";
+import { type Lang, t } from "../../i18n/index.js";
+import {
+  asNegotiation,
+  endNegotiation,
+  GM_SIDE,
+  markPreActivated,
+  type NegotiatedPreActivation,
+  type NegotiationEnd,
+  type NegotiationState,
+  newNegotiation,
+  nextPhase,
+  type Phase,
+  preActivate,
+  type TraitRole,
+} from "../../rules/beast-hunters/index.js";
+import { refuse } from "../../rules/errors.js";
+import { sqlFor } from "../../store/db.js";
+import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
+import {
+  createFlow,
+  findOpenFlow,
+  isFromPanel,
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+} from "../flows.js";
+import { appendLog } from "../log.js";
+import { cleanName } from "../names.js";
+import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ComponentView, MessageView, ModalView } from "../views.js";
+import { adventureOf } from "./adventure.js";
+import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
+import { hunterSheet, saveHunterSheet } from "./sheets.js";
+
+const SYSTEMS = ["beast-hunters"] as const;
+export type NegotiationFlow = TypedFlow<NegotiationState>;
+
+const MULTIPLIER: Record<Phase, string> = { 1: "2", 2: "1", 3: "1.5" };
+
+export async function findNegotiation(
+  ctx: Pick<ActionContext, "tx">,
+  tableId: number,
+): Promise<NegotiationFlow | null> {
+  const flow = await findOpenFlow<NegotiationState>(ctx.tx, tableId, "bh.negotiation");
+  return flow ? { ...flow, state: asNegotiation(flow.state) } : null;
+}
+
+async function loadNegotiation(ctx: ActionContext, table: GameTable, id: number | undefined) {
+  if (id !== undefined) {
+    const flow = await requireFlow<NegotiationState>(ctx.tx, table.id, id, "bh.negotiation");
+    return { ...flow, state: asNegotiation(flow.state) };
+  }
+  const flow = await findNegotiation(ctx, table.id);
+  if (!flow) refuse("errors.bh.noNegotiation");
+  return flow;
+}
+
+function preLine(lang: Lang, state: NegotiationState, pre: NegotiatedPreActivation): string {
+  const name = pre.by === GM_SIDE ? t(lang, "bh.negotiation.gm") : nameOf(state, pre.by);
+  return t(lang, "bh.negotiation.preLine", { name, trait: pre.trait, role: pre.as, phase: pre.phase });
+}
+
+function nameOf(state: NegotiationState, id: string): string {
+  return state.hunters.find((h) => h.id === id)?.name ?? id;
+}
+
+/** The negotiation panel: phase, what each GM choice would cost and pay, the pre-activations. */
+export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationState): MessageView {
+  const lines = [
+    t(lang, "bh.negotiation.phaseLine", { phase: state.phase, sphere: state.sphere }),
+    t(lang, "bh.negotiation.hunters", { names: state.hunters.map((h) => h.name).join(", ") }),
+    t(lang, "bh.negotiation.choices", { phase: state.phase, multiplier: MULTIPLIER[state.phase] }),
+    t(lang, "bh.negotiation.mayPre", { phase: state.phase }),
+    "",
+    ...(state.pre.length > 0
+      ? state.pre.map((p) => preLine(lang, state, p))
+      : [t(lang, "bh.negotiation.noPre")]),
+  ];
+  if (state.ended) {
+    lines.push("", t(lang, "bh.negotiation.ended", { how: state.ended.how, phase: state.ended.phase }));
+  }
+  const rows: ComponentView[][] = [];
+  if (!state.ended) {
+    const row: ComponentView[] = [];
+    if (state.phase < 3)
+      row.push({
+        kind: "button",
+        label: t(lang, "bh.negotiation.next", { phase: state.phase + 1 }),
+        intent: { type: "negotiation.phase", flowId },
+      });
+    if (state.phase >= 2)
+      row.push({
+        kind: "button",
+        label: t(lang, "bh.negotiation.preButton"),
+        intent: { type: "negotiation.premenu", flowId },
+        style: "primary",
+      });
+    row.push(
+      {
+        kind: "button",
+        label: t(lang, "bh.negotiation.concede", { phase: state.phase }),
+        intent: { type: "reserve.concede", phase: state.phase, negotiation: flowId },
+        style: "success",
+      },
+      {
+        kind: "button",
+        label: t(lang, "bh.negotiation.dice", { multiplier: MULTIPLIER[state.phase] }),
+        intent: { type: "negotiation.form", flowId },
+        style: "danger",
+      },
+    );
+    rows.push(row);
+  }
+  return {
+    embeds: [
+      {
+        title: t(lang, "bh.negotiation.title", { name: state.name ?? "—" }),
+        description: lines.join("\n"),
+        tone: state.ended ? "neutral" : "info",
+      },
+    ],
+    rows,
+  };
+}
+
+/** Saves a changed negotiation and answers: a click updates the panel; a command answers and redraws it. */
+function answerNegotiation(
+  ctx: ActionContext,
+  flow: NegotiationFlow,
+  state: NegotiationState,
+  lines: string[],
+): ActionResult {
+  const panel = negotiationPanel(ctx.publicLang, flow.id, state);
+  const text = { embeds: [{ description: lines.join("\n"), tone: "info" as const }] };
+  if (isFromPanel(ctx, flow))
+    return {
+      replyMode: "update",
+      reply: panel,
+      effects: [{ kind: "post", channelId: ctx.invocation.channelId, view: text }],
+    };
+  return { reply: text, effects: [panelEdit(flow, panel)] };
+}
+
+/** `/challenge negotiate`: opens the negotiation (sphere required), or moves an open one to `phase` (or the next). */
+export const challengeNegotiate = defineUseCase({
+  type: "challenge.negotiate",
+  schema: z.object({
+    type: z.literal("challenge.negotiate"),
+    sphere: z.enum(["physical", "social", "mental"]).optional(),
+    phase: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+    name: z.string().min(1).max(100).optional(),
+    hunters: z.string().max(300).optional(),
+    climax: z.boolean().optional(),
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const open = await findNegotiation(ctx, table.id);
+    if (open) return movePhase(ctx, table, open, ctx.intent.phase);
+    if (!ctx.intent.sphere) refuse("errors.bh.negotiationNeedsSphere");
+    const flow = await openNegotiation(ctx, table, {
+      sphere: ctx.intent.sphere,
+      phase: ctx.intent.phase ?? 1,
+      name: ctx.intent.name,
+      hunters: ctx.intent.hunters,
+      climax: ctx.intent.climax,
+    });
+    return { reply: negotiationPanel(ctx.publicLang, flow.id, flow.state), replyIsPanelOf: flow.id };
+  },
+});
+
+/** Opens a negotiation for the hunters taking part (all still playing by default). */
+export async function openNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  input: {
+    sphere: NegotiationState["sphere"];
+    phase: Phase;
+    name?: string | undefined;
+    hunters?: string | undefined;
+    climax?: boolean | undefined;
+  },
+): Promise<NegotiationFlow> {
+  await refuseIfChallengeOpen(ctx, table);
+  const pool = await requireReserve(ctx.tx, table.id);
+  const adventure = adventureOf(pool);
+  if (adventure.ended) refuse("errors.bh.adventureOver");
+  const characters = await negotiatingHunters(ctx.tx, table.id, adventure, input.hunters);
+  const state = newNegotiation({
+    name: input.name ? cleanName(input.name) : null,
+    sphere: input.sphere,
+    phase: input.phase,
+    climax: input.climax ?? false,
+    hunters: characters.map((c) => ({
+      id: String(c.id),
+      name: c.name,
+      traits: hunterSheet(c).traits.map((tr) => ({ name: tr.name, sphere: tr.sphere, value: tr.value })),
+    })),
+  });
+  const flow = await createFlow(ctx.tx, {
+    tableId: table.id,
+    kind: "bh.negotiation",
+    state,
+    createdByUserId: ctx.actor.userId,
+  });
+  await appendLog(ctx, table.id, {
+    action: "negotiation.open",
+    summary: {
+      key: "bh.log.negotiationOpened",
+      params: { name: state.name ?? "—", phase: state.phase, sphere: state.sphere },
+    },
+    after: state,
+  });
+  return { ...flow, state };
+}
+
+async function movePhase(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: NegotiationFlow,
+  to: Phase | undefined,
+): Promise<ActionResult> {
+  const state = nextPhase(flow.state, to);
+  await saveFlowState(ctx.tx, flow.id, state);
+  await appendLog(ctx, table.id, {
+    action: "negotiation.phase",
+    summary: { key: "bh.log.negotiationPhase", params: { before: flow.state.phase, after: state.phase } },
+    before: { phase: flow.state.phase },
+    after: { phase: state.phase },
+  });
+  return answerNegotiation(ctx, flow, state, [
+    t(ctx.publicLang, "bh.negotiation.moved", { phase: state.phase }),
+  ]);
+}
+
+/** The panel's "next phase" button (the GM). */
+export const negotiationPhase = defineUseCase({
+  type: "negotiation.phase",
+  schema: z.object({ type: z.literal("negotiation.phase"), flowId: z.number().int().positive() }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    return movePhase(ctx, table, flow, undefined);
+  },
+});
+
+/**
+ * The panel's "pre-activate" button: a hunter in the negotiation gets a private select of their
+ * own traits; the GM, in phase 3, a form for the trait of their side.
+ */
+export const negotiationPreMenu = defineUseCase({
+  type: "negotiation.premenu",
+  schema: z.object({ type: z.literal("negotiation.premenu"), flowId: z.number().int().positive() }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    const state = flow.state;
+    if (state.ended) refuse("errors.bh.negotiationOver");
+    // The clicker's own hunter in the negotiation, if any.
+    const own = await sqlFor(ctx.tx).rows<{ id: number }>`
+      SELECT id FROM "character" WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL`;
+    const hunter = state.hunters.find((h) => own.some((c) => String(c.id) === h.id));
+    if (!hunter) {
+      if (!isGm(table, ctx.actor)) refuse("errors.bh.notInNegotiationYou");
+      if (state.phase !== 3) refuse("errors.bh.preActivationNotAllowed", { phase: state.phase });
+      const modal: ModalView = {
+        title: t(ctx.userLang, "bh.negotiation.gmFormTitle"),
+        intent: { type: "negotiation.preactivate", flowId: flow.id },
+        inputs: [
+          {
+            field: "trait",
+            label: t(ctx.userLang, "bh.negotiation.gmFormTrait"),
+            style: "short",
+            maxLength: 100,
+            placeholder: t(ctx.userLang, "bh.negotiation.gmFormPlaceholder"),
+          },
+        ],
+      };
+      return { modal };
+    }
+    if (state.phase === 1) refuse("errors.bh.preActivationNotAllowed", { phase: 1 });
+    const options = hunter.traits.flatMap((tr) =>
+      (["attack", "defence"] as const).map((as) => ({
+        label: t(ctx.userLang, "bh.negotiation.preOption", { trait: tr.name, role: as, value: tr.value }),
+        value: `${as}:${tr.name}`,
+      })),
+    );
+    if (options.length === 0) refuse("errors.bh.noTraitsToPre", { name: hunter.name });
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          { description: t(ctx.userLang, "bh.negotiation.preIntro", { name: hunter.name }), tone: "info" },
+        ],
+        rows: [
+          [
+            {
+              kind: "select",
+              intent: { type: "negotiation.preactivate", flowId: flow.id },
+              field: "pick",
+              placeholder: t(ctx.userLang, "bh.negotiation.prePlaceholder"),
+              options: options.filter((o) => o.value.length <= 100).slice(0, 25),
+            },
+          ],
+        ],
+      },
+    };
+  },
+});
+
+/** `Trait`, `Trait:A` or `Trait:D` (Cyrillic А/З too): the role defaults to attack. */
+export function traitAndRole(text: string): { trait: string; as: TraitRole } {
+  const at = text.lastIndexOf(":");
+  if (at > 0) {
+    const suffix = text
+      .slice(at + 1)
+      .trim()
+      .toLowerCase();
+    if (["a", "а", "attack", "атака"].includes(suffix))
+      return { trait: text.slice(0, at).trim(), as: "attack" };
+    if (["d", "з", "defence", "defense", "защита"].includes(suffix))
+      return { trait: text.slice(0, at).trim(), as: "defence" };
+  }
+  return { trait: text.trim(), as: "attack" };
+}
+
+/** The select's pick (`attack:<trait>` / `defence:<trait>`) or the GM form's text. */
+export const negotiationPreactivate = defineUseCase({
+  type: "negotiation.preactivate",
+  schema: z.object({
+    type: z.literal("negotiation.preactivate"),
+    flowId: z.number().int().positive(),
+    pick: z.string().min(3).max(120).optional(),
+    trait: z.string().min(1).max(100).optional(),
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    if (ctx.intent.trait !== undefined) {
+      if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");
+      return preActivateInNegotiation(ctx, table, flow, { by: GM_SIDE, ...traitAndRole(ctx.intent.trait) });
+    }
+    const pick = ctx.intent.pick ?? "";
+    const at = pick.indexOf(":");
+    const as = pick.slice(0, at);
+    if (as !== "attack" && as !== "defence") refuse("errors.staleAction");
+    const character = await actingCharacter(ctx, undefined);
+    return preActivateInNegotiation(ctx, table, flow, {
+      by: String(character.id),
+      trait: pick.slice(at + 1),
+      as,
+    });
+  },
+});
+
+/**
+ * One pre-activation: checked against the negotiation and the hunter's adventure (each trait
+ * once), recorded on the sheet at once (so it counts even if the GM then concedes), logged.
+ */
+export async function preActivateInNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: NegotiationFlow,
+  pre: { by: string; trait: string; as: TraitRole },
+  options: { actedForBy?: string } = {},
+): Promise<ActionResult> {
+  let already: string[] = [];
+  let sheet: ReturnType<typeof hunterSheet> | null = null;
+  if (pre.by !== GM_SIDE) {
+    const character = await sqlFor(ctx.tx).one<{ sheet: unknown }>`
+      SELECT sheet FROM "character" WHERE id = ${Number(pre.by)}`;
+    if (!character) refuse("errors.bh.notInNegotiation", { name: pre.by });
+    sheet = hunterSheet(character as never);
+    already = sheet.preActivated;
+  }
+  const { state, added } = preActivate(flow.state, pre, already);
+  await saveFlowState(ctx.tx, flow.id, state);
+  if (sheet) await saveHunterSheet(ctx.tx, Number(pre.by), markPreActivated(sheet, [added.trait]));
+  const name = added.by === GM_SIDE ? t(ctx.publicLang, "bh.negotiation.gm") : nameOf(state, added.by);
+  if (options.actedForBy)
+    await appendLog(ctx, table.id, {
+      action: "challenge.gmActedFor",
+      characterId: Number(added.by),
+      summary: { key: "bh.log.gmActedFor", params: { name, action: "preActivate" } },
+    });
+  await appendLog(ctx, table.id, {
+    action: "negotiation.preActivated",
+    characterId: added.by === GM_SIDE ? null : Number(added.by),
+    summary: {
+      key: "bh.log.preActivated",
+      params: { name, trait: added.trait, role: added.as, phase: added.phase },
+    },
+    after: added,
+  });
+  const lines = [
+    ...(options.actedForBy ? [t(ctx.publicLang, "bh.gmActsFor", { name: options.actedForBy })] : []),
+    t(ctx.publicLang, "bh.negotiation.preDone", { name, trait: added.trait, role: added.as }),
+  ];
+  return answerNegotiation(ctx, flow, state, lines);
+}
+
+/** Ends an open negotiation (a concession or dice), logs how, and returns the effect that redraws its panel. */
+export async function closeNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: NegotiationFlow,
+  how: NegotiationEnd,
+  challengeFlowId: number | null,
+): Promise<Effect> {
+  const state = endNegotiation(flow.state, how, challengeFlowId);
+  await saveFlowState(ctx.tx, flow.id, state, true);
+  await appendLog(ctx, table.id, {
+    action: "negotiation.ended",
+    summary: { key: "bh.log.negotiationEnded", params: { how, phase: state.phase } },
+    after: state.ended,
+  });
+  return panelEdit(flow, negotiationPanel(ctx.publicLang, flow.id, state));
+}
+
+/** The negotiation's phase must be the one the GM names (a concession or dice at the end of it). */
+export function requireNegotiationPhase(flow: NegotiationFlow, phase: number): void {
+  if (flow.state.phase !== phase)
+    refuse("errors.bh.negotiationPhaseMismatch", { phase: flow.state.phase, asked: phase });
+}
