@@ -231,4 +231,58 @@ describe("Mountain Witch session rules (app)", () => {
     expect(await points("Hamada", "Yanagi")).toBe(yanagiHamada! - 1);
     await run(GM, { type: "conflict.end" });
   });
+
+  it("a trust round: one bad value in the form is reported by name and the rest kept; the closed-DM note opens the same form; the log credits each change to its player", async () => {
+    const value = async (giver: string, holder: string) =>
+      (
+        await app.database.query<{ value: number }>(
+          `SELECT value FROM trust_link l JOIN character g ON g.id = l.giver_id JOIN character h ON h.id = l.holder_id WHERE g.name = $1 AND h.name = $2`,
+          [giver, holder],
+        )
+      )[0]!.value;
+    const opened = await run(GM, { type: "chapter.next" });
+    const dm = (opened.result.effects ?? []).find((e) => e.kind === "dm" && e.userId === AKI.id);
+    if (dm?.kind !== "dm") throw new Error("no DM to Aki");
+    // Aki's DMs are closed: the note in the channel carries a button to her private form.
+    const note = dm.ifClosed!.view!;
+    const formButton = (note.rows ?? []).flat().find((c) => c.kind === "button")!;
+    expect(formButton.intent.type).toBe("trust.edit");
+    expect((await refused(HAMADA, formButton.intent)).code).toBe("errors.notYourCharacter");
+    const form = await run(AKI, formButton.intent);
+    const inputs = form.result.modal!.inputs;
+    const field = async (name: string) => {
+      const c = await app.db.character.findFirstOrThrow({ where: { name } });
+      return `v${c.id}`;
+    };
+    expect(inputs.map((x) => x.label).sort()).toEqual(["Hamada", "Kenji", "Yanagi"]);
+    const kenjiBefore = await value("Aki", "Kenji");
+    const yanagiBefore = await value("Aki", "Yanagi");
+    const submitted = await run(AKI, {
+      ...form.result.modal!.intent,
+      [await field("Hamada")]: "lots",
+      [await field("Kenji")]: String(kenjiBefore + 1),
+      [await field("Yanagi")]: String(yanagiBefore + 3),
+    });
+    expect(submitted.result.reply?.ephemeral).toBe(true);
+    expect(submitted.result.replyMode).toBeUndefined();
+    const text = replyText(submitted);
+    expect(text).toContain("Not saved (the other values are kept)");
+    expect(text).toContain("Hamada — “lots”: A trust value is a whole number.");
+    expect(text).toContain(`Yanagi — “${yanagiBefore + 3}”: At a chapter start trust can rise by 1 at most`);
+    expect(text).toContain(`Kenji: **${kenjiBefore + 1}**`);
+    // Everyone submits; the last submitter is Yanagi's player, yet Aki's change is credited to Aki's.
+    await run(AKI, { type: "trust.submit" });
+    await run(HAMADA, { type: "trust.set", target: "Aki", value: 0 });
+    await run(HAMADA, { type: "trust.submit" });
+    await run(KENJI, { type: "trust.submit" });
+    await run(YANAGI, { type: "trust.submit" });
+    expect(await value("Aki", "Kenji")).toBe(kenjiBefore + 1);
+    const credits = await app.database.query<{ actor: string; giver: string }>(
+      `SELECT l.actor_user_id AS actor, c.name AS giver FROM log_entry l JOIN character c ON c.id = l.character_id WHERE l.action = 'trust.value' ORDER BY l.id`,
+    );
+    expect(credits).toEqual([
+      { actor: AKI.id, giver: "Aki" },
+      { actor: HAMADA.id, giver: "Hamada" },
+    ]);
+  });
 });

@@ -25,7 +25,7 @@ import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { languageOfTable, languagesOf } from "../languages.js";
-import { appendLog } from "../log.js";
+import { appendLog, appendLogAs } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { mwTableState, saveTableState } from "./shared.js";
@@ -141,7 +141,8 @@ async function maybeShowUndealt(
   if (dealt.length === 0 || dealt.length < players.length || !allFatesFinal(deck, dealt)) return [];
   const undealt = undealtFates(deck, dealt);
   await saveTableState(ctx.tx, table, { undealtShown: true });
-  await appendLog(ctx, table.id, {
+  // Shown by the deal itself, not by the player whose keep completed it: credited to the GM who dealt.
+  await appendLogAs(ctx.tx, table.id, table.gmUserId, {
     action: "darkfate.undealt",
     summary: { key: "log.mw.fate.undealt", params: { fates: undealt.join(", ") } },
   });

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
-import { refuse } from "../../rules/errors.js";
+import { DomainError, refuse } from "../../rules/errors.js";
 import {
   allTrustSubmitted,
   applyChapterStart,
@@ -25,7 +25,7 @@ import { findCharacter, requireGm, requireTable } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { languageOfTable, languagesOf } from "../languages.js";
-import { appendLog } from "../log.js";
+import { appendLog, appendLogAs } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
@@ -191,8 +191,10 @@ async function reveal(
     WHERE l.giver_id = s."giverId" AND l.holder_id = s."holderId"`;
   const characters = await trustCharacters(ctx.tx, table.id);
   const names = nameMap(characters);
+  const owners = new Map(characters.map((c) => [c.id, c.ownerUserId]));
   for (const c of changes) {
-    await appendLog(ctx, table.id, {
+    // Each change is the giver's own: credited to their player, not to whoever closed the round.
+    await appendLogAs(ctx.tx, table.id, owners.get(c.giverId) ?? ctx.actor.userId, {
       action: "trust.value",
       characterId: c.giverId,
       summary: {
@@ -400,6 +402,17 @@ export const chapterNext = defineUseCase({
                 name: giver.name,
               }),
               mentionUsers: [giver.ownerUserId!],
+              // The same private form as in the DM: only that player may open it (the use case checks).
+              rows: [
+                [
+                  {
+                    kind: "button",
+                    label: t(ctx.publicLang, "mw.trust.button.openForm", { name: giver.name }).slice(0, 80),
+                    style: "primary",
+                    intent: { type: "trust.edit", flowId: flow.id, characterId: giver.id, inChannel: 1 },
+                  },
+                ],
+              ],
             },
             intent: { type: "trust.dm-closed", flowId: flow.id, characterId: giver.id },
           },
@@ -474,8 +487,13 @@ async function afterRoundChange(
   const open = state.round.mode === "open" && ctx.invocation.guildId !== null;
   const row = rowView(open ? publicLang : ctx.userLang, flow.id, state.round, giver, names, inDm);
   if (open) row.ephemeral = false;
+  // A button on the giver's own message (DM or ephemeral) updates it; one on a channel message
+  // (the closed-DM note) never does: the answer is a new private message.
+  const onPublicMessage = (ctx.intent as { inChannel?: unknown }).inChannel === 1;
   const fromButton =
-    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+    !onPublicMessage &&
+    ctx.invocation.sourceMessageId !== undefined &&
+    ctx.invocation.sourceMessageId !== flow.panelMessageId;
   return fromButton ? { replyMode: "update", reply: row, effects } : { reply: row, effects };
 }
 
@@ -591,6 +609,8 @@ export const trustEdit = defineUseCase({
     type: z.literal("trust.edit"),
     flowId: z.coerce.number().int(),
     characterId: z.coerce.number().int(),
+    /** Set on the button of the channel note for closed DMs. */
+    inChannel: z.literal(1).optional(),
   }),
   table: "none",
   mutates: false,
@@ -609,7 +629,12 @@ export const trustEdit = defineUseCase({
     return {
       modal: {
         title: t(ctx.userLang, "mw.trust.modalTitle", { chapter: state.round.chapter }),
-        intent: { type: "trust.modal", flowId: flow.id, characterId: giver.id },
+        intent: {
+          type: "trust.modal",
+          flowId: flow.id,
+          characterId: giver.id,
+          ...(ctx.intent.inChannel ? { inChannel: 1 } : {}),
+        },
         inputs: own.map((p) => ({
           field: `v${p.holderId}`,
           label: names.get(p.holderId) ?? `#${p.holderId}`,
@@ -641,12 +666,29 @@ export const trustModal = defineUseCase({
     const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
     const flow = await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round");
     let round = flow.state.round;
+    const names = nameMap(await trustCharacters(ctx.tx, table.id));
+    // Field by field: a bad value is reported by name and the valid ones are kept.
+    const problems: string[] = [];
     for (const [field, raw] of Object.entries(ctx.intent)) {
       const m = /^v(\d+)$/.exec(field);
       if (!m) continue;
-      const value = Number(String(raw).trim());
-      if (!Number.isInteger(value)) refuse("errors.mw.trustNotInteger");
-      round = proposeTrust(round, { giverId: giver.id, holderId: Number(m[1]), value });
+      const holderId = Number(m[1]);
+      const text = String(raw).trim();
+      const holder = names.get(holderId) ?? `#${holderId}`;
+      try {
+        const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+        if (!Number.isInteger(value)) refuse("errors.mw.trustNotInteger");
+        round = proposeTrust(round, { giverId: giver.id, holderId, value });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        problems.push(
+          t(ctx.userLang, "mw.trust.fieldProblem", {
+            name: holder,
+            value: text.slice(0, 10) || "—",
+            problem: t(ctx.userLang, error.code, error.params as Record<string, string | number>),
+          }),
+        );
+      }
     }
     await appendLog(ctx, table.id, {
       action: "trust.propose",
@@ -655,7 +697,21 @@ export const trustModal = defineUseCase({
       after: round.proposals.filter((p) => p.giverId === giver.id),
       visibleTo: round.mode === "secret" ? ctx.actor.userId : null,
     });
-    return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
+    const answer = await afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
+    if (problems.length > 0 && answer.reply) {
+      answer.reply = {
+        ...answer.reply,
+        embeds: [
+          ...(answer.reply.embeds ?? []),
+          {
+            title: t(ctx.userLang, "mw.trust.fieldProblemsTitle"),
+            description: problems.join("\n"),
+            tone: "warning",
+          },
+        ],
+      };
+    }
+    return answer;
   },
 });
 

@@ -272,7 +272,7 @@ export default {
   "mw.trust.submitted": "Submitted. Everything is revealed together when everyone has submitted.",
   "mw.trust.modalTitle": "Trust for chapter {chapter}",
   "mw.trust.dmClosed":
-    "{user}, your DMs are closed, so the bot could not send you your trust for {name}. Use `{/trust set target value}` and `{/trust submit}` here: only you will see the answers.",
+    "{user}, your DMs are closed, so the bot could not send you your trust for {name}. Open your private form with the button below (only you will see it), or use `{/trust set target value}` and `{/trust submit}` here.",
   "mw.trust.revealTitle": "Trust revealed: chapter {chapter}",
   "mw.trust.changes": "What changed",
   "mw.trust.noChanges": "Nobody changed their trust.",
@@ -584,4 +584,7 @@ export default {
   "mw.conflict.select.narrate": "Buy the narration of… (1 trust)",
   "mw.conflict.betrayTitle": "Betray {name}",
   "mw.conflict.betrayPoints": "Trust points to spend (you hold {n})",
+  "mw.trust.button.openForm": "{name}: my trust form",
+  "mw.trust.fieldProblemsTitle": "Not saved (the other values are kept)",
+  "mw.trust.fieldProblem": "• {name} — “{value}”: {problem}",
 } satisfies Messages;

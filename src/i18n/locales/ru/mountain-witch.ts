@@ -276,7 +276,7 @@ export default {
   "mw.trust.submitted": "Отправлено. Всё откроется одновременно, когда отправят все.",
   "mw.trust.modalTitle": "Доверие на главу {chapter}",
   "mw.trust.dmClosed":
-    "{user}, у вас закрыты личные сообщения, и бот не смог прислать доверие персонажа {name}. Используйте здесь `{/trust set target value}` и `{/trust submit}` — ответы увидите только вы.",
+    "{user}, у вас закрыты личные сообщения, и бот не смог прислать доверие персонажа {name}. Откройте свою личную форму кнопкой ниже (её увидите только вы) или используйте здесь `{/trust set target value}` и `{/trust submit}`.",
   "mw.trust.revealTitle": "Доверие открыто: глава {chapter}",
   "mw.trust.changes": "Что изменилось",
   "mw.trust.noChanges": "Никто не изменил доверие.",
@@ -700,4 +700,7 @@ export default {
   "mw.conflict.select.narrate": "Купить повествование… (1 доверие)",
   "mw.conflict.betrayTitle": "Предать: {name}",
   "mw.conflict.betrayPoints": "Сколько доверия потратить (у вас {n})",
+  "mw.trust.button.openForm": "{name}: моя форма доверия",
+  "mw.trust.fieldProblemsTitle": "Не сохранено (остальные значения приняты)",
+  "mw.trust.fieldProblem": "• {name} — «{value}»: {problem}",
 } satisfies Messages;
