@@ -83,6 +83,16 @@ const fp = defineCommand({
         ],
       },
       { name: "refresh" },
+      {
+        name: "spend",
+        options: [
+          { name: "on", type: "string", required: true, choices: ["stunt", "detail", "passive"] },
+          { name: "reason", type: "string", required: true, maxLength: 200 },
+          { name: "stunt", type: "string", maxLength: 100 },
+          aspect("aspect", false),
+          character,
+        ],
+      },
     ],
   },
 });
@@ -177,9 +187,17 @@ const contest = defineCommand({
   },
 });
 
-/** This game's own slash commands. */
-/** `/faction` (docs/rules/fate.md §3.5): the GM's factions with aspects, abilities, fate points and stress. */
+/** `/faction` (docs/rules/fate.md §3.5): the GM's factions with aspects, abilities, stunts, fate points and stress. */
 const factionName = { name: "name", type: "string", required: true, maxLength: 64 } as const;
+const FACTION_ABILITY_CHOICES = [
+  "military",
+  "magic",
+  "resources",
+  "commerce",
+  "popularity",
+  "espionage",
+  "art",
+];
 const faction = defineCommand({
   spec: {
     name: "faction",
@@ -190,6 +208,7 @@ const faction = defineCommand({
           factionName,
           { name: "abilities", type: "string", maxLength: 300 },
           { name: "aspects", type: "string", maxLength: 500 },
+          { name: "stunts", type: "string", maxLength: 1000 },
         ],
       },
       { name: "show", options: [{ ...factionName, required: false }] },
@@ -202,10 +221,50 @@ const faction = defineCommand({
         options: [
           factionName,
           { name: "shifts", type: "integer", required: true, min: 0, max: 30 },
-          { name: "kind", type: "string", choices: ["physical", "mental"] },
+          { name: "track", type: "string", required: true, choices: ["politics", "army", "economy"] },
+          { name: "consequence", type: "string", maxLength: 100 },
         ],
       },
+      {
+        name: "check",
+        options: [
+          { name: "faction", type: "string", required: true, maxLength: 64 },
+          { name: "ability", type: "string", required: true, choices: FACTION_ABILITY_CHOICES },
+          { name: "action", type: "string", choices: ["overcome", "advantage", "attack", "defend"] },
+          { name: "vs", type: "integer", min: -20, max: 20 },
+          { name: "bonus", type: "integer", min: -20, max: 20 },
+        ],
+      },
+      { name: "scene", options: [factionName, { name: "passed", type: "boolean" }] },
       { name: "delete", options: [factionName] },
+    ],
+  },
+});
+
+/** `/fate-challenge` (docs/rules/fate.md §3.4): a series of overcome rolls, one different skill per task. */
+const fateChallenge = defineCommand({
+  spec: {
+    name: "fate-challenge",
+    subcommands: [
+      {
+        name: "start",
+        options: [
+          { name: "title", type: "string", required: true, maxLength: 100 },
+          { name: "tasks", type: "string", required: true, maxLength: 500 },
+          { name: "vs", type: "integer", min: -20, max: 20 },
+        ],
+      },
+      {
+        name: "roll",
+        options: [
+          { name: "task", type: "string", required: true, maxLength: 100 },
+          skill(true),
+          { name: "bonus", type: "integer", min: -20, max: 20 },
+          character,
+        ],
+      },
+      { name: "show" },
+      { name: "end" },
     ],
   },
 });
@@ -220,6 +279,7 @@ export const commands: CommandModule[] = [
   consequence,
   contest,
   faction,
+  fateChallenge,
 ];
 
 /** Subcommands this game adds to `/character` (sheet fields). */

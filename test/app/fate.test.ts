@@ -386,7 +386,7 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
     expect((table.state as { fateWeek: number }).fateWeek).toBe(2);
   });
 
-  it("factions: seven abilities rated +4 +3 +2 +1 +1, three aspects, fate points and two-box stress", async () => {
+  it("factions: seven abilities rated +4 +3 +2 +1 +1, three aspects, fate points and three-box tracks", async () => {
     const created = await app.run(GM, {
       type: "faction.create",
       name: "Thieves' Guild",
@@ -404,10 +404,10 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
       "errors.gmOnly",
     );
     await app.run(GM, { type: "faction.fp", name: "thieves' guild", amount: 1 });
-    const hit = await app.run(GM, { type: "faction.hit", name: "Thieves' Guild", shifts: 2 });
-    expect(replyText(hit)).toContain("stress boxes 1, 2");
+    const hit = await app.run(GM, { type: "faction.hit", name: "Thieves' Guild", shifts: 2, track: "army" });
+    expect(replyText(hit)).toContain("Army box 2");
     const shown = await app.run(PLAYER, { type: "faction.show", name: "Thieves' Guild" });
-    expect(replyText(shown)).toContain("☒☒");
+    expect(replyText(shown)).toContain("Army: ☐☒☐");
     expect((await app.refused(PLAYER, { type: "faction.show", name: "Navy" })).code).toBe(
       "errors.fate.unknownFaction",
     );

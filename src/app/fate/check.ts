@@ -18,12 +18,13 @@ import { ACTIONS, actionOutcome, hitAfterRatings } from "../../rules/fate/outcom
 import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
+import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { applyHit } from "./harm.js";
 import {
   type CheckFlowState,
@@ -31,7 +32,6 @@ import {
   fateCharacter,
   findTableAspect,
   saveFatePoints,
-  saveTableAspect,
   tableAspects,
 } from "./state.js";
 import { attackHit, checkView, ladderText } from "./views.js";
@@ -327,10 +327,8 @@ async function checkForInvoke(
 
 /** Who may invoke on this check: the roller's player (the GM for NPCs); for `passive`, the GM. */
 async function invokerFor(ctx: Ctx, table: GameTable, state: CheckFlowState, mode: InvokeMode) {
-  if (mode === "passive") {
-    requireGm(ctx);
-    return null;
-  }
+  // +2 to a difficulty is paid with a character's own fate point: `/fp spend on:passive` (fp.ts).
+  if (mode === "passive") return refuse("errors.fate.passiveIsSpend");
   const roller = await characterById(ctx.tx, table.id, state.rollerId);
   requireControl(ctx, roller);
   return roller;
@@ -354,7 +352,7 @@ export const invokeMenu = defineUseCase({
     if (ctx.intent.mode === "passive" && flow.state.check.opposition.kind !== "passive") {
       refuse("errors.fate.noPassiveOpposition");
     }
-    const aspects = await tableAspects(ctx.tx, table.id);
+    const aspects = await invokableAspects(ctx.tx, table);
     if (aspects.length === 0) refuse("errors.fate.noAspects");
     const sorted = [...aspects].sort((a, b) => b.aspect.freeInvokes.length - a.aspect.freeInvokes.length);
     const fp = invoker ? invoker.fatePoints : null;
@@ -407,7 +405,7 @@ export const invoke = defineUseCase({
     const mode = ctx.intent.mode ?? "plus2";
     const flow = await checkForInvoke(ctx, table, mode, ctx.intent.flowId);
     const invokerRow = await invokerFor(ctx, table, flow.state, mode);
-    const found = await findTableAspect(ctx.tx, table.id, ctx.intent.aspect, flow.state.rollerId);
+    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, flow.state.rollerId);
     const invoker = invokerRow
       ? { id: String(invokerRow.id), fatePoints: invokerRow.fatePoints }
       : { id: "gm", fatePoints: GM_BANK };
@@ -418,7 +416,7 @@ export const invoke = defineUseCase({
     if (invokerRow && result.invoker.fatePoints !== invokerRow.fatePoints) {
       await saveFatePoints(ctx.tx, invokerRow.id, result.invoker.fatePoints);
     }
-    await saveTableAspect(ctx.tx, found, result.aspect);
+    await saveInvokedAspect(ctx.tx, table, found, result.aspect);
     const state: CheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, flow.id, state);
     const effects: Effect[] = [panelEdit(flow, panel(ctx, flow, state))];

@@ -3,29 +3,41 @@ import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { acceptCompel, buyOffCompel, type CompelOffer, offerCompel } from "../../rules/fate/compel.js";
+import type { Faction } from "../../rules/fate/faction.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
 import { createFlow, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
+import { nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { characterById, saveFatePoints, tableAspects } from "./state.js";
+import { factionsOf, findFaction, invokableAspects, saveFactionState } from "./faction.js";
+import { characterById, saveFatePoints } from "./state.js";
 
 /** A compel waiting for its target's answer (flow kind `fate.compel`). */
 export interface CompelFlowState {
   offer: CompelOffer;
+  /** The character compelled; 0 when it is a faction (then `targetFactionId`). */
   targetId: number;
   targetName: string;
   targetOwnerId: string | null;
   compellerId: number | null;
   compellerName: string | null;
-  answer: "accepted" | "boughtOff" | null;
+  answer: "accepted" | "boughtOff" | "declined" | null;
+  /**
+   * A player compelling their own character waits for the GM's agreement before any fate point
+   * changes hands (docs/rules/fate.md §3.2). Missing in flows saved before: no wait.
+   */
+  needsGm?: boolean;
+  /** A faction compelled through one of its aspects (the GM answers for it). Missing: a character. */
+  targetFactionId?: string | null;
 }
 
 function compelView(lang: Lang, flowId: number, state: CompelFlowState): MessageView {
   const { offer } = state;
+  const self = state.needsGm === true;
   const lines = [
-    t(lang, "fate.compel.offer", {
+    t(lang, self ? "fate.compel.selfOffer" : "fate.compel.offer", {
       by: state.compellerName ?? t(lang, "fate.gm"),
       target: state.targetName,
       aspect: offer.aspect,
@@ -34,12 +46,48 @@ function compelView(lang: Lang, flowId: number, state: CompelFlowState): Message
   ];
   if (state.answer) {
     lines.push(t(lang, `fate.compel.${state.answer}`, { target: state.targetName, points: offer.points }));
+  } else if (self) {
+    lines.push(t(lang, "fate.compel.waitingForGm", { target: state.targetName, points: offer.points }));
   } else {
     lines.push(t(lang, "fate.compel.waiting", { target: state.targetName, points: offer.points }));
   }
+  const ping = !state.answer && !self && state.targetOwnerId ? state.targetOwnerId : null;
+  const buttons: MessageView["rows"] = self
+    ? [
+        [
+          {
+            kind: "button",
+            style: "success",
+            label: t(lang, "fate.button.gmAgreeCompel", { points: offer.points }),
+            intent: { type: "compel.gm-agree", flowId },
+          },
+          {
+            kind: "button",
+            style: "secondary",
+            label: t(lang, "fate.button.gmDeclineCompel"),
+            intent: { type: "compel.gm-decline", flowId },
+          },
+        ],
+      ]
+    : [
+        [
+          {
+            kind: "button",
+            style: "success",
+            label: t(lang, "fate.button.acceptCompel", { points: offer.points }),
+            intent: { type: "compel.accept", flowId },
+          },
+          {
+            kind: "button",
+            style: "secondary",
+            label: t(lang, "fate.button.buyOffCompel", { points: offer.points }),
+            intent: { type: "compel.buyoff", flowId },
+          },
+        ],
+      ];
   return {
-    content: !state.answer && state.targetOwnerId ? `<@${state.targetOwnerId}>` : undefined,
-    mentionUsers: !state.answer && state.targetOwnerId ? [state.targetOwnerId] : undefined,
+    content: ping ? `<@${ping}>` : undefined,
+    mentionUsers: ping ? [ping] : undefined,
     embeds: [
       {
         title: t(lang, "fate.compel.title"),
@@ -47,25 +95,23 @@ function compelView(lang: Lang, flowId: number, state: CompelFlowState): Message
         tone: state.answer ? "neutral" : "warning",
       },
     ],
-    rows: state.answer
-      ? []
-      : [
-          [
-            {
-              kind: "button",
-              style: "success",
-              label: t(lang, "fate.button.acceptCompel", { points: offer.points }),
-              intent: { type: "compel.accept", flowId },
-            },
-            {
-              kind: "button",
-              style: "secondary",
-              label: t(lang, "fate.button.buyOffCompel", { points: offer.points }),
-              intent: { type: "compel.buyoff", flowId },
-            },
-          ],
-        ],
+    rows: state.answer ? [] : buttons,
   };
+}
+
+/** The compelled: a character by name, else a faction of the table by name. */
+async function compelTarget(
+  ctx: Pick<ActionContext, "tx" | "table">,
+  name: string,
+): Promise<{ character: Character; faction: null } | { character: null; faction: Faction }> {
+  const table = requireTable(ctx);
+  try {
+    return { character: await findCharacter(ctx.tx, table.id, name), faction: null };
+  } catch (error) {
+    const faction = factionsOf(table).find((f) => nameKey(f.name) === nameKey(name));
+    if (!faction) throw error;
+    return { character: null, faction };
+  }
 }
 
 export const compel = defineUseCase({
@@ -83,15 +129,19 @@ export const compel = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
-    const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
-    const aspects = (await tableAspects(ctx.tx, table.id)).map((a) => a.aspect);
+    const compelled = await compelTarget(ctx, ctx.intent.target);
+    const aspects = (await invokableAspects(ctx.tx, table)).map((a) => a.aspect);
     const gm = isGm(table, ctx.actor);
+    const target = compelled.character;
+    const targetHolder = target
+      ? { id: String(target.id), fatePoints: target.fatePoints }
+      : { id: `faction:${compelled.faction!.id}`, fatePoints: compelled.faction!.fatePoints };
     // The GM compels from the bank unless naming a character; a player compels as their character.
     let compeller: Character | null = null;
     if (!gm || ctx.intent.by) {
       compeller = ctx.intent.by
         ? await actingCharacter(ctx, ctx.intent.by)
-        : target.ownerUserId === ctx.actor.userId
+        : target && target.ownerUserId === ctx.actor.userId
           ? target
           : await actingCharacter(ctx, undefined);
     }
@@ -99,7 +149,7 @@ export const compel = defineUseCase({
       ? { kind: "character" as const, characterId: String(compeller.id) }
       : { kind: "gm" as const };
     const { offer, compeller: paid } = offerCompel({
-      target: { id: String(target.id), fatePoints: target.fatePoints },
+      target: targetHolder,
       aspect: ctx.intent.aspect,
       aspects,
       points: ctx.intent.points,
@@ -109,14 +159,18 @@ export const compel = defineUseCase({
     if (compeller && paid) {
       await saveFatePoints(ctx.tx, compeller.id, paid.fatePoints);
     }
+    // A player's own character, compelled by that player: the GM agrees first (docs/rules/fate.md §3.2).
+    const needsGm = !gm && target !== null && compeller !== null && compeller.id === target.id;
     const state: CompelFlowState = {
       offer,
-      targetId: target.id,
-      targetName: target.name,
-      targetOwnerId: target.ownerUserId,
+      targetId: target?.id ?? 0,
+      targetName: target?.name ?? compelled.faction!.name,
+      targetOwnerId: target?.ownerUserId ?? null,
       compellerId: compeller?.id ?? null,
       compellerName: compeller?.name ?? null,
       answer: null,
+      needsGm,
+      targetFactionId: compelled.faction?.id ?? null,
     };
     const flow = await createFlow(ctx.tx, {
       tableId: table.id,
@@ -126,10 +180,10 @@ export const compel = defineUseCase({
     });
     await appendLog(ctx, table.id, {
       action: "fate.compel",
-      characterId: target.id,
+      characterId: target?.id ?? null,
       summary: {
-        key: "log.fate.compel",
-        params: { target: target.name, aspect: offer.aspect, points: offer.points },
+        key: needsGm ? "log.fate.selfCompel" : "log.fate.compel",
+        params: { target: state.targetName, aspect: offer.aspect, points: offer.points },
       },
       before: compeller ? { compellerFatePoints: compeller.fatePoints } : undefined,
       after: compeller && paid ? { compellerFatePoints: paid.fatePoints, escrow: offer.escrow } : undefined,
@@ -138,14 +192,40 @@ export const compel = defineUseCase({
   },
 });
 
-/** Only the target answers: its player, or the GM for a GM character. */
+/** Who holds the compelled side's fate points: a character's row, or a faction in the table state. */
+type Answerer =
+  | { kind: "character"; character: Character; fatePoints: number }
+  | { kind: "faction"; faction: Faction; fatePoints: number };
+
+/** Only the target answers: its player, or the GM for a GM character or a faction. */
 async function answerable(ctx: Pick<ActionContext, "tx" | "actor" | "table">, flowId: number) {
   const table = requireTable(ctx);
   const flow = await requireFlow<CompelFlowState>(ctx.tx, table.id, flowId, "fate.compel");
+  if (flow.state.needsGm) refuse("errors.fate.compelNeedsGm", { name: flow.state.targetName });
+  if (flow.state.targetFactionId) {
+    if (!isGm(table, ctx.actor)) refuse("errors.fate.notCompelTarget", { name: flow.state.targetName });
+    const faction = findFaction(factionsOf(table), flow.state.targetFactionId);
+    const answerer: Answerer = { kind: "faction", faction, fatePoints: faction.fatePoints };
+    return { table, flow, answerer };
+  }
   const target = await characterById(ctx.tx, table.id, flow.state.targetId);
   const mayAnswer = target.ownerUserId ? target.ownerUserId === ctx.actor.userId : isGm(table, ctx.actor);
   if (!mayAnswer) refuse("errors.fate.notCompelTarget", { name: target.name });
-  return { table, flow, target };
+  const answerer: Answerer = { kind: "character", character: target, fatePoints: target.fatePoints };
+  return { table, flow, answerer };
+}
+
+function holderId(answerer: Answerer): string {
+  return answerer.kind === "character" ? String(answerer.character.id) : `faction:${answerer.faction.id}`;
+}
+
+async function saveAnswerer(
+  ctx: Pick<ActionContext, "tx" | "table">,
+  answerer: Answerer,
+  fatePoints: number,
+): Promise<void> {
+  if (answerer.kind === "character") await saveFatePoints(ctx.tx, answerer.character.id, fatePoints);
+  else await saveFactionState(ctx.tx, requireTable(ctx), { ...answerer.faction, fatePoints });
 }
 
 export const compelAccept = defineUseCase({
@@ -156,19 +236,19 @@ export const compelAccept = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const { table, flow, target } = await answerable(ctx, ctx.intent.flowId);
-    const after = acceptCompel(flow.state.offer, { id: String(target.id), fatePoints: target.fatePoints });
-    await saveFatePoints(ctx.tx, target.id, after.fatePoints);
+    const { table, flow, answerer } = await answerable(ctx, ctx.intent.flowId);
+    const after = acceptCompel(flow.state.offer, { id: holderId(answerer), fatePoints: answerer.fatePoints });
+    await saveAnswerer(ctx, answerer, after.fatePoints);
     const state: CompelFlowState = { ...flow.state, answer: "accepted" };
     await saveFlowState(ctx.tx, flow.id, state, true);
     await appendLog(ctx, table.id, {
       action: "fate.compel.accept",
-      characterId: target.id,
+      characterId: answerer.kind === "character" ? answerer.character.id : null,
       summary: {
         key: "log.fate.compelAccepted",
-        params: { name: target.name, points: flow.state.offer.points },
+        params: { name: flow.state.targetName, points: flow.state.offer.points },
       },
-      before: { fatePoints: target.fatePoints },
+      before: { fatePoints: answerer.fatePoints },
       after: { fatePoints: after.fatePoints },
     });
     return { reply: compelView(ctx.publicLang, flow.id, state), replyMode: "update" };
@@ -183,32 +263,82 @@ export const compelBuyOff = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const { table, flow, target } = await answerable(ctx, ctx.intent.flowId);
+    const { table, flow, answerer } = await answerable(ctx, ctx.intent.flowId);
     const compeller =
       flow.state.compellerId !== null
         ? await sqlFor(ctx.tx).one<Character>`SELECT * FROM "character" WHERE id = ${flow.state.compellerId}`
         : null;
     const paid = buyOffCompel(
       flow.state.offer,
-      { id: String(target.id), fatePoints: target.fatePoints },
+      { id: holderId(answerer), fatePoints: answerer.fatePoints },
       compeller && flow.state.offer.escrow > 0
         ? { id: String(compeller.id), fatePoints: compeller.fatePoints }
         : null,
     );
-    await saveFatePoints(ctx.tx, target.id, paid.target.fatePoints);
+    await saveAnswerer(ctx, answerer, paid.target.fatePoints);
     if (compeller && paid.compeller) await saveFatePoints(ctx.tx, compeller.id, paid.compeller.fatePoints);
     const state: CompelFlowState = { ...flow.state, answer: "boughtOff" };
     await saveFlowState(ctx.tx, flow.id, state, true);
     await appendLog(ctx, table.id, {
       action: "fate.compel.buyoff",
-      characterId: target.id,
+      characterId: answerer.kind === "character" ? answerer.character.id : null,
       summary: {
         key: "log.fate.compelBoughtOff",
-        params: { name: target.name, points: flow.state.offer.points },
+        params: { name: flow.state.targetName, points: flow.state.offer.points },
       },
-      before: { fatePoints: target.fatePoints },
+      before: { fatePoints: answerer.fatePoints },
       after: { fatePoints: paid.target.fatePoints },
     });
     return { reply: compelView(ctx.publicLang, flow.id, state), replyMode: "update" };
   },
+});
+
+/** The GM's answer to a self-compel: agreed, the character takes the points; declined, nothing changes. */
+async function gmAnswer(ctx: ActionContext<{ type: string; flowId: number }>, agree: boolean) {
+  const table = requireTable(ctx);
+  const flow = await requireFlow<CompelFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.compel");
+  if (!flow.state.needsGm) refuse("errors.fate.compelNotSelf");
+  if (!isGm(table, ctx.actor)) refuse("errors.fate.compelGmAgrees", { name: flow.state.targetName });
+  const target = await characterById(ctx.tx, table.id, flow.state.targetId);
+  const state: CompelFlowState = { ...flow.state, answer: agree ? "accepted" : "declined" };
+  let after = target.fatePoints;
+  if (agree) {
+    after = acceptCompel(flow.state.offer, {
+      id: String(target.id),
+      fatePoints: target.fatePoints,
+    }).fatePoints;
+    await saveFatePoints(ctx.tx, target.id, after);
+  }
+  await saveFlowState(ctx.tx, flow.id, state, true);
+  await appendLog(ctx, table.id, {
+    action: agree ? "fate.compel.gm-agree" : "fate.compel.gm-decline",
+    characterId: target.id,
+    summary: {
+      key: agree ? "log.fate.selfCompelAgreed" : "log.fate.selfCompelDeclined",
+      params: { name: target.name, points: flow.state.offer.points },
+    },
+    before: { fatePoints: target.fatePoints },
+    after: { fatePoints: after },
+  });
+  return { reply: compelView(ctx.publicLang, flow.id, state), replyMode: "update" as const };
+}
+
+export const compelGmAgree = defineUseCase({
+  type: "compel.gm-agree",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("compel.gm-agree"), flowId: z.number().int().positive() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run: (ctx) => gmAnswer(ctx, true),
+});
+
+export const compelGmDecline = defineUseCase({
+  type: "compel.gm-decline",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("compel.gm-decline"), flowId: z.number().int().positive() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  run: (ctx) => gmAnswer(ctx, false),
 });

@@ -1,28 +1,53 @@
 import { z } from "zod";
+import type { GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { sameAspectName } from "../../rules/fate/aspects.js";
+import { type Aspect, makeAspect, sameAspectName } from "../../rules/fate/aspects.js";
+import { makeStunt } from "../../rules/fate/character.js";
 import {
+  clearFactionStress,
   FACTION_ABILITY_KEYS,
+  FACTION_TRACKS,
   type Faction,
   type FactionAbilities,
+  type FactionCheck,
+  type FactionHit,
+  type FactionTrack,
+  factionAbsorptions,
+  factionCheckOutcome,
+  factionCheckResult,
+  factionCheckShifts,
+  factionInvoke,
+  factionSceneFatePoint,
+  hitFaction,
+  loadFaction,
   newFaction,
   resolveFactionAbility,
+  rollFactionCheck,
 } from "../../rules/fate/faction.js";
 import { adjustFatePoints } from "../../rules/fate/fate-points.js";
 import { signed } from "../../rules/fate/ladder.js";
+import { ACTIONS, type FateAction, outcome } from "../../rules/fate/outcomes.js";
 import { echo } from "../../rules/fate/skills.js";
-import { absorbHit } from "../../rules/fate/stress.js";
+import type { Tx } from "../../store/db.js";
 import { requireGm, requireTable } from "../access.js";
+import { createFlow, panelEdit, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
-import { cleanName } from "../names.js";
-import { defineUseCase } from "../use-case.js";
-import type { EmbedView } from "../views.js";
-import { absorptionText } from "./harm.js";
-import { saveTableState, tableState } from "./state.js";
-import { boxesText } from "./views.js";
+import { cleanName, cleanText, nameKey } from "../names.js";
+import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { EmbedView, MessageView } from "../views.js";
+import {
+  findTableAspect,
+  saveTableAspect,
+  saveTableState,
+  type TableAspect,
+  tableAspects,
+  tableState,
+} from "./state.js";
+import { boxesText, diceText, ladderText } from "./views.js";
 
 const factionName = z.string().min(1).max(100);
+const flowId = z.number().int().positive();
 
 /** "military 4, Магическая сила 3, commerce 2" (or the compact "military:4 commerce:2") → ratings. */
 export function parseAbilities(text: string): FactionAbilities {
@@ -39,43 +64,96 @@ export function parseAbilities(text: string): FactionAbilities {
   return abilities;
 }
 
-function findFaction(factions: readonly Faction[], name: string): Faction {
-  const found = factions.find((f) => sameAspectName(f.name, name));
+/** The table's factions, whatever version stored them (docs/rules/fate.md §3.5). */
+export function factionsOf(table: GameTable): Faction[] {
+  return tableState(table).factions.map(loadFaction);
+}
+
+async function saveFactions(tx: Tx, table: GameTable, factions: Faction[]): Promise<void> {
+  await saveTableState(tx, table, { ...tableState(table), factions });
+}
+
+/** Writes one faction back into the table state. */
+export async function saveFactionState(tx: Tx, table: GameTable, faction: Faction): Promise<void> {
+  await saveFaction(tx, table, faction);
+}
+
+async function saveFaction(tx: Tx, table: GameTable, faction: Faction): Promise<void> {
+  await saveFactions(
+    tx,
+    table,
+    factionsOf(table).map((f) => (f.id === faction.id ? faction : f)),
+  );
+}
+
+export function findFaction(factions: readonly Faction[], name: string): Faction {
+  const found = factions.find((f) => sameAspectName(f.name, name) || f.id === name);
   return found ?? refuse("errors.fate.unknownFaction", { name: echo(name) });
 }
 
-function factionEmbed(lang: Lang, faction: Faction): EmbedView {
+function trackText(lang: Lang, track: FactionTrack): string {
+  return t(lang, `fate.factionTrack.${track}`);
+}
+
+export function factionEmbed(lang: Lang, faction: Faction): EmbedView {
   const abilities =
     FACTION_ABILITY_KEYS.filter((k) => (faction.abilities[k] ?? 0) > 0)
       .sort((a, b) => (faction.abilities[b] ?? 0) - (faction.abilities[a] ?? 0))
       .map((k) => `${signed(faction.abilities[k] ?? 0)} ${t(lang, `fate.factionAbility.${k}`)}`)
       .join(" · ") || "—";
   const consequences = faction.consequences
-    .filter((s) => s.taken)
     .map(
-      (s) => `${t(lang, `fate.consequenceSlot.${s.id}`)}: ${s.aspect?.name ?? t(lang, "fate.sheet.unnamed")}`,
+      (s) =>
+        `${t(lang, `fate.consequenceSlot.${s.id}`)} : ${
+          s.taken ? (s.aspect?.name ?? t(lang, "fate.sheet.unnamed")) : "—"
+        }`,
+    )
+    .join("\n");
+  const aspects = faction.aspects
+    .map((a) =>
+      a.freeInvokes.length > 0
+        ? `• ${a.name} (${t(lang, "fate.faction.freeInvokes", { count: a.freeInvokes.length })})`
+        : `• ${a.name}`,
     )
     .join("\n");
   return {
     title: t(lang, "fate.faction.title", { name: faction.name }),
     fields: [
-      {
-        name: t(lang, "fate.sheet.aspects"),
-        value: faction.aspects.map((a) => `• ${a.name}`).join("\n") || "—",
-      },
+      { name: t(lang, "fate.sheet.aspects"), value: aspects || "—" },
       { name: t(lang, "fate.faction.abilities"), value: abilities },
+      ...(faction.stunts.length > 0
+        ? [
+            {
+              name: t(lang, "fate.faction.stunts"),
+              value: faction.stunts
+                .map((s) => (s.text ? `• **${s.name}**: ${s.text}` : `• **${s.name}**`))
+                .join("\n")
+                .slice(0, 1024),
+            },
+          ]
+        : []),
       { name: t(lang, "fate.sheet.fp"), value: String(faction.fatePoints), inline: true },
       {
         name: t(lang, "fate.sheet.stress"),
-        value: `${t(lang, "fate.stress.physical")}: ${boxesText(faction.stress.physical.boxes)}\n${t(lang, "fate.stress.mental")}: ${boxesText(faction.stress.mental.boxes)}`,
+        value: FACTION_TRACKS.map((k) => `${trackText(lang, k)}: ${boxesText(faction.stress[k])}`).join("\n"),
         inline: true,
       },
-      ...(consequences
-        ? [{ name: t(lang, "fate.sheet.consequences"), value: consequences, inline: true }]
-        : []),
+      { name: t(lang, "fate.sheet.consequences"), value: consequences, inline: true },
     ],
     tone: "info",
   };
+}
+
+/** "Name: what it does; Name: …" → stunts. */
+function parseStunts(text: string) {
+  return text
+    .split(/[;\n]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [name, ...rest] = s.split(":");
+      return makeStunt(cleanName(name ?? "", 100), cleanText(rest.join(":"), 500));
+    });
 }
 
 export const factionCreate = defineUseCase({
@@ -86,18 +164,18 @@ export const factionCreate = defineUseCase({
     name: factionName,
     abilities: z.string().max(300).optional(),
     aspects: z.string().max(500).optional(),
+    stunts: z.string().max(1000).optional(),
   }),
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
     const table = requireGm(ctx);
-    const state = tableState(table);
+    const factions = factionsOf(table);
     const name = cleanName(ctx.intent.name, 100);
-    if (state.factions.some((f) => sameAspectName(f.name, name)))
-      refuse("errors.fate.factionExists", { name });
+    if (factions.some((f) => sameAspectName(f.name, name))) refuse("errors.fate.factionExists", { name });
     const faction = newFaction({
-      id: `f${ctx.now.getTime().toString(36)}${state.factions.length}`,
+      id: `f${ctx.now.getTime().toString(36)}${factions.length}`,
       name,
       abilities: ctx.intent.abilities ? parseAbilities(ctx.intent.abilities) : {},
       aspects: (ctx.intent.aspects ?? "")
@@ -105,8 +183,9 @@ export const factionCreate = defineUseCase({
         .map((a) => a.trim())
         .filter(Boolean)
         .map((a) => cleanName(a, 100)),
+      stunts: ctx.intent.stunts ? parseStunts(ctx.intent.stunts) : [],
     });
-    await saveTableState(ctx.tx, table, { ...state, factions: [...state.factions, faction] });
+    await saveFactions(ctx.tx, table, [...factions, faction]);
     await appendLog(ctx, table.id, {
       action: "fate.faction.create",
       summary: { key: "log.fate.factionCreate", params: { name } },
@@ -125,7 +204,7 @@ export const factionShow = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
-    const { factions } = tableState(table);
+    const factions = factionsOf(table);
     if (ctx.intent.name)
       return { reply: { embeds: [factionEmbed(ctx.publicLang, findFaction(factions, ctx.intent.name))] } };
     return {
@@ -157,13 +236,9 @@ export const factionFp = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireGm(ctx);
-    const state = tableState(table);
-    const faction = findFaction(state.factions, ctx.intent.name);
+    const faction = findFaction(factionsOf(table), ctx.intent.name);
     const after = adjustFatePoints(faction, ctx.intent.amount);
-    await saveTableState(ctx.tx, table, {
-      ...state,
-      factions: state.factions.map((f) => (f === faction ? after : f)),
-    });
+    await saveFaction(ctx.tx, table, after);
     await appendLog(ctx, table.id, {
       action: "fate.faction.fp",
       summary: { key: "log.fate.factionFp", params: { name: faction.name, amount: ctx.intent.amount } },
@@ -174,7 +249,63 @@ export const factionFp = defineUseCase({
   },
 });
 
-/** GM: a hit on a faction, on its two-box tracks and consequences ([decision] docs/rules/fate.md §3.5). */
+/**
+ * GM: a new scene with the faction in it (docs/rules/fate.md §3.5): last scene's stress boxes
+ * clear, and the faction gets 1 FP unless a character present passes it one (`passed`).
+ */
+export const factionScene = defineUseCase({
+  type: "faction.scene",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("faction.scene"), name: factionName, passed: z.boolean().optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const passed = ctx.intent.passed ?? false;
+    const after = factionSceneFatePoint(clearFactionStress(faction), passed);
+    await saveFaction(ctx.tx, table, after);
+    await appendLog(ctx, table.id, {
+      action: "fate.faction.scene",
+      summary: {
+        key: "log.fate.factionScene",
+        params: { name: faction.name, from: faction.fatePoints, to: after.fatePoints },
+      },
+      before: { fatePoints: faction.fatePoints, stress: faction.stress },
+      after: { fatePoints: after.fatePoints, stress: after.stress },
+    });
+    return {
+      reply: {
+        content: t(ctx.publicLang, passed ? "fate.faction.scenePassed" : "fate.faction.sceneFp", {
+          name: faction.name,
+          from: faction.fatePoints,
+          to: after.fatePoints,
+        }),
+        embeds: [factionEmbed(ctx.publicLang, after)],
+      },
+    };
+  },
+});
+
+function factionHitText(lang: Lang, name: string, hit: FactionHit, named: string | null): string {
+  const track = trackText(lang, hit.track);
+  if (hit.kind === "takenOut") return t(lang, "fate.faction.takenOut", { name, shifts: hit.shifts, track });
+  const parts: string[] = [];
+  if (hit.absorption.box !== null)
+    parts.push(t(lang, "fate.faction.box", { box: hit.absorption.box + 1, track }));
+  for (const id of hit.absorption.consequences) parts.push(t(lang, `fate.consequenceSlot.${id}`));
+  if (parts.length === 0) return t(lang, "fate.faction.noHit", { name });
+  const text = t(lang, "fate.faction.hit", { name, shifts: hit.shifts, track, parts: parts.join(" + ") });
+  if (hit.absorption.consequences.length === 0) return text;
+  return `${text} ${named ? t(lang, "fate.faction.consequenceNamed", { aspect: named }) : t(lang, "fate.faction.nameConsequence")}`;
+}
+
+/**
+ * GM: a hit on one of a faction's tracks (Politics, Army, Economy: three boxes each, then
+ * consequences 2/4/6 — docs/rules/fate.md §3.5), taken the cheapest way that absorbs all of it;
+ * `consequence` names the consequence it takes (then it is a faction aspect, invocable).
+ */
 export const factionHit = defineUseCase({
   type: "faction.hit",
   systems: ["fate"],
@@ -182,38 +313,50 @@ export const factionHit = defineUseCase({
     type: z.literal("faction.hit"),
     name: factionName,
     shifts: z.number().int().min(0).max(30),
-    kind: z.enum(["physical", "mental"]).optional(),
+    track: z.enum(FACTION_TRACKS),
+    consequence: z.string().min(1).max(100).optional(),
   }),
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
     const table = requireGm(ctx);
-    const state = tableState(table);
-    const faction = findFaction(state.factions, ctx.intent.name);
-    const kind = ctx.intent.kind ?? "physical";
-    const absorption = absorbHit(faction.stress[kind], faction.consequences, ctx.intent.shifts);
-    const after: Faction = {
-      ...faction,
-      stress: { ...faction.stress, [kind]: absorption.track },
-      consequences: absorption.slots,
-    };
-    await saveTableState(ctx.tx, table, {
-      ...state,
-      factions: state.factions.map((f) => (f === faction ? after : f)),
-    });
+    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const hit = hitFaction(faction, ctx.intent.track, ctx.intent.shifts);
+    let after = hit.faction;
+    const named = ctx.intent.consequence ? cleanName(ctx.intent.consequence, 100) : null;
+    if (named && hit.kind === "absorbed" && hit.absorption.consequences.length > 0) {
+      const first = hit.absorption.consequences[0];
+      after = {
+        ...after,
+        consequences: after.consequences.map((s) =>
+          s.id === first ? { ...s, aspect: makeAspect(named, "consequence") } : s,
+        ),
+      };
+    }
+    await saveFaction(ctx.tx, table, after);
     await appendLog(ctx, table.id, {
       action: "fate.faction.hit",
-      summary: { key: "log.fate.factionHit", params: { name: faction.name, shifts: ctx.intent.shifts } },
+      summary: {
+        key: hit.kind === "takenOut" ? "log.fate.factionTakenOut" : "log.fate.factionHit",
+        params: {
+          name: faction.name,
+          shifts: ctx.intent.shifts,
+          track: `@fate.factionTrack.${ctx.intent.track}`,
+        },
+      },
       before: { stress: faction.stress, consequences: faction.consequences },
       after: { stress: after.stress, consequences: after.consequences },
     });
-    return {
-      reply: {
-        content: absorptionText(ctx.publicLang, faction.name, absorption),
-        embeds: [factionEmbed(ctx.publicLang, after)],
-      },
-    };
+    const others =
+      hit.kind === "absorbed"
+        ? factionAbsorptions(faction, ctx.intent.track, ctx.intent.shifts).length - 1
+        : 0;
+    const content = [
+      factionHitText(ctx.publicLang, faction.name, hit, named),
+      ...(others > 0 ? [t(ctx.publicLang, "fate.faction.otherWays", { count: others })] : []),
+    ].join("\n");
+    return { reply: { content, embeds: [factionEmbed(ctx.publicLang, after)] } };
   },
 });
 
@@ -226,9 +369,13 @@ export const factionDelete = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireGm(ctx);
-    const state = tableState(table);
-    const faction = findFaction(state.factions, ctx.intent.name);
-    await saveTableState(ctx.tx, table, { ...state, factions: state.factions.filter((f) => f !== faction) });
+    const factions = factionsOf(table);
+    const faction = findFaction(factions, ctx.intent.name);
+    await saveFactions(
+      ctx.tx,
+      table,
+      factions.filter((f) => f.id !== faction.id),
+    );
     await appendLog(ctx, table.id, {
       action: "fate.faction.delete",
       summary: { key: "log.fate.factionDelete", params: { name: faction.name } },
@@ -237,3 +384,359 @@ export const factionDelete = defineUseCase({
     return { reply: { content: t(ctx.publicLang, "fate.faction.deleted", { name: faction.name }) } };
   },
 });
+
+// --- Faction aspects for /invoke and /compel (docs/rules/fate.md §3.5) ---
+
+/**
+ * The faction aspects and named faction consequences, as table aspects: `ref` is
+ * `f<factionId>.a<index>` (an aspect) or `f<factionId>.<slot>` (a consequence);
+ * `characterName` carries the faction's name for lists.
+ */
+export function factionTableAspects(table: GameTable): TableAspect[] {
+  return factionsOf(table).flatMap((f) => [
+    ...f.aspects.map((aspect, i) => ({
+      ref: `f${f.id}.a${i}`,
+      aspect,
+      characterId: null,
+      characterName: f.name,
+    })),
+    ...f.consequences
+      .filter((s) => s.taken && s.aspect)
+      .map((s) => ({ ref: `f${f.id}.${s.id}`, aspect: s.aspect!, characterId: null, characterName: f.name })),
+  ]);
+}
+
+/** Every aspect that can be invoked or compelled: the table's (scene, characters, consequences), then the factions'. */
+export async function invokableAspects(tx: Tx, table: GameTable): Promise<TableAspect[]> {
+  return [...(await tableAspects(tx, table.id)), ...factionTableAspects(table)];
+}
+
+function findFactionAspect(table: GameTable, nameOrRef: string): TableAspect | null {
+  const all = factionTableAspects(table);
+  return (
+    all.find((a) => a.ref === nameOrRef) ??
+    all.find(
+      (a) => sameAspectName(a.aspect.name, nameOrRef) || nameKey(a.aspect.name) === nameKey(nameOrRef),
+    ) ??
+    null
+  );
+}
+
+/** The aspect an invoke names: the table's own first (`findTableAspect`), else a faction's. */
+export async function findInvokableAspect(
+  tx: Tx,
+  table: GameTable,
+  nameOrRef: string,
+  preferCharacterId: number | null = null,
+): Promise<TableAspect> {
+  if (!nameOrRef.startsWith("f")) {
+    try {
+      return await findTableAspect(tx, table.id, nameOrRef, preferCharacterId);
+    } catch (error) {
+      const found = findFactionAspect(table, nameOrRef);
+      if (found) return found;
+      throw error;
+    }
+  }
+  return findFactionAspect(table, nameOrRef) ?? findTableAspect(tx, table.id, nameOrRef, preferCharacterId);
+}
+
+/** Writes an invoked aspect back: into its faction for a faction aspect, else where `saveTableAspect` keeps it. */
+export async function saveInvokedAspect(
+  tx: Tx,
+  table: GameTable,
+  found: TableAspect,
+  after: Aspect | null,
+): Promise<void> {
+  const match = /^f(.+)\.(a\d+|mild|moderate|severe)$/.exec(found.ref);
+  if (!match) return saveTableAspect(tx, found, after);
+  const faction = findFaction(factionsOf(table), match[1]!);
+  const part = match[2]!;
+  const next: Faction = part.startsWith("a")
+    ? {
+        ...faction,
+        aspects: faction.aspects.map((a, i) => (i === Number(part.slice(1)) && after ? after : a)),
+      }
+    : {
+        ...faction,
+        consequences: faction.consequences.map((s) => (s.id === part && after ? { ...s, aspect: after } : s)),
+      };
+  await saveFaction(tx, table, next);
+}
+
+// --- Faction checks (docs/rules/fate.md §3.5) ---
+
+/** A faction check in the `flow` table (kind `fate.faction-check`). */
+export interface FactionCheckFlowState {
+  check: FactionCheck;
+  factionName: string;
+}
+
+function factionCheckEmbed(lang: Lang, state: FactionCheckFlowState): EmbedView {
+  const { check } = state;
+  const plus2 = check.invokes.filter((i) => i.mode === "plus2").length * 2;
+  const formula = [
+    `${signed(check.dice.total)} ${t(lang, "fate.check.term.dice")}`,
+    `${signed(check.abilityValue)} ${t(lang, `fate.factionAbility.${check.ability}`)}`,
+    ...(check.bonus !== 0 ? [`${signed(check.bonus)} ${t(lang, "fate.check.term.bonus")}`] : []),
+    ...(plus2 !== 0 ? [`${signed(plus2)} ${t(lang, "fate.check.term.invokes")}`] : []),
+  ].join(" ");
+  const lines = [t(lang, "fate.check.dice", { dice: diceText(check.dice) })];
+  for (const old of check.rerolledDice) lines.push(t(lang, "fate.check.rerolled", { dice: diceText(old) }));
+  lines.push(t(lang, "fate.check.result", { formula, result: ladderText(lang, factionCheckResult(check)) }));
+  const shifts = factionCheckShifts(check);
+  const judged = factionCheckOutcome(check);
+  let tone: EmbedView["tone"] = "neutral";
+  if (shifts !== null && judged && check.opposition.kind !== "none") {
+    const result = outcome(shifts);
+    tone = result === "fail" ? "failure" : result === "tie" ? "warning" : "success";
+    lines.push(
+      t(lang, "fate.check.vsPassive", {
+        value: ladderText(lang, check.opposition.value),
+        shifts: signed(shifts),
+        outcome: t(lang, `fate.outcome.${result}`),
+      }),
+    );
+    lines.push(t(lang, judged.effects.key, { hit: judged.effects.hit }));
+  } else {
+    lines.push(t(lang, "fate.check.noOpposition"));
+  }
+  if (check.invokes.length > 0) {
+    const list = check.invokes
+      .map(
+        (i) =>
+          `${i.aspect} (${t(lang, `fate.invokeMode.${i.mode}`)}, ${t(lang, `fate.payment.${i.paidWith}`)})`,
+      )
+      .join("; ");
+    lines.push(t(lang, "fate.check.invokes", { list }));
+  }
+  return {
+    title: t(lang, "fate.faction.checkTitle", {
+      name: state.factionName,
+      ability: t(lang, `fate.factionAbility.${check.ability}`),
+      action: t(lang, `fate.action.${check.action}`),
+    }),
+    description: lines.join("\n"),
+    tone,
+  };
+}
+
+function factionCheckView(lang: Lang, id: number, state: FactionCheckFlowState, open = true): MessageView {
+  return {
+    embeds: [factionCheckEmbed(lang, state)],
+    rows: open
+      ? [
+          [
+            {
+              kind: "button",
+              label: t(lang, "fate.button.plus2"),
+              intent: { type: "faction.invoke-menu", flowId: id, mode: "plus2" },
+            },
+            {
+              kind: "button",
+              style: "secondary",
+              label: t(lang, "fate.button.reroll"),
+              intent: { type: "faction.invoke-menu", flowId: id, mode: "reroll" },
+            },
+          ],
+        ]
+      : [],
+  };
+}
+
+/** GM: a faction acts — 4d3 + one of its abilities (+ bonus), against a difficulty if given. */
+export const factionCheck = defineUseCase({
+  type: "faction.check",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("faction.check"),
+    faction: factionName,
+    ability: z.string().min(1).max(100),
+    action: z.enum(ACTIONS as [FateAction, ...FateAction[]]).optional(),
+    vs: z.number().int().min(-20).max(20).optional(),
+    bonus: z.number().int().min(-20).max(20).optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const faction = findFaction(factionsOf(table), ctx.intent.faction);
+    const ability = resolveFactionAbility(ctx.intent.ability);
+    const check = rollFactionCheck(
+      faction,
+      { ability, bonus: ctx.intent.bonus, action: ctx.intent.action, vs: ctx.intent.vs },
+      ctx.dice,
+    );
+    const state: FactionCheckFlowState = { check, factionName: faction.name };
+    const flow = await createFlow(ctx.tx, {
+      tableId: table.id,
+      kind: "fate.faction-check",
+      state,
+      createdByUserId: ctx.actor.userId,
+    });
+    await appendLog(ctx, table.id, {
+      action: "fate.faction.check",
+      summary: {
+        key: "log.fate.factionCheck",
+        params: {
+          name: faction.name,
+          ability: `@fate.factionAbility.${ability}`,
+          result: factionCheckResult(check),
+        },
+      },
+      dice: check.dice,
+      after: { abilityValue: check.abilityValue, bonus: check.bonus, opposition: check.opposition },
+    });
+    return { reply: factionCheckView(ctx.publicLang, flow.id, state), replyIsPanelOf: flow.id };
+  },
+});
+
+const invokeMode = z.enum(["plus2", "reroll"]);
+
+/** GM: the aspects the faction may invoke on its check (its own first), as a private select. */
+export const factionInvokeMenu = defineUseCase({
+  type: "faction.invoke-menu",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("faction.invoke-menu"), flowId, mode: invokeMode }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await requireFlow<FactionCheckFlowState>(
+      ctx.tx,
+      table.id,
+      ctx.intent.flowId,
+      "fate.faction-check",
+    );
+    const faction = findFaction(factionsOf(table), flow.state.check.factionId);
+    const all = await invokableAspects(ctx.tx, table);
+    const own = all.filter((a) => a.ref.startsWith(`f${faction.id}.`));
+    const sorted = [...own, ...all.filter((a) => !own.includes(a))];
+    if (sorted.length === 0) refuse("errors.fate.noAspects");
+    return {
+      reply: {
+        ephemeral: true,
+        content: t(ctx.userLang, "fate.faction.invokeMenu", {
+          name: faction.name,
+          mode: `@fate.invokeMode.${ctx.intent.mode}`,
+          fp: faction.fatePoints,
+        }),
+        rows: [
+          [
+            {
+              kind: "select",
+              intent: { type: "faction.invoke", flowId: flow.id, mode: ctx.intent.mode },
+              field: "aspect",
+              placeholder: t(ctx.userLang, "fate.select.aspect"),
+              options: sorted.slice(0, 25).map((a) => ({
+                label: a.aspect.name.slice(0, 90),
+                value: a.ref,
+                description: t(ctx.userLang, "fate.invoke.option", {
+                  where: a.characterName ?? t(ctx.userLang, "fate.aspect.scene"),
+                  kind: `@fate.aspectKind.${a.aspect.kind}`,
+                  free: a.aspect.freeInvokes.length,
+                }).slice(0, 100),
+              })),
+            },
+          ],
+        ],
+      },
+    };
+  },
+});
+
+/** GM: the faction invokes an aspect on its check, with a free invoke or one of its fate points. */
+export const factionInvokeAspect = defineUseCase({
+  type: "faction.invoke",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("faction.invoke"),
+    flowId,
+    mode: invokeMode,
+    aspect: z.string().min(1).max(100),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await requireFlow<FactionCheckFlowState>(
+      ctx.tx,
+      table.id,
+      ctx.intent.flowId,
+      "fate.faction-check",
+    );
+    const faction = findFaction(factionsOf(table), flow.state.check.factionId);
+    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect);
+    const result = factionInvoke(
+      { check: flow.state.check, faction, aspect: found.aspect, mode: ctx.intent.mode },
+      ctx.dice,
+    );
+    // The faction's own aspect lives in the faction: write both changes in one save.
+    const ownRef = new RegExp(`^f${faction.id}\\.(a\\d+|mild|moderate|severe)$`).exec(found.ref);
+    if (ownRef) {
+      const part = ownRef[1]!;
+      const updated: Faction = part.startsWith("a")
+        ? {
+            ...result.faction,
+            aspects: result.faction.aspects.map((a, i) =>
+              i === Number(part.slice(1)) && result.aspect ? result.aspect : a,
+            ),
+          }
+        : {
+            ...result.faction,
+            consequences: result.faction.consequences.map((s) =>
+              s.id === part && result.aspect ? { ...s, aspect: result.aspect } : s,
+            ),
+          };
+      await saveFaction(ctx.tx, table, updated);
+    } else {
+      if (result.faction.fatePoints !== faction.fatePoints) await saveFaction(ctx.tx, table, result.faction);
+      const fresh = result.faction.fatePoints !== faction.fatePoints ? await reloadTable(ctx) : table;
+      await saveInvokedAspect(ctx.tx, fresh, found, result.aspect);
+    }
+    const state: FactionCheckFlowState = { ...flow.state, check: result.check };
+    await saveFlowState(ctx.tx, flow.id, state);
+    await appendLog(ctx, table.id, {
+      action: "fate.faction.invoke",
+      summary: {
+        key: "log.fate.factionInvoke",
+        params: {
+          name: faction.name,
+          aspect: found.aspect.name,
+          mode: `@fate.invokeMode.${ctx.intent.mode}`,
+          payment: `@fate.payment.${result.spent.paidWith}`,
+        },
+      },
+      before: { fatePoints: faction.fatePoints, freeInvokes: found.aspect.freeInvokes.length },
+      after: { fatePoints: result.faction.fatePoints, freeInvokes: result.aspect?.freeInvokes.length ?? 0 },
+      dice:
+        ctx.intent.mode === "reroll"
+          ? { rerolled: flow.state.check.dice, now: result.check.dice }
+          : undefined,
+    });
+    const fromMenu =
+      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+    const lang = fromMenu ? ctx.userLang : ctx.publicLang;
+    const text = t(lang, "fate.faction.invoked", {
+      name: faction.name,
+      aspect: found.aspect.name,
+      mode: `@fate.invokeMode.${ctx.intent.mode}`,
+      payment: `@fate.payment.${result.spent.paidWith}`,
+      result: ladderText(lang, factionCheckResult(result.check)),
+      fp: result.faction.fatePoints,
+    });
+    const effects = [panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, state))];
+    if (fromMenu)
+      return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
+    return { reply: { content: text, embeds: [factionCheckEmbed(ctx.publicLang, state)] }, effects };
+  },
+});
+
+/** The table row as saved in this transaction (the factions were just written). */
+async function reloadTable(ctx: Pick<ActionContext, "tx" | "table">): Promise<GameTable> {
+  const table = requireTable(ctx);
+  return ctx.tx.gameTable.findUniqueOrThrow({ where: { id: table.id } });
+}

@@ -1,12 +1,20 @@
 import { z } from "zod";
 import { t } from "../../i18n/index.js";
-import { startNewWeek } from "../../rules/fate/character.js";
+import { refuse } from "../../rules/errors.js";
+import { findStunt, startNewWeek } from "../../rules/fate/character.js";
+import { checkOpposition, checkResult, invokeAspect } from "../../rules/fate/check.js";
 import { adjustFatePoints } from "../../rules/fate/fate-points.js";
-import { findCharacter, requireGm, requireTable } from "../access.js";
+import { FATE_POINT_USES, spendFatePointOn } from "../../rules/fate/fp-spend.js";
+import { sqlFor } from "../../store/db.js";
+import { actingCharacter, findCharacter, requireGm, requireTable } from "../access.js";
+import { panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
-import { defineUseCase } from "../use-case.js";
+import { defineUseCase, type Effect } from "../use-case.js";
+import { panel } from "./check.js";
+import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
 import {
+  type CheckFlowState,
   fateCharacter,
   liveCharacters,
   saveFateCharacter,
@@ -14,6 +22,7 @@ import {
   saveTableState,
   tableState,
 } from "./state.js";
+import { ladderText } from "./views.js";
 
 const characterName = z.string().min(1).max(100);
 
@@ -136,6 +145,110 @@ export const fpRefresh = defineUseCase({
           },
         ],
       },
+    };
+  },
+});
+
+/**
+ * A player spends one of their character's fate points (docs/rules/fate.md §3.2), with a reason
+ * that goes into the log: on a stunt that needs one, a story detail, or +2 to the passive
+ * opposition of the table's latest check with a difficulty (an invoke of `aspect`). The GM
+ * spends a GM character's points the same way, naming it; there is no unlimited bank.
+ */
+export const fpSpend = defineUseCase({
+  type: "fp.spend",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("fp.spend"),
+    on: z.enum(FATE_POINT_USES),
+    reason: z.string().min(1).max(300),
+    stunt: z.string().min(1).max(100).optional(),
+    aspect: z.string().min(1).max(100).optional(),
+    character: characterName.optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const row = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
+    const reason = cleanText(ctx.intent.reason, 200);
+    const effects: Effect[] = [];
+    let after: number;
+    let detail: string;
+    let summary: { key: string; params: Record<string, string | number> };
+    if (ctx.intent.on === "passive") {
+      if (!ctx.intent.aspect) refuse("errors.fate.spendNeedsAspect");
+      const flow = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+        SELECT f.* FROM (
+          SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+          ORDER BY id DESC LIMIT 50
+        ) f
+        WHERE f.state -> 'check' -> 'opposition' ->> 'kind' = 'passive'
+        ORDER BY f.id DESC LIMIT 1`;
+      if (!flow) refuse("errors.fate.noPassiveCheck");
+      if (flow.state.rollerId === row.id) refuse("errors.fate.passiveOwnCheck", { name: row.name });
+      const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, null);
+      const result = invokeAspect(
+        {
+          check: flow.state.check,
+          invoker: { id: String(row.id), fatePoints: row.fatePoints },
+          aspect: found.aspect,
+          mode: "passive",
+          paidWith: "fate-point",
+        },
+        ctx.dice,
+      );
+      await saveInvokedAspect(ctx.tx, table, found, result.aspect);
+      const state: CheckFlowState = { ...flow.state, check: result.check };
+      await saveFlowState(ctx.tx, flow.id, state);
+      effects.push(panelEdit(flow, panel(ctx, flow, state)));
+      after = result.invoker.fatePoints;
+      detail = t(ctx.publicLang, "fate.fp.spentPassive", {
+        aspect: found.aspect.name,
+        roller: flow.state.rollerName,
+        difficulty: ladderText(ctx.publicLang, checkOpposition(result.check) ?? 0),
+        result: ladderText(ctx.publicLang, checkResult(result.check)),
+      });
+      summary = {
+        key: "log.fate.fpSpentPassive",
+        params: { name: row.name, aspect: found.aspect.name, roller: flow.state.rollerName },
+      };
+    } else {
+      const character = fateCharacter(row);
+      const stunt =
+        ctx.intent.on === "stunt" ? (ctx.intent.stunt ? findStunt(character, ctx.intent.stunt) : null) : null;
+      after = spendFatePointOn(
+        { fatePoints: row.fatePoints },
+        { on: ctx.intent.on, reason, stunt },
+      ).fatePoints;
+      detail = stunt
+        ? t(ctx.publicLang, "fate.fp.spentStunt", { stunt: stunt.name })
+        : t(ctx.publicLang, "fate.fp.spentDetail");
+      summary = stunt
+        ? { key: "log.fate.fpSpentStunt", params: { name: row.name, stunt: stunt.name } }
+        : { key: "log.fate.fpSpentDetail", params: { name: row.name } };
+    }
+    await saveFatePoints(ctx.tx, row.id, after);
+    await appendLog(ctx, table.id, {
+      action: "fate.fp.spend",
+      characterId: row.id,
+      summary,
+      before: { fatePoints: row.fatePoints },
+      after: { fatePoints: after, on: ctx.intent.on },
+      reason,
+    });
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.fp.spent", {
+          name: row.name,
+          detail,
+          reason,
+          from: row.fatePoints,
+          to: after,
+        }),
+      },
+      effects,
     };
   },
 });

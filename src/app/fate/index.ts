@@ -2,11 +2,22 @@ import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { aspectAdd, aspectCompel, aspectList, aspectRemove } from "./aspect.js";
 import { aspectSource, skillSource } from "./autocomplete.js";
 import { applyAttackHit, check, claimAdvantage, defend, invoke, invokeMenu } from "./check.js";
-import { compel, compelAccept, compelBuyOff } from "./compel.js";
+import { compel, compelAccept, compelBuyOff, compelGmAgree, compelGmDecline } from "./compel.js";
 import { conflictConcede, conflictEnd, conflictShow, conflictStart } from "./conflict.js";
 import { contestResolve, contestRoll, contestShow, contestStart } from "./contest.js";
-import { factionCreate, factionDelete, factionFp, factionHit, factionShow } from "./faction.js";
-import { fpGive, fpRefresh, fpShow } from "./fp.js";
+import {
+  factionCheck,
+  factionCreate,
+  factionDelete,
+  factionFp,
+  factionHit,
+  factionInvokeAspect,
+  factionInvokeMenu,
+  factionScene,
+  factionShow,
+} from "./faction.js";
+import { fateChallengeEnd, fateChallengeRoll, fateChallengeShow, fateChallengeStart } from "./fate-challenge.js";
+import { fpGive, fpRefresh, fpShow, fpSpend } from "./fp.js";
 import {
   characterRace,
   characterRatings,
@@ -57,6 +68,17 @@ export const useCases: UseCase<any>[] = [
   factionFp,
   factionHit,
   factionDelete,
+  factionCheck,
+  factionScene,
+  factionInvokeMenu,
+  factionInvokeAspect,
+  fpSpend,
+  compelGmAgree,
+  compelGmDecline,
+  fateChallengeStart,
+  fateChallengeRoll,
+  fateChallengeShow,
+  fateChallengeEnd,
 ];
 export const autocompleteSources: AutocompleteSource[] = [skillSource, aspectSource];
 export const hooks: SystemHooks = sheetHooks;

@@ -1,14 +1,24 @@
+import type { DiceSource } from "../dice.js";
 import { refuse } from "../errors.js";
-import { type Aspect, addAspect, makeAspect } from "./aspects.js";
+import {
+  type Aspect,
+  addAspect,
+  makeAspect,
+  sameAspectName,
+  spendFreeInvoke,
+  usableFreeInvokes,
+} from "./aspects.js";
 import type { Stunt } from "./character.js";
-import { gainFatePoints } from "./fate-points.js";
+import type { AppliedInvoke, Opposition } from "./check.js";
+import { type FateDiceRoll, rollFateDice } from "./dice.js";
+import { gainFatePoints, spendFatePoints } from "./fate-points.js";
+import { type ActionEffects, actionOutcome, type FateAction, type Outcome, outcome } from "./outcomes.js";
 import { echo, normaliseName } from "./skills.js";
 import {
-  BASE_STRESS_BOXES,
+  CONSEQUENCE_SHIFTS,
   type ConsequenceSlot,
+  type ConsequenceSlotId,
   consequenceSlots,
-  emptyTrack,
-  type StressTrack,
 } from "./stress.js";
 
 /** The seven faction abilities of docs/rules/fate.md §3.5 ([decision]: the seed says six and lists seven). */
@@ -30,6 +40,12 @@ export type FactionAbilities = Partial<Record<FactionAbility, number>>;
 export const FACTION_RATINGS: readonly number[] = [4, 3, 2, 1, 1];
 export const MAX_FACTION_ASPECTS = 3;
 
+/** A faction's three stress tracks (docs/rules/fate.md §3.5): Politics, Army, Economy. */
+export const FACTION_TRACKS = ["politics", "army", "economy"] as const;
+export type FactionTrack = (typeof FACTION_TRACKS)[number];
+/** Three boxes each; no ability widens them. */
+export const FACTION_TRACK_BOXES = 3;
+
 export interface Faction {
   id: string;
   name: string;
@@ -37,8 +53,8 @@ export interface Faction {
   abilities: FactionAbilities;
   stunts: Stunt[];
   fatePoints: number;
-  /** [decision, docs/rules/fate.md §3.5] The same two-box tracks as characters, not widened by any ability. */
-  stress: { physical: StressTrack; mental: StressTrack };
+  /** One flag per box (true when checked); box k (1-based) absorbs up to k shifts. */
+  stress: Record<FactionTrack, boolean[]>;
   consequences: ConsequenceSlot[];
 }
 
@@ -78,6 +94,14 @@ export function validateFactionAbilities(
   }
 }
 
+function emptyFactionStress(): Record<FactionTrack, boolean[]> {
+  return {
+    politics: Array.from({ length: FACTION_TRACK_BOXES }, () => false),
+    army: Array.from({ length: FACTION_TRACK_BOXES }, () => false),
+    economy: Array.from({ length: FACTION_TRACK_BOXES }, () => false),
+  };
+}
+
 export function newFaction(input: {
   id: string;
   name: string;
@@ -98,11 +122,43 @@ export function newFaction(input: {
     abilities,
     stunts: input.stunts ?? [],
     fatePoints: 0,
-    stress: {
-      physical: emptyTrack("physical", BASE_STRESS_BOXES),
-      mental: emptyTrack("mental", BASE_STRESS_BOXES),
-    },
+    stress: emptyFactionStress(),
     consequences: consequenceSlots({ physique: 0, eloquence: 0 }),
+  };
+}
+
+/**
+ * A faction as stored by any version: the first ones kept two character-like tracks
+ * (`{ physical: { boxes }, mental: { boxes } }`). [decision, docs/rules/fate.md §3.5] Their checked
+ * boxes carry over, physical to Army and mental to Politics, as far as three boxes go.
+ */
+export function loadFaction(raw: unknown): Faction {
+  const stored = raw as Faction & { stress?: Record<string, unknown> };
+  const stress = emptyFactionStress();
+  const old = (stored.stress ?? {}) as Record<string, unknown>;
+  const boxesOf = (value: unknown): boolean[] | null => {
+    if (Array.isArray(value)) return value.map(Boolean);
+    const boxes = (value as { boxes?: unknown } | undefined)?.boxes;
+    return Array.isArray(boxes) ? boxes.map(Boolean) : null;
+  };
+  const sources: Record<FactionTrack, unknown> = {
+    politics: old.politics ?? old.mental,
+    army: old.army ?? old.physical,
+    economy: old.economy,
+  };
+  for (const track of FACTION_TRACKS) {
+    const boxes = boxesOf(sources[track]);
+    if (boxes) stress[track] = stress[track].map((_, i) => boxes[i] ?? false);
+  }
+  return {
+    id: stored.id,
+    name: stored.name,
+    aspects: stored.aspects ?? [],
+    abilities: stored.abilities ?? {},
+    stunts: stored.stunts ?? [],
+    fatePoints: stored.fatePoints ?? 0,
+    stress,
+    consequences: consequenceSlots({ physique: 0, eloquence: 0 }, stored.consequences ?? []),
   };
 }
 
@@ -123,4 +179,196 @@ export function addFactionAspect(faction: Faction, name: string): Faction {
  */
 export function factionSceneFatePoint(faction: Faction, characterCanPass: boolean): Faction {
   return characterCanPass ? faction : gainFatePoints(faction, 1);
+}
+
+// --- Hits on a faction (docs/rules/fate.md §3.5) ---
+
+/** One way to take a hit: at most one stress box (0-based index) and some free consequence slots. */
+export interface FactionAbsorption {
+  box: number | null;
+  consequences: ConsequenceSlotId[];
+  /** Shifts the box and slots can take (≥ the hit). */
+  absorbed: number;
+}
+
+/**
+ * Every combination that absorbs the whole hit on `track` — one free box (box k takes up to k
+ * shifts) plus free consequence slots (2, 4, 6) — with nothing in it that could be left out,
+ * cheapest first: fewest consequence shifts spent, then fewest consequences, then the
+ * smallest box. Empty when nothing absorbs the hit: the faction is taken out.
+ */
+export function factionAbsorptions(
+  faction: Faction,
+  track: FactionTrack,
+  shifts: number,
+): FactionAbsorption[] {
+  if (shifts <= 0) return [{ box: null, consequences: [], absorbed: 0 }];
+  const boxes: (number | null)[] = [null];
+  faction.stress[track].forEach((checked, i) => {
+    if (!checked) boxes.push(i);
+  });
+  const free = faction.consequences.filter((s) => !s.taken && s.onlyFor === null);
+  const found: FactionAbsorption[] = [];
+  for (const box of boxes) {
+    for (let mask = 0; mask < 1 << free.length; mask += 1) {
+      const slots = free.filter((_, i) => mask & (1 << i));
+      const parts = [...(box === null ? [] : [box + 1]), ...slots.map((s) => CONSEQUENCE_SHIFTS[s.severity])];
+      const absorbed = parts.reduce((a, b) => a + b, 0);
+      if (absorbed < shifts) continue;
+      // Minimal: dropping any one part would leave the hit partly absorbed.
+      if (parts.some((p) => absorbed - p >= shifts)) continue;
+      found.push({ box, consequences: slots.map((s) => s.id), absorbed });
+    }
+  }
+  const cost = (a: FactionAbsorption) => a.absorbed - (a.box === null ? 0 : a.box + 1);
+  return found.sort(
+    (a, b) =>
+      cost(a) - cost(b) || a.consequences.length - b.consequences.length || (a.box ?? -1) - (b.box ?? -1),
+  );
+}
+
+export type FactionHit =
+  | { kind: "absorbed"; track: FactionTrack; shifts: number; absorption: FactionAbsorption; faction: Faction }
+  | { kind: "takenOut"; track: FactionTrack; shifts: number; faction: Faction };
+
+/**
+ * A hit of `shifts` on one of the faction's tracks, taken the way `choice` says (one of
+ * `factionAbsorptions`, default the cheapest). The chosen box is checked and the slots are
+ * taken (their aspects are named afterwards); with no way to absorb it the faction is taken out.
+ */
+export function hitFaction(
+  faction: Faction,
+  track: FactionTrack,
+  shifts: number,
+  choice?: { box: number | null; consequences: ConsequenceSlotId[] },
+): FactionHit {
+  const options = factionAbsorptions(faction, track, shifts);
+  if (options.length === 0) return { kind: "takenOut", track, shifts, faction };
+  const picked = choice
+    ? options.find(
+        (o) =>
+          o.box === choice.box &&
+          o.consequences.length === choice.consequences.length &&
+          o.consequences.every((c) => choice.consequences.includes(c)),
+      )
+    : options[0];
+  if (!picked) return refuse("errors.fate.factionAbsorptionInvalid");
+  const stress = { ...faction.stress, [track]: faction.stress[track].map((b, i) => b || i === picked.box) };
+  const consequences = faction.consequences.map((s) =>
+    picked.consequences.includes(s.id) ? { ...s, taken: true } : s,
+  );
+  return {
+    kind: "absorbed",
+    track,
+    shifts,
+    absorption: picked,
+    faction: { ...faction, stress, consequences },
+  };
+}
+
+/** The end of a scene (conflict) for the faction: its stress boxes clear; consequences stay. */
+export function clearFactionStress(faction: Faction): Faction {
+  return { ...faction, stress: emptyFactionStress() };
+}
+
+// --- Faction checks (docs/rules/fate.md §3.5) ---
+
+/** A faction's check: 4d3 + one of its abilities + a bonus, with the invokes spent on it. */
+export interface FactionCheck {
+  factionId: string;
+  ability: FactionAbility;
+  abilityValue: number;
+  bonus: number;
+  action: FateAction;
+  dice: FateDiceRoll;
+  rerolledDice: FateDiceRoll[];
+  opposition:
+    | Exclude<Opposition, { kind: "active" }>
+    | { kind: "active"; value: number; characterId: string | null };
+  invokes: AppliedInvoke[];
+}
+
+export function rollFactionCheck(
+  faction: Faction,
+  input: { ability: FactionAbility; bonus?: number; action?: FateAction; vs?: number | null },
+  dice: DiceSource,
+): FactionCheck {
+  const bonus = input.bonus ?? 0;
+  if (!Number.isInteger(bonus) || Math.abs(bonus) > 20) refuse("errors.fate.bonusOutOfRange", { max: 20 });
+  return {
+    factionId: faction.id,
+    ability: input.ability,
+    abilityValue: faction.abilities[input.ability] ?? 0,
+    bonus,
+    action: input.action ?? "overcome",
+    dice: rollFateDice(dice),
+    rerolledDice: [],
+    opposition:
+      input.vs === null || input.vs === undefined ? { kind: "none" } : { kind: "passive", value: input.vs },
+    invokes: [],
+  };
+}
+
+export function factionCheckResult(check: FactionCheck): number {
+  return (
+    check.dice.total +
+    check.abilityValue +
+    check.bonus +
+    2 * check.invokes.filter((i) => i.mode === "plus2").length
+  );
+}
+
+export function factionCheckShifts(check: FactionCheck): number | null {
+  return check.opposition.kind === "none" ? null : factionCheckResult(check) - check.opposition.value;
+}
+
+export function factionCheckOutcome(
+  check: FactionCheck,
+): { outcome: Outcome; effects: ActionEffects } | null {
+  const shifts = factionCheckShifts(check);
+  return shifts === null ? null : { outcome: outcome(shifts), effects: actionOutcome(check.action, shifts) };
+}
+
+/**
+ * The faction invokes an aspect (its own, the scene's, anyone's) on its check, after the roll:
+ * +2 or a reroll, paid with a free invoke it may use or one of its fate points. As for
+ * characters, one aspect is paid for with a fate point once per check; a boost only through its
+ * free invoke and then it is gone (docs/rules/fate.md §3.2).
+ */
+export function factionInvoke<A extends Aspect>(
+  request: {
+    check: FactionCheck;
+    faction: Faction;
+    aspect: A;
+    mode: "plus2" | "reroll";
+    paidWith?: "free-invoke" | "fate-point";
+  },
+  dice: DiceSource,
+): { check: FactionCheck; faction: Faction; aspect: A | null; spent: AppliedInvoke } {
+  const { aspect, faction } = request;
+  const invokerId = `faction:${faction.id}`;
+  const free = usableFreeInvokes(aspect, invokerId);
+  const paidWith =
+    aspect.kind === "boost"
+      ? "free-invoke"
+      : (request.paidWith ?? (free > 0 ? "free-invoke" : faction.fatePoints > 0 ? "fate-point" : null));
+  if (paidWith === null)
+    return refuse("errors.fate.factionCannotInvoke", { aspect: aspect.name, faction: faction.name });
+  if (paidWith === "free-invoke" && free === 0)
+    return refuse("errors.fate.noFreeInvokes", { aspect: aspect.name });
+  if (
+    paidWith === "fate-point" &&
+    request.check.invokes.some((i) => i.paidWith === "fate-point" && sameAspectName(i.aspect, aspect.name))
+  ) {
+    return refuse("errors.fate.aspectAlreadyInvoked", { aspect: aspect.name });
+  }
+  const spent: AppliedInvoke = { aspect: aspect.name, invokerId, mode: request.mode, paidWith };
+  const check: FactionCheck = { ...request.check, invokes: [...request.check.invokes, spent] };
+  if (request.mode === "reroll") {
+    check.rerolledDice = [...request.check.rerolledDice, request.check.dice];
+    check.dice = rollFateDice(dice);
+  }
+  if (paidWith === "fate-point") return { check, faction: spendFatePoints(faction, 1), aspect, spent };
+  const after = spendFreeInvoke(aspect, invokerId);
+  return { check, faction, aspect: aspect.kind === "boost" ? null : after, spent };
 }
