@@ -132,6 +132,15 @@ export const characterSubcommands: (SubcommandSpec | GroupSpec)[] = [
   },
   {
     name: "background",
+    options: [
+      { name: "ronin", type: "string", maxLength: 1000 },
+      { name: "money", type: "string", maxLength: 1000 },
+      { name: "text", type: "string", maxLength: 1000 },
+      character("name"),
+    ],
+  },
+  {
+    name: "props",
     options: [{ name: "text", type: "string", required: true, maxLength: 1000 }, character("name")],
   },
   {

@@ -98,6 +98,25 @@ describe("The Mountain Witch use cases", () => {
     expect((await refused(P2, { type: "character.abilities", name: "Akio", first: "X" })).code).toBe(
       "errors.notYourCharacter",
     );
+    // The two questions of character creation, and props (colour only).
+    await run(P1, {
+      type: "character.background",
+      ronin: "His lord fell and he would not follow him in death.",
+      money: "To buy back his family's name.",
+    });
+    await run(P1, { type: "character.props", text: "A straw hat and a broken fan" });
+    expect((await refused(P1, { type: "character.background" })).code).toBe("errors.mw.backgroundNeeded");
+    const full = replyText(await run(P3, { type: "character.show", name: "Akio" }));
+    expect(full).toContain("Why and how a ronin");
+    expect(full).toContain("would not follow him in death");
+    expect(full).toContain("Why the money");
+    expect(full).toContain("family's name");
+    expect(full).toContain("Props");
+    expect(full).toContain("straw hat");
+    // Notes set before stay: each answer changes only its own field.
+    expect(full).toContain("Sekigahara");
+    // The zodiac sign with its allies and its enemy.
+    expect(full).toContain("Rat · allies: Dragon, Monkey · enemy: Horse");
   });
 
   it("a group conflict: three players, one GM opponent, an assist, a betrayal and a bought narration", async () => {
@@ -336,7 +355,10 @@ describe("The Mountain Witch use cases", () => {
     const dms = effects(dealt, "dm") as Extract<Effect, { kind: "dm" }>[];
     expect(dms).toHaveLength(4);
     expect(viewText(dms[0]!.view)).toContain("Tragic love");
+    // The owner reads what the fate means; nobody else does.
+    expect(viewText(dms[0]!.view)).toContain("A love that cannot end well");
     expect(viewText(dealt.result.reply)).not.toContain("Tragic");
+    expect(viewText(dealt.result.reply)).not.toContain("cannot end well");
     const gmView = await run(GM, { type: "darkfate.show" });
     expect(viewText(gmView.result.reply)).not.toMatch(/Tragic|Oaths|Revenge|True motives/);
     app.useDice(scriptedDice([1]));
@@ -356,6 +378,10 @@ describe("The Mountain Witch use cases", () => {
     expect(viewText(revealed.result.reply)).toContain("Unholy pact");
     expect(replyText(await run(P3, { type: "character.show", name: "Akio" }))).toContain("Unholy pact");
     expect(replyText(await run(P1, { type: "character.show", name: "Bo" }))).not.toContain("Oaths");
+    expect(replyText(await run(P1, { type: "character.show", name: "Bo" }))).not.toContain("swore loyalty");
+    expect(replyText(await run(P3, { type: "character.show", name: "Akio" }))).toContain(
+      "She keeps her side exactly as long as you keep yours",
+    );
   });
 
   it("taken out, then a recovery attempt from the next chapter on", async () => {

@@ -85,7 +85,11 @@ function pairingFields(lang: Lang, state: ConflictState, p: Pairing): EmbedView[
       p.narration.reason === "bought"
         ? `{buyer:${p.narration.characterId}}`
         : nameOf(lang, state, p.narration.characterId);
-    lines.push(t(lang, `mw.narration.${p.narration.reason}`, { name }));
+    // The GM narrates for their characters and obstacles (an obstacle never narrates itself).
+    const byGm = p.narration.playerId === null && p.narration.reason !== "bought";
+    lines.push(
+      byGm ? t(lang, "mw.narration.gm", { name }) : t(lang, `mw.narration.${p.narration.reason}`, { name }),
+    );
     if (p.narration.rollOff.length > 0) {
       const rounds = p.narration.rollOff.map((round) =>
         round.map((r) => `${nameOf(lang, state, r.characterId)} 🎲 ${r.die}`).join(", "),

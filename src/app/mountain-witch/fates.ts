@@ -58,7 +58,10 @@ function ownFateView(
       ephemeral: !dm,
       embeds: [{ description: t(lang, "mw.fate.none", { name: character.name }), tone: "secret" }],
     };
-  const lines = [t(lang, "mw.fate.yours", { name: character.name, fate: fateName(lang, hand.fate) })];
+  const lines = [
+    t(lang, "mw.fate.yours", { name: character.name, fate: fateName(lang, hand.fate) }),
+    `> ${t(lang, `mw.fate.desc.${hand.fate}`)}`,
+  ];
   if (hand.revealed) lines.push(t(lang, "mw.fate.isRevealed"));
   else if (hand.final) lines.push(t(lang, "mw.fate.isFinal"));
   else lines.push(t(lang, "mw.fate.chooseKeep"));
@@ -347,7 +350,7 @@ export const fateReveal = defineUseCase({
         embeds: [
           {
             title: t(ctx.publicLang, "mw.fate.revealTitle", { name: character.name }),
-            description: `**${fateName(ctx.publicLang, fate)}**`,
+            description: `**${fateName(ctx.publicLang, fate)}**\n> ${t(ctx.publicLang, `mw.fate.desc.${fate}`)}`,
             tone: "warning",
           },
         ],

@@ -29,6 +29,11 @@ import type { ActionContext } from "../use-case.js";
 export interface MwSheet {
   abilities: string[];
   background: string | null;
+  /** The two questions of character creation: why and how a ronin, why the money. */
+  ronin: string | null;
+  money: string | null;
+  /** Props: colour only (docs/rules/mountain-witch.md §1.5). */
+  props: string | null;
   /** The chapter in which the character was taken out (for recovery attempts). */
   incapacitatedInChapter: number | null;
   recoveryTriedInChapter: number | null;
@@ -39,6 +44,9 @@ export function mwSheet(character: Character): MwSheet {
   return {
     abilities: Array.isArray(sheet.abilities) ? sheet.abilities.filter((a) => typeof a === "string") : [],
     background: typeof sheet.background === "string" ? sheet.background : null,
+    ronin: typeof sheet.ronin === "string" ? sheet.ronin : null,
+    money: typeof sheet.money === "string" ? sheet.money : null,
+    props: typeof sheet.props === "string" ? sheet.props : null,
     incapacitatedInChapter:
       typeof sheet.incapacitatedInChapter === "number" ? sheet.incapacitatedInChapter : null,
     recoveryTriedInChapter:

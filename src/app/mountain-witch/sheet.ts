@@ -10,7 +10,9 @@ import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   assertMayAttemptRecovery,
+  isZodiacSign,
   openRecoveryConflict,
+  ZODIAC,
   ZODIAC_SIGNS,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
@@ -68,10 +70,16 @@ export const hooks: SystemHooks = {
         inline: true,
       });
     } else {
+      const sign = character.zodiac && isZodiacSign(character.zodiac) ? character.zodiac : null;
       fields.push({
         name: t(ctx.publicLang, "mw.sheet.zodiac"),
-        value: character.zodiac ? t(ctx.publicLang, `mw.sign.${character.zodiac}`) : "—",
-        inline: true,
+        value: sign
+          ? t(ctx.publicLang, "mw.sheet.zodiacLine", {
+              sign: t(ctx.publicLang, `mw.sign.${sign}`),
+              allies: ZODIAC[sign].allies.map((a) => t(ctx.publicLang, `mw.sign.${a}`)).join(", "),
+              enemy: t(ctx.publicLang, `mw.sign.${ZODIAC[sign].enemy}`),
+            })
+          : "—",
       });
       const abilities = sheet.abilities.map((a) =>
         lost.has(a.toLowerCase()) ? `~~${a}~~ ${t(ctx.publicLang, "mw.sheet.unusable")}` : a,
@@ -80,6 +88,9 @@ export const hooks: SystemHooks = {
         name: t(ctx.publicLang, "mw.sheet.abilities"),
         value: abilities.map((a) => `• ${a}`).join("\n") || "—",
       });
+      if (sheet.props) fields.push({ name: t(ctx.publicLang, "mw.sheet.props"), value: sheet.props });
+      if (sheet.ronin) fields.push({ name: t(ctx.publicLang, "mw.sheet.ronin"), value: sheet.ronin });
+      if (sheet.money) fields.push({ name: t(ctx.publicLang, "mw.sheet.money"), value: sheet.money });
       if (sheet.background)
         fields.push({ name: t(ctx.publicLang, "mw.sheet.background"), value: sheet.background });
       const deck = mwTableState(table).fates;
@@ -88,7 +99,7 @@ export const hooks: SystemHooks = {
       fields.push({
         name: t(ctx.publicLang, "mw.sheet.fate"),
         value: hand?.revealed
-          ? t(ctx.publicLang, `mw.fate.${hand.fate}`)
+          ? `${t(ctx.publicLang, `mw.fate.${hand.fate}`)} — ${t(ctx.publicLang, `mw.fate.desc.${hand.fate}`)}`
           : hand
             ? t(ctx.publicLang, "mw.fate.hidden")
             : t(ctx.publicLang, "mw.fate.notYet"),
@@ -183,13 +194,20 @@ export const characterAbilities = defineUseCase({
   },
 });
 
+/**
+ * Background (docs/rules/mountain-witch.md §1.5): the two questions of character creation —
+ * why and how the character became a ronin, why they need the money badly enough to go
+ * against the Witch — and free notes. "-" clears one.
+ */
 export const characterBackground = defineUseCase({
   type: "character.background",
   systems: SYSTEMS,
   schema: z.object({
     type: z.literal("character.background"),
     name: name.optional(),
-    text: z.string().max(2000),
+    text: z.string().max(2000).optional(),
+    ronin: z.string().max(2000).optional(),
+    money: z.string().max(2000).optional(),
   }),
   table: "required",
   mutates: true,
@@ -197,20 +215,68 @@ export const characterBackground = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const character = await sheetTarget(ctx, ctx.intent.name);
-    const background = cleanText(ctx.intent.text, 1000) || null;
-    await saveSheet(ctx.tx, character, { background });
+    const { text, ronin, money } = ctx.intent;
+    if (text === undefined && ronin === undefined && money === undefined)
+      refuse("errors.mw.backgroundNeeded");
+    const answer = (value: string | undefined, old: string | null) =>
+      value === undefined ? old : value.trim() === "-" ? null : cleanText(value, 1000) || null;
+    const sheet = mwSheet(character);
+    const patch = {
+      background: answer(text, sheet.background),
+      ronin: answer(ronin, sheet.ronin),
+      money: answer(money, sheet.money),
+    };
+    await saveSheet(ctx.tx, character, patch);
     await appendLog(ctx, table.id, {
       action: "character.background",
       characterId: character.id,
       summary: { key: "log.mw.sheet.background", params: { name: character.name } },
+    });
+    const fields = [
+      { name: t(ctx.publicLang, "mw.sheet.ronin"), value: patch.ronin ?? "—" },
+      { name: t(ctx.publicLang, "mw.sheet.money"), value: patch.money ?? "—" },
+      { name: t(ctx.publicLang, "mw.sheet.background"), value: patch.background ?? "—" },
+    ];
+    return {
+      reply: {
+        embeds: [
+          {
+            title: character.name,
+            fields,
+            footer: t(ctx.publicLang, "mw.sheet.backgroundSaved"),
+            tone: "success",
+          },
+        ],
+      },
+    };
+  },
+});
+
+/** Props (docs/rules/mountain-witch.md §1.5): items and flourishes that colour the character, no mechanical effect. */
+export const characterProps = defineUseCase({
+  type: "character.props",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("character.props"), text: z.string().max(2000), name: name.optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const character = await sheetTarget(ctx, ctx.intent.name);
+    const props = ctx.intent.text.trim() === "-" ? null : cleanText(ctx.intent.text, 1000) || null;
+    await saveSheet(ctx.tx, character, { props });
+    await appendLog(ctx, table.id, {
+      action: "character.props",
+      characterId: character.id,
+      summary: { key: "log.mw.sheet.props", params: { name: character.name } },
     });
     return {
       reply: {
         embeds: [
           {
             title: character.name,
-            description: background ?? "—",
-            footer: t(ctx.publicLang, "mw.sheet.backgroundSaved"),
+            fields: [{ name: t(ctx.publicLang, "mw.sheet.props"), value: props ?? "—" }],
+            footer: t(ctx.publicLang, "mw.sheet.propsSaved"),
             tone: "success",
           },
         ],
@@ -370,6 +436,7 @@ export const characterRecover = defineUseCase({
 export const sheetUseCases = [
   characterAbilities,
   characterBackground,
+  characterProps,
   characterZodiac,
   characterStatus,
   characterRecover,

@@ -27,10 +27,6 @@ export default {
   "mw.strength.medium": "Medium",
   "mw.strength.strong": "Strong",
 
-  "mw.status.active": "Active",
-  "mw.status.incapacitated": "Incapacitated",
-  "mw.status.dead": "Dead",
-
   "mw.trustUse.help": "Help",
   "mw.trustUse.betray": "Betrayal",
   "mw.trustUse.narration": "Bought narration",
@@ -95,8 +91,6 @@ export default {
   "errors.mw.dangerAlreadySet": "A common danger has exactly one die; it is already in the conflict.",
   "errors.mw.dangerMissing": "Add the danger (one GM character or obstacle) before the roll.",
   "errors.mw.dangerMustBeGm": "The common danger is the GM's character or obstacle, not a player character.",
-  "errors.mw.cannotLeaveAfterTrust":
-    "{name} cannot leave: trust has already been spent by, on or against them.",
   "errors.mw.cannotHelpSelf": "A character cannot help themselves.",
   "errors.mw.helpOnlyPlayerCharacters":
     "Only player characters can help each other: help is paid with trust.",
@@ -194,7 +188,7 @@ export default {
   "mw.conflict.closed": "This conflict is over.",
   "mw.conflict.result": "Result: **{n}**",
   "mw.conflict.addsZero": "(adds 0)",
-  "mw.conflict.outcome": "**{degree}** (by {margin}): {side} win",
+  "mw.conflict.outcome": "**{degree}** (by {margin}) — won by: {side}",
   "mw.conflict.outcomeTitle": "Outcome",
   "mw.conflict.rollOff": "Roll-off: {rounds}",
   "mw.conflict.successesLeft": "Successes left — {sideA}: **{a}** · {sideB}: **{b}**",
@@ -328,7 +322,7 @@ export default {
   "mw.sheet.damage": "Damage",
   "mw.sheet.abilitiesSaved": "Abilities saved.",
   "mw.sheet.backgroundSaved": "Background saved.",
-  "mw.sheet.zodiacSaved": "{name} is now a {sign}; starting trust follows the sign.",
+  "mw.sheet.zodiacSaved": "{name}'s sign is now the {sign}; starting trust follows the signs.",
   "mw.sheet.statusSaved": "{name} is now {status}.",
 
   "mw.table.matrix": "Starting trust",
@@ -457,8 +451,8 @@ export default {
   "cmd.character.abilities.first.desc": "First ability (“-” clears it)",
   "cmd.character.abilities.second.desc": "Second ability (“-” clears it)",
   "cmd.character.abilities.third.desc": "Third ability (“-” clears it)",
-  "cmd.character.background.desc": "Mountain Witch: background notes",
-  "cmd.character.background.text.desc": "Why a ronin, why the money, anything else",
+  "cmd.character.background.desc": "Mountain Witch: the two background questions and notes",
+  "cmd.character.background.text.desc": "Other background notes (“-” clears)",
   "cmd.character.background.name.desc": "The character (default: yours)",
   "cmd.character.zodiac.desc": "Mountain Witch: the zodiac sign (before play begins)",
   "cmd.character.zodiac.sign.desc": "The sign (unique per table)",
@@ -587,4 +581,31 @@ export default {
   "mw.trust.button.openForm": "{name}: my trust form",
   "mw.trust.fieldProblemsTitle": "Not saved (the other values are kept)",
   "mw.trust.fieldProblem": "• {name} — “{value}”: {problem}",
+  "mw.narration.gm": "The GM narrates ({name} has the highest result)",
+  "mw.sheet.zodiacLine": "{sign} · allies: {allies} · enemy: {enemy}",
+  "mw.sheet.ronin": "Why and how a ronin",
+  "mw.sheet.money": "Why the money",
+  "mw.sheet.props": "Props",
+  "mw.sheet.propsSaved": "Props saved (colour only: no effect on the dice).",
+  "log.mw.sheet.props": "changed the props of {name}",
+  "errors.mw.backgroundNeeded":
+    "Give at least one answer: `ronin` (why and how a ronin), `money` (why the money) or `text` (“-” clears one).",
+  "cmd.character.background.ronin.desc": "Why and how did your character become a ronin? (“-” clears)",
+  "cmd.character.background.money.desc":
+    "Why do they need the money enough to go against the Witch? (“-” clears)",
+  "cmd.character.props.desc": "Mountain Witch: props — items and flourishes that only colour the scene",
+  "cmd.character.props.text.desc": "A straw hat, a fan, a rare fighting style… (“-” clears)",
+  "cmd.character.props.name.desc": "The character (default: yours)",
+  "mw.fate.desc.tragic-love":
+    "A love that cannot end well — unrequited, threatened or doomed — and often at odds with the party. Its object may be another player's character, if both agree.",
+  "mw.fate.desc.oaths-of-the-past":
+    "Someone you once swore loyalty to comes back into the story, sometimes as the Witch's ally.",
+  "mw.fate.desc.revenge":
+    "One of your companions wronged you, and it demands vengeance. Shape it so it is not settled by a duel in the first chapter.",
+  "mw.fate.desc.true-motives":
+    "Your own aims do not include the Witch's death; you may even be her secret ally and know what the fortress really holds. You may add facts about the Witch and her fortress.",
+  "mw.fate.desc.unholy-pact":
+    "You made a pact with the Witch. She keeps her side exactly as long as you keep yours; you decide what she promised and what you must do for it.",
+  "mw.fate.desc.worst-fear":
+    "A deep, lasting phobia the Witch has learned of — a fear of the dark rather than one bad night. Give it a history.",
 } satisfies Messages;

@@ -27,10 +27,6 @@ export default {
   "mw.strength.medium": "Средний",
   "mw.strength.strong": "Сильный",
 
-  "mw.status.active": "В строю",
-  "mw.status.incapacitated": "Выведен из строя",
-  "mw.status.dead": "Погиб",
-
   "mw.trustUse.help": "Помощь",
   "mw.trustUse.betray": "Предательство",
   "mw.trustUse.narration": "Купленное повествование",
@@ -93,8 +89,6 @@ export default {
   "errors.mw.dangerAlreadySet": "У общей опасности один кубик, и она уже добавлена в конфликт.",
   "errors.mw.dangerMissing": "Перед броском добавьте опасность — одного персонажа ведущего или преграду.",
   "errors.mw.dangerMustBeGm": "Общая опасность — это персонаж ведущего или преграда, а не персонаж игрока.",
-  "errors.mw.cannotLeaveAfterTrust":
-    "{name} не может выйти: доверие уже потрачено им, на него или против него.",
   "errors.mw.cannotHelpSelf": "Нельзя помогать самому себе.",
   "errors.mw.helpOnlyPlayerCharacters":
     "Помогать друг другу могут только персонажи игроков: помощь оплачивается доверием.",
@@ -194,7 +188,7 @@ export default {
   "mw.conflict.closed": "Конфликт завершён.",
   "mw.conflict.result": "Результат: **{n}**",
   "mw.conflict.addsZero": "(добавляет 0)",
-  "mw.conflict.outcome": "**{degree}** (разница {margin}): побеждает сторона «{side}»",
+  "mw.conflict.outcome": "**{degree}** (разница {margin}), победа: {side}",
   "mw.conflict.outcomeTitle": "Итог",
   "mw.conflict.rollOff": "Переброс: {rounds}",
   "mw.conflict.successesLeft": "Осталось успехов — {sideA}: **{a}** · {sideB}: **{b}**",
@@ -521,9 +515,9 @@ export default {
   "cmd.character.abilities.second.name": "вторая",
   "cmd.character.abilities.third.desc": "Третья способность («-» очищает)",
   "cmd.character.abilities.third.name": "третья",
-  "cmd.character.background.desc": "«Горная ведьма»: предыстория",
+  "cmd.character.background.desc": "«Горная ведьма»: два вопроса предыстории и заметки",
   "cmd.character.background.name": "предыстория",
-  "cmd.character.background.text.desc": "Почему ронин, зачем деньги и всё прочее",
+  "cmd.character.background.text.desc": "Прочие заметки о предыстории («-» очищает)",
   "cmd.character.background.text.name": "текст",
   "cmd.character.background.name.desc": "Персонаж (по умолчанию ваш)",
   "cmd.character.background.name.name": "имя",
@@ -703,4 +697,36 @@ export default {
   "mw.trust.button.openForm": "{name}: моя форма доверия",
   "mw.trust.fieldProblemsTitle": "Не сохранено (остальные значения приняты)",
   "mw.trust.fieldProblem": "• {name} — «{value}»: {problem}",
+  "mw.narration.gm": "Рассказывает ведущий (наибольший результат — {name})",
+  "mw.sheet.zodiacLine": "{sign} · союзники: {allies} · враг: {enemy}",
+  "mw.sheet.ronin": "Почему и как стал ронином",
+  "mw.sheet.money": "Зачем ему деньги",
+  "mw.sheet.props": "Реквизит",
+  "mw.sheet.propsSaved": "Реквизит сохранён (только для красоты сцены, на кубики не влияет).",
+  "log.mw.sheet.props": "изменил(а) реквизит персонажа {name}",
+  "errors.mw.backgroundNeeded":
+    "Дайте хотя бы один ответ: `ronin` (почему и как стал ронином), `money` (зачем деньги) или `text` («-» очищает).",
+  "cmd.character.background.ronin.desc": "Почему и как персонаж стал ронином? («-» очищает)",
+  "cmd.character.background.ronin.name": "ронин",
+  "cmd.character.background.money.desc":
+    "Зачем ему деньги настолько, что он пошёл против Ведьмы? («-» очищает)",
+  "cmd.character.background.money.name": "деньги",
+  "cmd.character.props.desc": "«Горная ведьма»: реквизит — вещи и черты только для красоты сцены",
+  "cmd.character.props.name": "реквизит",
+  "cmd.character.props.text.desc": "Соломенная шляпа, веер, редкий стиль боя… («-» очищает)",
+  "cmd.character.props.text.name": "текст",
+  "cmd.character.props.name.desc": "Персонаж (по умолчанию ваш)",
+  "cmd.character.props.name.name": "имя",
+  "mw.fate.desc.tragic-love":
+    "Любовь, которая не может кончиться хорошо: безответная, под угрозой или обречённая — и часто идущая вразрез с интересами отряда. По взаимному согласию её объектом может быть персонаж другого игрока.",
+  "mw.fate.desc.oaths-of-the-past":
+    "Тот, кому вы когда-то клялись в верности, снова появляется в истории — иногда как союзник Ведьмы.",
+  "mw.fate.desc.revenge":
+    "Один из товарищей нанёс вам обиду, и она требует отмщения. Сформулируйте её так, чтобы всё не решилось поединком в первой же главе.",
+  "mw.fate.desc.true-motives":
+    "Ваши цели не предполагают смерти Ведьмы; вы можете быть даже её тайным союзником и знать, что на самом деле внутри крепости. Вы вправе вводить факты о Ведьме и её крепости.",
+  "mw.fate.desc.unholy-pact":
+    "Вы заключили договор с Ведьмой. Она в точности исполняет свою часть, пока вы исполняете свою; что обещано и что нужно сделать взамен, решаете вы.",
+  "mw.fate.desc.worst-fear":
+    "Глубинная, постоянная фобия, о которой узнала Ведьма, — боязнь темноты, а не одна страшная ночь. Продумайте её историю.",
 } satisfies Messages;
