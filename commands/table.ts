@@ -39,6 +39,14 @@ export const table = defineCommand({
           { name: "public", type: "boolean" },
         ],
       },
+      { name: "export" },
+      {
+        name: "import",
+        options: [
+          { name: "file", type: "attachment", required: true },
+          { name: "replace", type: "boolean" },
+        ],
+      },
       { name: "archive" },
     ],
   },

@@ -21,6 +21,7 @@ import {
   tableSetup,
   tableShow,
 } from "./table.js";
+import { tableExport, tableImport, tableImportConfirm } from "./table-transfer.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each use case has its own intent type
 export const useCases: UseCase<any>[] = [
@@ -32,6 +33,9 @@ export const useCases: UseCase<any>[] = [
   tableLanguage,
   tableLog,
   tableStats,
+  tableExport,
+  tableImport,
+  tableImportConfirm,
   tableArchive,
   tableArchiveConfirm,
   characterCreate,

@@ -255,4 +255,23 @@ export default {
   "cmd.table.stats.period.choice.month": "Last 30 days",
   "cmd.table.stats.period.choice.all": "All time",
   "cmd.table.stats.public.desc": "Show it to the table (secret rolls are then left out)",
+  "errors.backup.invalid":
+    "This file can't be restored: {problem}. Nothing was changed. Use the file exactly as {/table export} gave it.",
+  "errors.backup.unreadable":
+    "I couldn't read **{name}**: a backup is a UTF-8 JSON file of at most 8 MB, as {/table export} gives it. Nothing was changed.",
+  "errors.backup.notEmpty":
+    "This channel already has a table ({system}). Import into a channel without one, or use {/table import file replace:true} to replace this one after a confirmation.",
+  "table.export.done":
+    "A backup of this table: {characters, plural, one {# character} other {# characters}}, {entries, plural, one {# log entry} other {# log entries}}, {flows, plural, one {# open flow} other {# open flows}}. Secrets (secret rolls, duel dice, dark fates, trust before its reveal) are sealed inside: only this bot can read them back. Restore it with {/table import file}.",
+  "table.import.done":
+    "♻️ {user} restored this table from a backup: {system}, {characters, plural, one {# character} other {# characters}}, {entries, plural, one {# log entry} other {# log entries}}, {flows, plural, one {# open flow} other {# open flows}}. {user} is the GM.",
+  "table.import.confirm":
+    "Replace this table ({system}) with the backup **{name}** ({characters, plural, one {# character} other {# characters}}, {entries, plural, one {# log entry} other {# log entries}})? This table is closed, its books kept, and the backup takes this channel.",
+  "table.import.button": "Replace this table",
+  "table.import.replaced": "Replaced.",
+  "log.table.replaced": "replaced the table with a backup",
+  "cmd.table.export.desc": "GM: the whole table as a JSON backup file (secrets sealed)",
+  "cmd.table.import.desc": "GM: restore a table from a backup file made by /table export",
+  "cmd.table.import.file.desc": "The .json file /table export gave",
+  "cmd.table.import.replace.desc": "Replace this channel's table (asks first)",
 } satisfies Messages;

@@ -268,8 +268,7 @@ export default {
   "stats.size.name": "d{sides}: {count, plural, one {# куб} few {# куба} other {# кубов}}",
   "stats.size.mean": "в среднем **{mean}** (у честного куба {expected})",
   "stats.verdict.fair": "✅ кубы выглядят честными (χ² p {p})",
-  "stats.verdict.off":
-    "⚠️ кубы выглядят подозрительно: честный куб так бросает реже 1 раза из 100 (χ² p {p})",
+  "stats.verdict.off": "⚠️ кубы выглядят подозрительно: честный куб так бросает реже 1 раза из 100 (χ² p {p})",
   "stats.verdict.tooFew": "бросков пока мало для вывода: проверке нужно {needed} d{sides}",
   "stats.players": "По игрокам",
   "stats.player.size": "d{sides} ×{count}, в среднем {mean} ({expected})",
@@ -298,4 +297,27 @@ export default {
   "cmd.table.stats.period.choice.all": "За всё время",
   "cmd.table.stats.public.name": "всем",
   "cmd.table.stats.public.desc": "Показать столу (тайные броски тогда не учитываются)",
+  "errors.backup.invalid":
+    "Этот файл нельзя восстановить: {problem}. Ничего не изменилось. Используйте файл ровно таким, каким его дала {/table export}.",
+  "errors.backup.unreadable":
+    "Не удалось прочитать **{name}**: резервная копия — это JSON-файл в UTF-8 не больше 8 МБ, как его даёт {/table export}. Ничего не изменилось.",
+  "errors.backup.notEmpty":
+    "В этом канале уже есть стол ({system}). Загрузите копию в канал без стола или используйте {/table import file replace:true}, чтобы заменить этот стол после подтверждения.",
+  "table.export.done":
+    "Резервная копия стола: {characters, plural, one {# персонаж} few {# персонажа} other {# персонажей}}, {entries, plural, one {# запись} few {# записи} other {# записей}} журнала, {flows, plural, one {# открытое действие} few {# открытых действия} other {# открытых действий}}. Тайны (тайные броски, кубы дуэлей, тёмные судьбы, доверие до раскрытия) запечатаны внутри: прочитать их сможет только этот бот. Восстановить — {/table import file}.",
+  "table.import.done":
+    "♻️ {user} восстановил(а) стол из резервной копии: {system}, {characters, plural, one {# персонаж} few {# персонажа} other {# персонажей}}, {entries, plural, one {# запись} few {# записи} other {# записей}} журнала, {flows, plural, one {# открытое действие} few {# открытых действия} other {# открытых действий}}. Ведущий — {user}.",
+  "table.import.confirm":
+    "Заменить этот стол ({system}) резервной копией **{name}** ({characters, plural, one {# персонаж} few {# персонажа} other {# персонажей}}, {entries, plural, one {# запись} few {# записи} other {# записей}} журнала)? Этот стол закроется с сохранением записей, а копия займёт канал.",
+  "table.import.button": "Заменить стол",
+  "table.import.replaced": "Заменено.",
+  "log.table.replaced": "заменил(а) стол резервной копией",
+  "cmd.table.export.name": "выгрузить",
+  "cmd.table.export.desc": "Ведущий: весь стол JSON-файлом резервной копии (тайны запечатаны)",
+  "cmd.table.import.name": "загрузить",
+  "cmd.table.import.desc": "Ведущий: восстановить стол из файла /table export",
+  "cmd.table.import.file.name": "файл",
+  "cmd.table.import.file.desc": "Файл .json, который дала /table export",
+  "cmd.table.import.replace.name": "заменить",
+  "cmd.table.import.replace.desc": "Заменить стол этого канала (сначала спросит)",
 } satisfies Messages;

@@ -1,0 +1,172 @@
+import { z } from "zod";
+import type { Flow } from "../../generated/prisma/client.js";
+import { type Lang, t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import { sqlFor } from "../../store/db.js";
+import { requireGmOrAdmin } from "../access.js";
+import { appendLog } from "../log.js";
+import { type ActionContext, defineUseCase } from "../use-case.js";
+import { systemName } from "./table.js";
+import { exportTable, readBackup, restoreTable, type ValidBackup } from "./table-backup.js";
+
+/** A file option as the router hands it over: its text, or null when it could not be read. */
+export const uploadedFile = z.object({
+  name: z.string().max(200),
+  size: z.number().int().min(0),
+  text: z.string().nullable(),
+});
+
+const counts = (backup: ValidBackup) => ({
+  characters: backup.characters.filter((c) => c.deleted_at == null).length,
+  entries: backup.log.length + backup.secrets.log.length,
+  flows: backup.flows.length,
+});
+
+/** `/table export` (GM): the whole table as a versioned JSON file, its secrets sealed. */
+export const tableExport = defineUseCase({
+  type: "table.export",
+  schema: z.object({ type: z.literal("table.export") }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireGmOrAdmin(ctx);
+    const text = await exportTable(ctx.tx, table, ctx.now);
+    const backup = await readBackup(ctx.tx, text);
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [{ description: t(ctx.userLang, "table.export.done", counts(backup)), tone: "info" }],
+        files: [
+          {
+            name: `table-${table.system}-${ctx.now.toISOString().slice(0, 10)}.json`,
+            data: new TextEncoder().encode(text),
+          },
+        ],
+      },
+    };
+  },
+});
+
+function readableFile(file: z.infer<typeof uploadedFile>): string {
+  if (file.text === null) refuse("errors.backup.unreadable", { name: file.name.slice(0, 100) });
+  return file.text;
+}
+
+const tableLang = (backup: ValidBackup, fallback: Lang): Lang =>
+  backup.table.language === "en" || backup.table.language === "ru" ? backup.table.language : fallback;
+
+async function restoreHere(ctx: ActionContext, backup: ValidBackup) {
+  const guildId = ctx.invocation.guildId;
+  if (!guildId) refuse("errors.table.guildOnly");
+  await restoreTable(ctx.tx, backup, {
+    guildId,
+    channelId: ctx.invocation.channelId,
+    gmUserId: ctx.actor.userId,
+  });
+  const lang = tableLang(backup, ctx.userLang);
+  return {
+    lang,
+    embed: {
+      description: t(lang, "table.import.done", {
+        user: `<@${ctx.actor.userId}>`,
+        system: systemName(lang, backup.table.system),
+        ...counts(backup),
+      }),
+      tone: "success" as const,
+    },
+  };
+}
+
+/**
+ * `/table import file [replace]`: restores a backup into an empty channel (the importer is its
+ * GM), or with replace:true, after a confirmation button, in place of this channel's table.
+ * A bad or edited file is refused with its first problem named; nothing changes.
+ */
+export const tableImport = defineUseCase({
+  type: "table.import",
+  schema: z.object({ type: z.literal("table.import"), file: uploadedFile, replace: z.boolean().optional() }),
+  table: "optional",
+  mutates: true,
+  ephemeral: (intent) => intent.replace === true,
+  async run(ctx) {
+    if (!ctx.invocation.guildId) refuse("errors.table.guildOnly");
+    const text = readableFile(ctx.intent.file);
+    const backup = await readBackup(ctx.tx, text);
+    if (ctx.table) {
+      if (!ctx.intent.replace) refuse("errors.backup.notEmpty", { system: `@system.${ctx.table.system}` });
+      const table = requireGmOrAdmin(ctx);
+      // The file waits in the database for the confirmation (a button holds only its id).
+      const pending = await sqlFor(ctx.tx).one<Pick<Flow, "id">>`
+        INSERT INTO flow (table_id, kind, status, state, created_by_user_id)
+        VALUES (${table.id}, 'table.import', 'open', ${JSON.stringify({ name: ctx.intent.file.name, text })}::jsonb,
+          ${ctx.actor.userId})
+        RETURNING id`;
+      return {
+        reply: {
+          ephemeral: true,
+          embeds: [
+            {
+              description: t(ctx.userLang, "table.import.confirm", {
+                system: systemName(ctx.userLang, table.system),
+                name: ctx.intent.file.name.slice(0, 100),
+                ...counts(backup),
+              }),
+              tone: "warning",
+            },
+          ],
+          rows: [
+            [
+              {
+                kind: "button",
+                label: t(ctx.userLang, "table.import.button"),
+                style: "danger",
+                intent: { type: "table.import-confirm", flowId: pending!.id },
+              },
+            ],
+          ],
+        },
+      };
+    }
+    const { embed } = await restoreHere(ctx, backup);
+    return {
+      reply: { embeds: [embed] },
+      effects: [{ kind: "guildCommands", guildId: ctx.invocation.guildId }],
+    };
+  },
+});
+
+export const tableImportConfirm = defineUseCase({
+  type: "table.import-confirm",
+  schema: z.object({ type: z.literal("table.import-confirm"), flowId: z.number().int() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGmOrAdmin(ctx);
+    const pending = await sqlFor(ctx.tx).one<Pick<Flow, "state">>`
+      SELECT state FROM flow
+      WHERE id = ${ctx.intent.flowId} AND table_id = ${table.id} AND kind = 'table.import' AND status = 'open'`;
+    if (!pending) refuse("errors.staleAction");
+    const backup = await readBackup(ctx.tx, (pending.state as { text: string }).text);
+    // This table is archived, its books kept, as /table archive does; the backup takes the channel.
+    await ctx.tx.gameTable.update({
+      where: { id: table.id },
+      data: { status: "archived", activeChannelId: null, archivedAt: ctx.now },
+    });
+    await ctx.tx.flow.updateMany({
+      where: { tableId: table.id, status: "open" },
+      data: { status: "closed", closedAt: ctx.now },
+    });
+    await appendLog(ctx, table.id, { action: "table.replace", summary: { key: "log.table.replaced" } });
+    const { embed } = await restoreHere(ctx, backup);
+    return {
+      replyMode: "update",
+      reply: { embeds: [{ description: t(ctx.userLang, "table.import.replaced"), tone: "info" }], rows: [] },
+      effects: [
+        { kind: "post", channelId: table.channelId, view: { embeds: [embed] } },
+        { kind: "guildCommands", guildId: table.guildId },
+      ],
+    };
+  },
+});
