@@ -78,6 +78,16 @@ export const challenge = defineCommand({
         ],
       },
       {
+        name: "obstacle",
+        options: [
+          { name: "name", type: "string", required: true, maxLength: 64 },
+          { name: "traits", type: "string", maxLength: 300 },
+          { name: "resources", type: "string", maxLength: 300 },
+          { name: "initiative", type: "integer", min: 0, max: 40 },
+          { name: "boxes", type: "string", maxLength: 30 },
+        ],
+      },
+      {
         name: "activate",
         options: [
           { name: "trait", type: "string", required: true, autocomplete: "bh-trait", maxLength: 64 },

@@ -4,6 +4,7 @@ import {
   bestResource,
   type ChallengeEvent,
   type ChallengeState,
+  nothingPlayedYet,
   type Participant,
   type PriceLine,
   taskAgreed,
@@ -47,6 +48,22 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
           params: {
             rating: event.rating,
             cost: event.cost,
+            before: event.reserveBefore,
+            after: event.reserveAfter,
+            first: n(event.first),
+          },
+          before: { reserve: event.reserveBefore },
+          after: { reserve: event.reserveAfter },
+        },
+      ];
+    case "obstacleAdded":
+      return [
+        {
+          key: "bh.event.obstacleAdded",
+          params: {
+            name: n(event.obstacle),
+            rating: event.rating,
+            extra: event.extraCost,
             before: event.reserveBefore,
             after: event.reserveAfter,
             first: n(event.first),
@@ -720,6 +737,10 @@ export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Ro
     newTaskButton(lang, flowId),
     ...(severalHunters(state) ? [button(t(lang, "bh.panel.team"), { type: "challenge.team", flowId })] : []),
     button(t(lang, "bh.panel.giveUp"), { type: "challenge.giveup", flowId }, "danger"),
+    // Before anything is played the GM may still buy another obstacle (docs/rules/beast-hunters.md §2.4).
+    ...(nothingPlayedYet(state)
+      ? [button(t(lang, "bh.panel.addObstacle"), { type: "challenge.obstacleform", flowId })]
+      : []),
   ];
   return [first, ...middle, last];
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import {
+  addObstacle,
   applyChallengeAction,
   asNegotiation,
   type ChallengeAction,
@@ -10,6 +11,7 @@ import {
   GM_SIDE,
   markPreActivated,
   type NegotiationState,
+  nothingPlayedYet,
   type ObstacleInput,
   type Phase,
   type PreActivation,
@@ -164,6 +166,7 @@ async function play(
     next,
     [...actedFor, ...(options.extraLines ?? []), ...eventLines(ctx.publicLang, result.state, result.events)],
     flow,
+    await turnPing(ctx, table, result.state, result.events),
   );
   return { ...answered, effects: [...(answered.effects ?? []), ...ending] };
 }
@@ -254,10 +257,14 @@ function answer(
   state: ChallengeFlowState,
   lines: string[],
   flow: Flow,
+  ping: Ping | null = null,
 ): ActionResult {
   const panel = challengePanel(ctx.publicLang, id, state);
   const text = lines.filter((l) => l !== "").join("\n");
-  const summary = { embeds: [{ description: text || "—", tone: "info" as const }] };
+  const summary: MessageView = {
+    ...(ping ?? {}),
+    embeds: [{ description: text || "—", tone: "info" as const }],
+  };
   if (isFromPanel(ctx, flow)) {
     return {
       replyMode: "update",
@@ -266,6 +273,44 @@ function answer(
     };
   }
   return { reply: summary, effects: [panelEdit(flow, panel)] };
+}
+
+type Ping = Pick<MessageView, "content" | "mentionUsers">;
+
+/**
+ * The turn line pings the one who must act now — the hunter's player, or the GM for an
+ * obstacle; a pending fatal choice pings that hunter's player. Only that user may be mentioned.
+ */
+async function turnPing(
+  ctx: ActionContext,
+  table: GameTable,
+  state: ChallengeState,
+  events: readonly ChallengeEvent[],
+): Promise<Ping | null> {
+  const moved = events.some(
+    (e) =>
+      e.type === "turnPassed" ||
+      e.type === "challengeStarted" ||
+      e.type === "obstacleAdded" ||
+      e.type === "fatalDamage",
+  );
+  if (!moved) return null;
+  const who =
+    state.status === "fatalChoice" ? state.pendingFatal : state.status === "active" ? state.turn : null;
+  const p = state.participants.find((x) => x.id === who);
+  if (!p) return null;
+  let userId: string | null = table.gmUserId;
+  if (p.side === "hunters") {
+    const owner = await sqlFor(ctx.tx).one<{ ownerUserId: string | null }>`
+      SELECT owner_user_id FROM "character" WHERE id = ${Number(p.id)}`;
+    userId = owner?.ownerUserId ?? null;
+  }
+  if (!userId) return null;
+  const key = state.status === "fatalChoice" ? "bh.ping.fatal" : "bh.ping.turn";
+  return {
+    content: t(ctx.publicLang, key, { mention: `<@${userId}>`, name: p.name }),
+    mentionUsers: [userId],
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -393,7 +438,9 @@ export const challengeStart = defineUseCase({
       if (!(error instanceof DomainError)) throw error;
       const problems = error instanceof FormErrors ? error.problems : [{ field: null, error }];
       await saveFlowState(ctx.tx, negotiation.id, { ...negotiation.state, draft });
-      return { reply: formProblems(ctx.userLang, negotiation.id, problems) };
+      return {
+        reply: formProblems(ctx.userLang, problems, { type: "negotiation.form", flowId: negotiation.id }),
+      };
     }
   },
 });
@@ -407,8 +454,8 @@ class FormErrors extends DomainError {
 
 function formProblems(
   lang: Lang,
-  negotiationId: number,
   problems: { field: FormField | null; error: DomainError }[],
+  fix: Intent | null,
 ): MessageView {
   const lines = problems.map(({ field, error }) =>
     field
@@ -419,20 +466,13 @@ function formProblems(
     ephemeral: true,
     embeds: [
       {
-        description: [t(lang, "bh.form.problems"), ...lines, t(lang, "bh.form.kept")].join("\n"),
+        description: [t(lang, "bh.form.problems"), ...lines, ...(fix ? [t(lang, "bh.form.kept")] : [])].join(
+          "\n",
+        ),
         tone: "warning",
       },
     ],
-    rows: [
-      [
-        {
-          kind: "button",
-          label: t(lang, "bh.form.fix"),
-          intent: { type: "negotiation.form", flowId: negotiationId },
-          style: "primary",
-        },
-      ],
-    ],
+    rows: fix ? [[{ kind: "button", label: t(lang, "bh.form.fix"), intent: fix, style: "primary" }]] : [],
   };
 }
 
@@ -581,8 +621,13 @@ async function buyObstacle(
     // Buying this obstacle emptied the reserve: the adventure ends with this challenge.
     ...(started.reserve.after === 0 ? [t(ctx.publicLang, "bh.start.lastChallenge")] : []),
   ].join("\n");
+  const ping = await turnPing(ctx, table, started.state, started.events);
   return {
-    reply: { ...panel, embeds: [{ description: intro, tone: "info" }, ...(panel.embeds ?? [])] },
+    reply: {
+      ...panel,
+      ...(ping ?? {}),
+      embeds: [{ description: intro, tone: "info" }, ...(panel.embeds ?? [])],
+    },
     replyIsPanelOf: flow.id,
     effects,
   };
@@ -1216,6 +1261,122 @@ export const challengeEnd = defineUseCase({
       return play(ctx, table, flow, { type: "concede" });
     }
     return play(ctx, table, flow, { type: "close" });
+  },
+});
+
+/**
+ * `/challenge obstacle`: the GM buys another obstacle for the challenge before anything is
+ * played (docs/rules/beast-hunters.md §2.4: ratings add up within the ceiling, the GM pays the
+ * difference). From the panel's form (`guided`), every bad field is reported at once.
+ */
+export const challengeObstacle = defineUseCase({
+  type: "challenge.obstacle",
+  schema: z.object({
+    type: z.literal("challenge.obstacle"),
+    flowId,
+    name: nameField,
+    traits: z.string().max(300).optional(),
+    resources: z.string().max(300).optional(),
+    initiative: z.union([z.number().int().min(0).max(40), z.string().max(20)]).optional(),
+    boxes: z.string().max(30).optional(),
+    guided: z.boolean().optional(),
+  }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    const before = flow.state.challenge;
+    const intent = ctx.intent;
+    const parts = obstacleFields(intent, before.sphere, []);
+    const problems: { field: FormField; error: DomainError }[] = [];
+    const parsed: Record<string, unknown> = {};
+    for (const field of ["traits", "resources", "initiative", "boxes"] as const) {
+      try {
+        parsed[field] = parts[field]();
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        problems.push({ field, error });
+      }
+    }
+    if (problems.length > 0) {
+      if (!intent.guided) throw problems[0]!.error;
+      return { reply: formProblems(ctx.userLang, problems, null) };
+    }
+    const pool = await requireReserve(ctx.tx, table.id);
+    const name = cleanName(intent.name);
+    const added = addObstacle(
+      before,
+      {
+        name,
+        traits: parsed.traits as ObstacleInput["traits"],
+        resources: parsed.resources as ObstacleInput["resources"],
+        initiative: parsed.initiative as number,
+        boxes: (parsed.boxes as ObstacleInput["boxes"]) ?? null,
+      },
+      asReserve(pool),
+    );
+    await recordReserve(ctx, table, pool, added.reserve.reserve, {
+      action: "challenge.start",
+      key: "bh.log.obstacleAdded",
+      params: { name, rating: added.state.rating, cost: added.extraCost },
+    });
+    const next: ChallengeFlowState = {
+      challenge: added.state,
+      price: { ...flow.state.price, lines: [...flow.state.price.lines, ...added.price.lines] },
+    };
+    await saveFlowState(ctx.tx, flow.id, next);
+    for (const entry of eventLogEntries(added.state, added.events)) await appendLog(ctx, table.id, entry);
+    return answer(
+      ctx,
+      flow.id,
+      next,
+      [
+        priceText(ctx.publicLang, added.price.lines),
+        ...eventLines(ctx.publicLang, added.state, added.events),
+      ],
+      flow,
+      await turnPing(ctx, table, added.state, added.events),
+    );
+  },
+});
+
+/** The panel's "add obstacle" button (the GM, before anything is played): the obstacle form. */
+export const challengeObstacleForm = defineUseCase({
+  type: "challenge.obstacleform",
+  schema: z.object({ type: z.literal("challenge.obstacleform"), flowId }),
+  systems: SYSTEMS,
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+    if (!nothingPlayedYet(flow.state.challenge)) refuse("errors.bh.obstacleAfterPlay");
+    const lang = ctx.userLang;
+    const input = (field: "traits" | "resources" | "initiative" | "boxes") => ({
+      field,
+      label: t(lang, `bh.form.${field}`),
+      style: "short" as const,
+      required: false,
+      maxLength: field === "boxes" ? 30 : field === "initiative" ? 2 : 300,
+      placeholder: t(lang, `bh.form.${field}Placeholder`),
+    });
+    return {
+      modal: {
+        title: t(lang, "bh.form.obstacleTitle"),
+        intent: { type: "challenge.obstacle", flowId: flow.id, guided: true },
+        inputs: [
+          { field: "name", label: t(lang, "bh.form.name"), style: "short", maxLength: 64 },
+          input("traits"),
+          input("resources"),
+          input("initiative"),
+          input("boxes"),
+        ],
+      },
+    };
   },
 });
 

@@ -13,6 +13,9 @@ import {
 import type { NamedValue, ResourceValue } from "./parse.js";
 import {
   buyChallenge,
+  challengeCost,
+  chargeReserve,
+  checkCeiling,
   checkPhase,
   NEUTRALISED_IN_ADVANCE_MARGIN,
   type ObstaclePrice,
@@ -263,4 +266,96 @@ function applyPreActivations(state: ChallengeState, setup: ChallengeSetup, event
       preActivated: true,
     });
   }
+}
+
+/** Nothing has been played yet: no action taken, no AP, no task, no offer (pre-activations are fine). */
+export function nothingPlayedYet(state: ChallengeState): boolean {
+  return (
+    state.status === "active" &&
+    state.lastActed.hunters === null &&
+    state.lastActed.gm === null &&
+    Object.keys(state.advantage).length === 0 &&
+    state.tasks.length === 0 &&
+    state.pendingOffer === null
+  );
+}
+
+export interface ObstacleAdded extends ActionResult {
+  price: ObstaclePrice;
+  /** What the added obstacle costs on top of what was paid (the whole rating × the phase multiplier). */
+  extraCost: number;
+  reserve: ReserveChange;
+}
+
+/**
+ * A challenge with several obstacles (docs/rules/beast-hunters.md §2.4): the GM buys another one
+ * before anything is played. The ratings add up (within the ceiling); the GM pays the difference
+ * between the new and the old cost; the turn order is drawn again with the new initiative.
+ */
+export function addObstacle(state: ChallengeState, obstacle: ObstacleInput, reserve: Reserve): ObstacleAdded {
+  if (!nothingPlayedYet(state)) refuse("errors.bh.obstacleAfterPlay");
+  const taken = new Set(state.participants.map((p) => p.id));
+  let n = 2;
+  while (taken.has(`obstacle-${n}`)) n += 1;
+  const id = obstacle.id ?? `obstacle-${n}`;
+  if (taken.has(id)) refuse("errors.bh.duplicateParticipant", { id });
+  if (state.participants.some((p) => sameName(p.name, obstacle.name)))
+    refuse("errors.bh.duplicateParticipant", { id: obstacle.name });
+  const boxes = obstacle.boxes ?? MINIMAL_BOXES;
+  const price = priceObstacle(
+    {
+      traits: obstacle.traits,
+      resources: obstacle.resources,
+      initiative: obstacle.initiative,
+      boxes,
+      neutralise: [],
+    },
+    { climax: state.climax },
+  );
+  const rating = state.rating + price.rating;
+  checkCeiling(rating, reserve.ceiling);
+  const cost = challengeCost(rating, state.phase);
+  const change = chargeReserve(reserve, cost - state.cost);
+  const added: Participant = {
+    id,
+    name: obstacle.name,
+    side: "gm",
+    initiative: obstacle.initiative,
+    traits: obstacle.traits.map((t) => ({
+      name: t.name,
+      sphere: state.sphere,
+      value: t.value,
+      effective: t.value,
+      active: null,
+    })),
+    resources: obstacle.resources.map((r) => ({
+      name: r.name,
+      kind: r.kind,
+      value: r.value,
+      neutralised: null,
+    })),
+    boxes: { ...boxes },
+    damage: { ...NO_DAMAGE },
+    status: "in",
+    help: [],
+  };
+  const sideRank = (p: Participant) => (p.side === "hunters" ? 0 : 1);
+  const participants = [...state.participants, added]
+    .map((p, index) => ({ p, index }))
+    .sort((a, b) => b.p.initiative - a.p.initiative || sideRank(a.p) - sideRank(b.p) || a.index - b.index)
+    .map(({ p }) => p);
+  const next: ChallengeState = { ...state, participants, rating, cost, turn: participants[0]!.id };
+  const events: ChallengeEvent[] = [
+    {
+      type: "obstacleAdded",
+      obstacle: id,
+      rating,
+      extraCost: change.before - change.after,
+      reserveBefore: change.before,
+      reserveAfter: change.after,
+      order: participants.map((p) => p.id),
+      first: next.turn,
+    },
+  ];
+  return { state: next, events, price, extraCost: change.before - change.after, reserve: change };
 }

@@ -156,6 +156,16 @@ export type ChallengeEvent =
       first: string;
     }
   | {
+      type: "obstacleAdded";
+      obstacle: string;
+      rating: number;
+      extraCost: number;
+      reserveBefore: number;
+      reserveAfter: number;
+      order: string[];
+      first: string;
+    }
+  | {
       type: "traitActivated";
       actor: string;
       trait: string;

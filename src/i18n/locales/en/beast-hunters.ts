@@ -653,4 +653,22 @@ export default {
   "cmd.challenge.negotiate.phase.choice.2": "2 — Discussion",
   "cmd.challenge.negotiate.phase.choice.3": "3 — Problems",
   "cmd.challenge.start.form.desc": "Fill the obstacle in a form (a bad field is reported alone)",
+  // Several obstacles
+  "errors.bh.obstacleAfterPlay":
+    "Obstacles are bought before anything is played. This challenge has begun: play it with the obstacles it has.",
+  "bh.event.obstacleAdded":
+    "{name} joins the challenge: rating now {rating}, the GM pays {extra} more (reserve {before} → {after}). {first} acts first.",
+  "bh.log.obstacleAdded": "Obstacle {name} added: rating {rating}, {cost} more of reserve",
+  "bh.form.obstacleTitle": "Another obstacle",
+  "bh.form.name": "Name",
+  "bh.panel.addObstacle": "Add obstacle",
+  "cmd.challenge.obstacle.desc": "GM: buy another obstacle for this challenge (before anything is played)",
+  "cmd.challenge.obstacle.name.desc": "The obstacle's name",
+  "cmd.challenge.obstacle.traits.desc": "Traits: Hungry:4 Surround:2",
+  "cmd.challenge.obstacle.resources.desc": "Resources: D6 A4 or Rusty swords:A2",
+  "cmd.challenge.obstacle.initiative.desc": "Initiative (even: 2 per point)",
+  "cmd.challenge.obstacle.boxes.desc": "Damage boxes L/M/H/K/F (climax only)",
+  "bh.ping.turn": "{mention} — your turn: {name}.",
+  "bh.ping.fatal":
+    "{mention} — {name} took fatal damage and must choose: survive and lose the adventure, or win it and retire.",
 } satisfies Messages;

@@ -813,4 +813,29 @@ export default {
   "cmd.challenge.negotiate.phase.choice.3": "3 — Проблемы",
   "cmd.challenge.start.form.desc": "Заполнить препятствие в форме (ошибка в поле не отменяет остальное)",
   "cmd.challenge.start.form.name": "форма",
+  // Several obstacles
+  "errors.bh.obstacleAfterPlay":
+    "Препятствия покупаются, пока ничего не сыграно. Это испытание уже идёт: играйте с теми препятствиями, что есть.",
+  "bh.event.obstacleAdded":
+    "{name} вступает в испытание: рейтинг теперь {rating}, ведущий доплачивает {extra} (резерв {before} → {after}). Первым ходит {first}.",
+  "bh.log.obstacleAdded": "Добавлено препятствие {name}: рейтинг {rating}, ещё {cost} из резерва",
+  "bh.form.obstacleTitle": "Ещё одно препятствие",
+  "bh.form.name": "Название",
+  "bh.panel.addObstacle": "Добавить препятствие",
+  "cmd.challenge.obstacle.desc":
+    "Ведущий: купить ещё одно препятствие для испытания (пока ничего не сыграно)",
+  "cmd.challenge.obstacle.name": "препятствие",
+  "cmd.challenge.obstacle.name.desc": "Название препятствия",
+  "cmd.challenge.obstacle.name.name": "название",
+  "cmd.challenge.obstacle.traits.desc": "Черты: Голодные:4 Окружаем:2",
+  "cmd.challenge.obstacle.traits.name": "черты",
+  "cmd.challenge.obstacle.resources.desc": "Ресурсы: З6 А4 или Ржавые мечи:А2",
+  "cmd.challenge.obstacle.resources.name": "ресурсы",
+  "cmd.challenge.obstacle.initiative.desc": "Инициатива (чётная: 2 за очко)",
+  "cmd.challenge.obstacle.initiative.name": "инициатива",
+  "cmd.challenge.obstacle.boxes.desc": "Ячейки урона Л/С/Т/В/Ф (только кульминация)",
+  "cmd.challenge.obstacle.boxes.name": "ячейки",
+  "bh.ping.turn": "{mention} — ваш ход: {name}.",
+  "bh.ping.fatal":
+    "{mention} — {name} получает фатальный урон и должен выбрать: выжить и проиграть приключение или выиграть его и уйти.",
 } satisfies Messages;
