@@ -136,6 +136,9 @@ function addOptions(
       case "user":
         target.addUserOption((o) => named(o, option.name, p).setRequired(required));
         break;
+      case "attachment":
+        target.addAttachmentOption((o) => named(o, option.name, p).setRequired(required));
+        break;
     }
   }
 }
