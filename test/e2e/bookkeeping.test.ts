@@ -143,4 +143,81 @@ describe("e2e: dice statistics with a chart, log files", () => {
     expect(stats.original?.text).toContain("No dice rolled here");
     expect(d.failedInteractions()).toEqual([]);
   });
+
+  it("/table export gives a JSON file; /table import restores it in another server, exactly; a tampered file is refused", async () => {
+    const d = e2e.double;
+    const exported = await d.slash(gm, e2e.channelId, "table", ["export"]).settled();
+    expect(exported.original?.ephemeral).toBe(true);
+    const file = exported.original!.attachments[0]!;
+    expect(file.filename).toMatch(/^table-fate-\d{4}-\d{2}-\d{2}\.json$/);
+    const text = bytesOf(file).toString("utf8");
+    expect(JSON.parse(text)).toMatchObject({ format: "table-backup", version: 1 });
+    // The secret roll's dice are sealed: the GM's file does not show them.
+    expect(text).not.toContain("3d8");
+
+    const guild = d.addGuild({ name: "Another server" });
+    const there = d.addChannel({ guildId: guild, name: "restored" });
+    const tampered = text.replace('"language": "en"', '"language": "ru"');
+    expect(tampered).not.toBe(text);
+    const refused = await d
+      .slash(gm, there, "table", ["import"], { file: { filename: "backup.json", content: tampered } })
+      .response();
+    expect(refused.ephemeral).toBe(true);
+    expect(refused.message?.text).toContain("the signature does not match");
+    expect(refused.message?.text).toContain("Nothing was changed");
+    const none = await d.slash(gm, there, "table", ["show"]).response();
+    expect(none.message?.text).toContain("no game table yet");
+
+    const restored = await d
+      .slash(gm, there, "table", ["import"], { file: { filename: "backup.json", content: text } })
+      .settled();
+    expect(restored.original?.ephemeral).toBe(false);
+    expect(restored.original?.text).toContain("restored this table from a backup");
+    const again = await d.slash(gm, there, "table", ["export"]).settled();
+    const second = JSON.parse(bytesOf(again.original!.attachments[0]).toString("utf8"));
+    const strip = ({
+      exportedAt: _a,
+      source: _s,
+      sealed: _x,
+      signature: _g,
+      ...rest
+    }: Record<string, unknown>) => rest;
+    expect(strip(second)).toEqual(strip(JSON.parse(text)));
+    // Anna's secret roll is still hers alone in the restored table's log.
+    const annaLog = await d.slash(anna, there, "table", ["log"], { format: "markdown" }).settled();
+    expect(bytesOf(annaLog.original!.attachments[0]).toString("utf8")).toContain("3d8");
+    const gmLog = await d.slash(gm, there, "table", ["log"], { format: "markdown" }).settled();
+    expect(bytesOf(gmLog.original!.attachments[0]).toString("utf8")).not.toContain("3d8");
+  });
+
+  it("/table import replace:true asks on a button first; the click puts the backup in place of the table", async () => {
+    const d = e2e.double;
+    const exported = await d.slash(gm, e2e.channelId, "table", ["export"]).settled();
+    const text = bytesOf(exported.original!.attachments[0]).toString("utf8");
+    const notEmpty = await d
+      .slash(gm, mwChannel, "table", ["import"], { file: { filename: "fate.json", content: text } })
+      .response();
+    expect(notEmpty.message?.text).toContain("already has a table");
+    const asked = await d
+      .slash(gm, mwChannel, "table", ["import"], {
+        file: { filename: "fate.json", content: text },
+        replace: true,
+      })
+      .settled();
+    expect(asked.original?.ephemeral).toBe(true);
+    expect(asked.original?.text).toContain("Replace this table (The Mountain Witch)");
+    const clicked = await d
+      .click(gm, asked.original!, componentId(asked.original, "table.import-confirm"))
+      .settled();
+    expect(clicked.ack?.type).toBe(7);
+    await d.waitFor(
+      () =>
+        d.channelMessages(mwChannel).find((m) => m.text.includes("restored this table from a backup")) ??
+        null,
+      { timeoutMs: 5000, what: () => "the restore announced in the channel" },
+    );
+    const shown = await d.slash(gm, mwChannel, "table", ["show"]).response();
+    expect(shown.message?.text).toContain("Fate of Panavea");
+    expect(d.failedInteractions()).toEqual([]);
+  });
 });
