@@ -277,6 +277,18 @@ function answer(
 
 type Ping = Pick<MessageView, "content" | "mentionUsers">;
 
+/** The old panel after `/challenge show` moved it: a pointer to the new one, every control disabled. */
+function movedPanel(ctx: ActionContext, panel: MessageView): MessageView {
+  const at = Math.floor(Date.now() / 1000);
+  return {
+    embeds: [
+      { description: t(ctx.publicLang, "bh.panel.moved", { at: `<t:${at}:T>` }), tone: "warning" },
+      ...(panel.embeds ?? []),
+    ],
+    rows: (panel.rows ?? []).map((row) => row.map((c) => ({ ...c, disabled: true }))),
+  };
+}
+
 /**
  * The turn line pings the one who must act now — the hunter's player, or the GM for an
  * obstacle; a pending fatal choice pings that hunter's player. Only that user may be mentioned.
@@ -1129,6 +1141,7 @@ export const challengeAchieve = defineUseCase({
       });
     }
     // After a won challenge: 6 AP a die, from the actor first, then (pool) from the other hunters.
+    if (state.outcome?.winner !== "hunters") refuse("errors.bh.extraDiceOnlyAfterWin");
     const need = ctx.intent.dice * 6;
     const total = (id: string) => Object.values(state.advantage[id] ?? {}).reduce((s, ap) => s + ap, 0);
     const contributions: { hunter: string; points: number }[] = [];
@@ -1397,7 +1410,10 @@ export const challengeShow = defineUseCase({
         : await loadFlow(ctx, table, undefined);
     const panel = challengePanel(ctx.publicLang, flow.id, flow.state);
     if (isFromPanel(ctx, flow)) return { replyMode: "update", reply: panel };
-    // A fresh panel further down the channel: later actions edit this one.
-    return { reply: panel, replyIsPanelOf: flow.id };
+    // A fresh panel further down the channel: later actions edit this one. The old message says
+    // where the live panel went and keeps no live buttons.
+    const moved =
+      flow.status === "open" && flow.panelMessageId ? [panelEdit(flow, movedPanel(ctx, panel))] : [];
+    return { reply: panel, replyIsPanelOf: flow.id, effects: moved };
   },
 });

@@ -57,11 +57,18 @@ async function editSheet(
     before,
     after,
   });
+  // The creation check is for new hunters only: a veteran's sheet has grown on purpose.
+  const veteran =
+    fresh.victoryPoints > 0 ||
+    after.tattoos.length > 0 ||
+    (await sqlFor(ctx.tx).one`
+      SELECT 1 AS yes FROM log_entry WHERE table_id = ${table.id} AND character_id = ${character.id}
+        AND action IN ('character.vp', 'character.renewal') LIMIT 1`) !== null;
   // Built here rather than with the common sheet embed: importing it would close an import cycle through the hooks.
   const embed = {
     title: fresh.name,
     fields: hunterSheetFields(ctx.publicLang, fresh),
-    footer: creationCheckText(ctx.publicLang, after),
+    ...(veteran ? {} : { footer: creationCheckText(ctx.publicLang, after) }),
     tone: "info" as const,
   };
   return { reply: { embeds: [embed] } };

@@ -627,9 +627,13 @@ function spendingTarget(
   standingOnly: boolean,
 ): string | null {
   if (state.pendingBonus?.actor === actor.id) return state.pendingBonus.target;
-  const affordable = opponents(state, actor).filter(
-    (p) => (!standingOnly || p.status === "in") && advantageOf(state, actor.id, p.id) >= cost,
-  );
+  const candidates = opponents(state, actor).filter((p) => !standingOnly || p.status === "in");
+  const affordable = candidates.filter((p) => advantageOf(state, actor.id, p.id) >= cost);
+  // Not enough AP against anyone: say so, rather than ask which target.
+  if (affordable.length === 0 && candidates.length > 1) {
+    const have = Math.max(0, ...candidates.map((p) => advantageOf(state, actor.id, p.id)));
+    refuse("errors.bh.notEnoughAdvantage", { need: cost, have });
+  }
   return affordable.length === 1 ? affordable[0]!.id : null;
 }
 

@@ -671,4 +671,6 @@ export default {
   "bh.ping.turn": "{mention} — your turn: {name}.",
   "bh.ping.fatal":
     "{mention} — {name} took fatal damage and must choose: survive and lose the adventure, or win it and retire.",
+  "bh.panel.moved":
+    "⤵️ This panel has moved: the live one is further down ({at}). These buttons no longer work.",
 } satisfies Messages;
