@@ -41,6 +41,7 @@ const invoke = defineCommand({
       aspect("aspect", true),
       { name: "mode", type: "string", choices: ["plus2", "reroll", "passive"] },
       { name: "pay", type: "string", choices: ["free-invoke", "fate-point"] },
+      { name: "check", type: "string", autocomplete: "fate-check", maxLength: 12 },
     ],
   },
 });
@@ -333,6 +334,10 @@ export const characterSubcommands: (SubcommandSpec | GroupSpec)[] = [
 export const conflictSubcommands: SubcommandSpec[] = [
   { name: "start", options: [{ name: "title", type: "string", maxLength: 100 }] },
   { name: "concede", options: [character] },
+  { name: "join", options: [character, { name: "side", type: "string", choices: ["pc", "npc"] }] },
+  { name: "leave", options: [character] },
+  { name: "order", options: [{ name: "order", type: "string", required: true, maxLength: 500 }] },
+  { name: "next" },
   { name: "end" },
   { name: "show" },
 ];

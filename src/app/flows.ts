@@ -19,6 +19,7 @@ export type FlowKind =
   | "fate.compel"
   | "fate.conflict"
   | "fate.contest"
+  | "fate.hit"
   | "fate.challenge"
   | "fate.faction-check";
 

@@ -21,6 +21,12 @@ function invocation(user: { id: string; name: string; locale?: string }): Invoca
   };
 }
 
+/** The options of the first select on an answer (e.g. the ways to take a hit). */
+function selectOptions(executed: Awaited<ReturnType<AppHarness["run"]>>): { label: string; value: string }[] {
+  for (const c of (executed.result.reply?.rows ?? []).flat()) if (c.kind === "select") return c.options;
+  throw new Error(`no select on: ${replyText(executed)}`);
+}
+
 describe("Fate at the table (app layer, real PostgreSQL)", () => {
   let app: AppHarness;
   const fp = async (name: string) =>
@@ -243,17 +249,32 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
     ]);
   });
 
-  it("a hit of 4 on 2 boxes and an open mild consequence is absorbed by both boxes and the mild one", async () => {
+  it("«отметить соответствующие силе удара последствие или маркер стресса»: a hit of 4 on 2 boxes — Elf's player chooses box 2 + mild", async () => {
     const hit = await app.run(GM, { type: "stress.hit", character: "Elf", shifts: 4 });
-    expect(replyText(hit)).toContain("stress boxes 1, 2");
-    expect(replyText(hit)).toContain("Mild (2)");
+    const flowId = hit.result.replyIsPanelOf!;
+    expect(replyText(hit)).toContain(
+      `<@${OTHER.id}>: choose how to take it — Physical stress (3 ways, cheapest first)`,
+    );
+    const options = selectOptions(hit);
+    expect(options.map((o) => o.label)).toEqual(["stress box 2 + Mild (2)", "Moderate (4)", "Severe (6)"]);
+    // Someone else's player may not choose for Elf.
+    expect((await app.refused(PLAYER, { type: "fate.absorb", flowId, option: options[0]!.value })).code).toBe(
+      "errors.notYourCharacter",
+    );
+    const chosen = await app.run(OTHER, { type: "fate.absorb", flowId, option: options[0]!.value });
+    expect(replyText(chosen)).toContain("Elf takes a hit of 4 shifts: stress box 2, Mild (2)");
+    expect(replyText(chosen)).toContain("Name the Mild (2) consequence");
     const elf = await app.db.character.findFirstOrThrow({ where: { name: "Elf" } });
     const sheet = elf.sheet as {
       stress: { physical: { boxes: boolean[] } };
       consequences: { id: string; taken: boolean }[];
     };
-    expect(sheet.stress.physical.boxes).toEqual([true, true]);
+    expect(sheet.stress.physical.boxes).toEqual([false, true]);
     expect(sheet.consequences.find((s) => s.id === "mild")?.taken).toBe(true);
+    // Applied once: the same choice again is refused (the hit's flow is closed).
+    expect((await app.refused(OTHER, { type: "fate.absorb", flowId, option: options[0]!.value })).code).toBe(
+      "errors.flow.closed",
+    );
     await app.run(OTHER, {
       type: "consequence.add",
       character: "Elf",
@@ -285,12 +306,28 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
     const attackState = attackFlow.state as unknown as CheckFlowState;
     // Fight +5 with +2 on the dice = 7 against the Bandit's Mediocre 0: 7 shifts, +1 WR −0 AR.
     expect(attackState.check.opposition).toMatchObject({ kind: "active", value: 0 });
-    const applied = await app.run(GM, { type: "fate.apply-hit", flowId: attackId });
-    expect(replyText(applied)).toContain("Bandit takes a hit of 8 shifts: stress boxes 1, 2, Severe (6)");
-    expect(replyText(applied)).toContain("(WR/AR: 7 → 8)");
-    expect((await app.refused(GM, { type: "fate.apply-hit", flowId: attackId })).code).toBe(
-      "errors.fate.hitAlreadyApplied",
+    // The attacker's player may not apply it: Bandit's side (the GM) does, and chooses how to take it.
+    expect((await app.refused(PLAYER, { type: "fate.apply-hit", flowId: attackId })).code).toBe(
+      "errors.fate.applyIsForTarget",
     );
+    const applied = await app.run(GM, { type: "fate.apply-hit", flowId: attackId });
+    expect(replyText(applied)).toContain("A hit of 8 shifts on Bandit from Grukh");
+    const options = selectOptions(applied);
+    expect(options.map((o) => o.label)).toEqual([
+      "stress box 2 + Severe (6)",
+      "stress box 2 + Mild (2) + Moderate (4)",
+      "Mild (2) + Severe (6)",
+      "Moderate (4) + Severe (6)",
+    ]);
+    expect((await app.refused(GM, { type: "fate.apply-hit", flowId: attackId })).code).toBe(
+      "errors.flow.closed",
+    );
+    const taken = await app.run(GM, {
+      type: "fate.absorb",
+      flowId: applied.result.replyIsPanelOf!,
+      option: options[0]!.value,
+    });
+    expect(replyText(taken)).toContain("Bandit takes a hit of 8 shifts: stress box 2, Severe (6)");
   });
 
   it("a conflict: hits count consequences, conceding gives 1 FP + 1 per consequence, and state survives any restart", async () => {
@@ -300,8 +337,11 @@ describe("Fate at the table (app layer, real PostgreSQL)", () => {
       .catch(() => undefined);
     const started = await app.run(GM, { type: "conflict.start", title: "Ambush at the ford" });
     expect(replyText(started)).toContain("Ambush at the ford");
-    await app.run(GM, { type: "stress.hit", character: "Grukh", shifts: 6 });
-    await app.run(GM, { type: "stress.hit", character: "Grukh", shifts: 6 });
+    // Grukh: 4 boxes (Physique +3). Two hits of 6, each taken with a consequence.
+    for (const option of ["-|severe", "b1|moderate"]) {
+      const hit = await app.run(GM, { type: "stress.hit", character: "Grukh", shifts: 6 });
+      await app.run(PLAYER, { type: "fate.absorb", flowId: hit.result.replyIsPanelOf!, option });
+    }
     const flow = await app.db.flow.findFirstOrThrow({ where: { kind: "fate.conflict", status: "open" } });
     expect(
       (flow.state as { conflict: { participants: { consequencesTaken: number }[] } }).conflict.participants[0]

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { makeAspect, sameAspectName } from "../../rules/fate/aspects.js";
+import { type FreeInvoke, makeAspect, sameAspectName } from "../../rules/fate/aspects.js";
 import { totalSkill } from "../../rules/fate/character.js";
 import {
   checkResult,
@@ -14,29 +14,32 @@ import {
   type Opposition,
   withOpposition,
 } from "../../rules/fate/check.js";
-import { ACTIONS, actionOutcome, hitAfterRatings } from "../../rules/fate/outcomes.js";
+import { ACTIONS, actionOutcome, hitAfterRatings, outcome } from "../../rules/fate/outcomes.js";
 import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
 import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import { type ActionContext, type AutocompleteSource, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
+import { sideOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
-import { applyHit } from "./harm.js";
+import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import {
   type CheckFlowState,
   characterById,
   fateCharacter,
   findTableAspect,
+  holdersJson,
+  insertAspect,
   saveFatePoints,
   tableAspects,
 } from "./state.js";
 import { attackHit, checkView, ladderText } from "./views.js";
 
-type Ctx = Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "dice" | "table">;
+type Ctx = Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "dice" | "table" | "invocation">;
 
 const characterName = z.string().min(1).max(100);
 const modifier = z.number().int().min(-20).max(20);
@@ -45,11 +48,22 @@ const flowId = z.number().int().positive();
 /** The GM's invokes for the opposition come from the bank: the rules are silent on a limit, so there is none. */
 const GM_BANK = 99;
 
-/** Attacks with these skills harm the mind; the rest, the body. `/stress hit` can say otherwise. */
+/** Attacks with these skills harm the mind; these the body; any other (magic through Lore, say) asks which (docs/rules/fate.md §3.3). */
 const MENTAL_ATTACK_SKILLS: readonly SkillKey[] = ["provoke", "deceive", "eloquence", "empathy", "will"];
+const PHYSICAL_ATTACK_SKILLS: readonly SkillKey[] = [
+  "fight",
+  "shoot",
+  "athletics",
+  "physique",
+  "riding",
+  "thievery",
+];
 
-export function attackKind(skill: SkillKey): StressKind {
-  return MENTAL_ATTACK_SKILLS.includes(skill) ? "mental" : "physical";
+/** The track an attack with `skill` hits; null when the skill does not say and the target chooses. */
+export function attackKind(skill: SkillKey): StressKind | null {
+  if (MENTAL_ATTACK_SKILLS.includes(skill)) return "mental";
+  if (PHYSICAL_ATTACK_SKILLS.includes(skill)) return "physical";
+  return null;
 }
 
 /** The panel of a check as it is now, with the extra buttons this state allows. */
@@ -77,6 +91,47 @@ export function panel(
     };
     view.rows = [...(view.rows ?? [])];
     view.rows[0] = [...(view.rows[0] ?? []), claim];
+  }
+  if (
+    open &&
+    state.check.action === "advantage" &&
+    state.aspect &&
+    !state.advantageDone &&
+    shifts !== null &&
+    shifts < 0
+  ) {
+    // «…или добавляете, но его бесплатно призывает кто-то другой»: the roller may still put it in play, for the opponent.
+    const forOpponent: ComponentView = {
+      kind: "button",
+      style: "secondary",
+      label: t(ctx.publicLang, "fate.button.claimForOpponent", { aspect: state.aspect.slice(0, 40) }),
+      intent: { type: "fate.claim-advantage", flowId: flow.id },
+    };
+    view.rows = [...(view.rows ?? [])];
+    view.rows[0] = [...(view.rows[0] ?? []), forOpponent];
+  }
+  if (
+    open &&
+    state.check.action === "advantage" &&
+    state.check.opposition.kind === "none" &&
+    state.contestFlowId === null
+  ) {
+    // Create an advantage with no opposition: the GM sets the difficulty after the roll.
+    view.rows = [
+      ...(view.rows ?? []),
+      [
+        {
+          kind: "select",
+          intent: { type: "fate.set-difficulty", flowId: flow.id },
+          field: "vs",
+          placeholder: t(ctx.publicLang, "fate.select.difficulty"),
+          options: [-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8].map((v) => ({
+            label: ladderText(ctx.publicLang, v),
+            value: String(v),
+          })),
+        },
+      ],
+    ];
   }
   return view;
 }
@@ -250,6 +305,8 @@ export const check = defineUseCase({
     const target = ctx.intent.target ? await findCharacter(ctx.tx, table.id, ctx.intent.target) : null;
     if (target && target.id === roller.id) refuse("errors.fate.targetSelf");
     if (target && action === "overcome") refuse("errors.fate.targetNeedsAction");
+    // No attacks on someone already out of the conflict (docs/rules/fate.md §3.4).
+    if (target && action === "attack") await refuseIfOutOfTheFight(ctx, table, target);
     let aspect: string | null = null;
     let existingAspect = false;
     if (ctx.intent.aspect) {
@@ -396,6 +453,8 @@ export const invoke = defineUseCase({
     mode: z.enum(INVOKE_MODES as [InvokeMode, ...InvokeMode[]]).optional(),
     pay: z.enum(["free-invoke", "fate-point"]).optional(),
     flowId: flowId.optional(),
+    /** `/invoke check:`: the check to invoke on, by its number (autocomplete lists the open ones). */
+    check: z.union([flowId, z.string().regex(/^#?\d{1,9}$/)]).optional(),
   }),
   table: "required",
   mutates: true,
@@ -403,14 +462,18 @@ export const invoke = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const mode = ctx.intent.mode ?? "plus2";
-    const flow = await checkForInvoke(ctx, table, mode, ctx.intent.flowId);
+    const named =
+      ctx.intent.check === undefined ? undefined : Number(String(ctx.intent.check).replace("#", ""));
+    const flow = await checkForInvoke(ctx, table, mode, ctx.intent.flowId ?? named);
     const invokerRow = await invokerFor(ctx, table, flow.state, mode);
     const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, flow.state.rollerId);
     const invoker = invokerRow
       ? { id: String(invokerRow.id), fatePoints: invokerRow.fatePoints }
       : { id: "gm", fatePoints: GM_BANK };
+    // Free invokes belong to a side (docs/rules/fate.md §3.2): only the holder and their allies spend them.
+    const side = invokerRow ? await sideOf(ctx, table, invokerRow) : "npc";
     const result = invokeAspect(
-      { check: flow.state.check, invoker, aspect: found.aspect, mode, paidWith: ctx.intent.pay },
+      { check: flow.state.check, invoker, side, aspect: found.aspect, mode, paidWith: ctx.intent.pay },
       ctx.dice,
     );
     if (invokerRow && result.invoker.fatePoints !== invokerRow.fatePoints) {
@@ -502,6 +565,95 @@ export const defend = defineUseCase({
   },
 });
 
+/** Open attack checks rolled against `targetId` whose hit is not settled yet: the dice are down. */
+export async function unsettledAttacksOn(
+  ctx: Pick<ActionContext, "tx">,
+  table: GameTable,
+  targetId: number,
+): Promise<TypedFlow<CheckFlowState>[]> {
+  const flows = await sqlFor(ctx.tx).rows<TypedFlow<CheckFlowState>>`
+    SELECT * FROM flow
+    WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+      AND state -> 'targetId' = ${JSON.stringify(targetId)}::jsonb
+    ORDER BY id`;
+  return flows.filter((f) => f.state.check.action === "attack" && f.state.hitApplied === null);
+}
+
+/** Closes an attack and the defence linked to it: the action is settled, no more invokes on either. */
+async function closeAttack(
+  ctx: Ctx,
+  table: GameTable,
+  attack: TypedFlow<CheckFlowState>,
+  state: CheckFlowState,
+): Promise<Effect[]> {
+  await saveFlowState(ctx.tx, attack.id, state, true);
+  const effects: Effect[] = [panelEdit(attack, panel(ctx, attack, state, false))];
+  if (state.linkFlowId !== null) {
+    const defence = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+      SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`;
+    if (defence) {
+      await saveFlowState(ctx.tx, defence.id, defence.state, true);
+      effects.push(panelEdit(defence, panel(ctx, defence, defence.state, false)));
+    }
+  }
+  return effects;
+}
+
+/**
+ * A hit by hand (`/stress hit`) on someone an attack has already hit: that attack's hit is settled by
+ * it, so its Apply button goes away and the hit lands once (docs/rules/fate.md §3.3).
+ */
+export async function settleAttacksOn(
+  ctx: Ctx,
+  table: GameTable,
+  targetId: number,
+  shifts: number,
+): Promise<{ texts: string[]; effects: Effect[] }> {
+  const texts: string[] = [];
+  const effects: Effect[] = [];
+  for (const attack of await unsettledAttacksOn(ctx, table, targetId)) {
+    if (attackHit(attack.state) <= 0) continue;
+    const settled: CheckFlowState = { ...attack.state, hitApplied: shifts };
+    effects.push(...(await closeAttack(ctx, table, attack, settled)));
+    texts.push(
+      t(ctx.publicLang, "fate.hit.settlesAttack", {
+        attacker: attack.state.rollerName,
+        target: attack.state.targetName ?? "",
+      }),
+    );
+  }
+  return { texts, effects };
+}
+
+/** The hit an attack deals now: its shifts, less one when the attacker traded it for a boost. */
+function dealtHit(state: CheckFlowState): number {
+  const hit = attackHit(state);
+  return hit > 0 && state.tradedForBoost ? hit - 1 : hit;
+}
+
+/** A boost (docs/rules/fate.md §3.2): a scene aspect with one free invoke for its owner's side, named by default. */
+async function createBoost(ctx: Ctx, table: GameTable, owner: Character, name?: string): Promise<string> {
+  const side = await sideOf(ctx, table, owner);
+  const base = cleanName(name ?? t(ctx.publicLang, "fate.boost.defaultName", { name: owner.name }), 90);
+  const existing = (await tableAspects(ctx.tx, table.id)).map((a) => nameKey(a.aspect.name));
+  let boostName = base;
+  for (let n = 2; existing.includes(nameKey(boostName)); n += 1) boostName = `${base} ${n}`;
+  const boost = makeAspect(boostName, "boost", { holderId: String(owner.id), side });
+  await insertAspect(ctx.tx, table.id, null, boost);
+  await appendLog(ctx, table.id, {
+    action: "fate.boost",
+    characterId: owner.id,
+    summary: { key: "log.fate.boost", params: { name: owner.name, aspect: boost.name } },
+    after: { side },
+  });
+  return boost.name;
+}
+
+/**
+ * Apply on an attack's hit: the target's player or the GM (docs/rules/fate.md §3.3). The attack
+ * and its defence close (settled); the target then chooses how to take it (or it lands at once
+ * when there is one way).
+ */
 export const applyAttackHit = defineUseCase({
   type: "fate.apply-hit",
   systems: ["fate"],
@@ -518,23 +670,188 @@ export const applyAttackHit = defineUseCase({
     const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     const state = flow.state;
     if (state.hitApplied !== null) refuse("errors.fate.hitAlreadyApplied");
-    const hit = attackHit(state);
-    if (hit <= 0 || state.targetId === null) refuse("errors.fate.noHit");
-    const target = await characterById(ctx.tx, table.id, state.targetId);
-    requireControl(ctx, target, { gmMayActForPlayers: true });
+    const hit = dealtHit(state);
+    if (attackHit(state) <= 0 || state.targetId === null) refuse("errors.fate.noHit");
+    const target = await characterById(ctx.tx, table.id, state.targetId!);
+    if (!isGm(table, ctx.actor) && target.ownerUserId !== ctx.actor.userId) {
+      refuse("errors.fate.applyIsForTarget", { target: target.name });
+    }
     const attacker = await characterById(ctx.tx, table.id, state.rollerId);
     const shifts = hitAfterRatings(hit, { wr: fateCharacter(attacker).wr, ar: fateCharacter(target).ar });
     const kind = ctx.intent.kind ?? attackKind(state.check.skill);
-    const applied = await applyHit(ctx, table, target, shifts, kind);
     const next: CheckFlowState = { ...state, hitApplied: shifts };
-    await saveFlowState(ctx.tx, flow.id, next);
+    const closed = await closeAttack(ctx, table, flow, next);
+    const landed = await landHit(
+      ctx,
+      table,
+      target,
+      shifts,
+      kind,
+      { id: attacker.id, name: attacker.name, side: await sideOf(ctx, table, attacker) },
+      flow.id,
+    );
     const ratings = shifts !== hit ? ` ${t(ctx.publicLang, "fate.hit.ratings", { hit, shifts })}` : "";
+    const view =
+      landed.view.content !== undefined
+        ? { ...landed.view, content: landed.view.content + ratings }
+        : landed.view;
     return {
-      reply: { content: applied.text + ratings },
-      effects: [panelEdit(flow, panel(ctx, flow, next)), ...applied.effects],
+      reply: view,
+      replyIsPanelOf: landed.flowId ?? undefined,
+      effects: [...closed, ...landed.effects],
     };
   },
 });
+
+/**
+ * Settles an attack that dealt no hit (docs/rules/fate.md §3.1): a tie on attack or defence gives
+ * the attacker a boost, a defence with style the defender one; the attack and defence close.
+ */
+export const resolveAttack = defineUseCase({
+  type: "fate.resolve-attack",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("fate.resolve-attack"),
+    flowId,
+    name: z.string().min(1).max(90).optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const state = flow.state;
+    const shifts = checkShifts(state.check);
+    if (state.check.action !== "attack" || shifts === null || state.awaitingDefence)
+      refuse("errors.fate.notResolvable");
+    if (attackHit(state) > 0) refuse("errors.fate.hitToApply");
+    const attacker = await characterById(ctx.tx, table.id, state.rollerId);
+    const target = state.targetId !== null ? await characterById(ctx.tx, table.id, state.targetId) : null;
+    const involved =
+      isGm(table, ctx.actor) ||
+      attacker.ownerUserId === ctx.actor.userId ||
+      (target !== null && target.ownerUserId === ctx.actor.userId);
+    if (!involved) refuse("errors.fate.notInThisAttack");
+    const lines: string[] = [];
+    const result = outcome(shifts!);
+    if (result === "tie") {
+      const boost = await createBoost(ctx, table, attacker, ctx.intent.name);
+      lines.push(t(ctx.publicLang, "fate.boost.created", { name: attacker.name, aspect: boost }));
+    } else if (shifts! <= -3 && target) {
+      const boost = await createBoost(ctx, table, target, ctx.intent.name);
+      lines.push(t(ctx.publicLang, "fate.boost.created", { name: target.name, aspect: boost }));
+    }
+    lines.unshift(
+      t(ctx.publicLang, "fate.attack.resolved", {
+        attacker: attacker.name,
+        outcome: `@fate.outcome.${result}`,
+      }),
+    );
+    const next: CheckFlowState = { ...state, hitApplied: 0 };
+    const effects = await closeAttack(ctx, table, flow, next);
+    return { reply: { content: lines.join("\n") }, effects };
+  },
+});
+
+/** Success with style on attack: the attacker lowers the hit by one and takes a boost (docs/rules/fate.md §3.1). */
+export const tradeHitForBoost = defineUseCase({
+  type: "fate.trade-boost",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("fate.trade-boost"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const state = flow.state;
+    const shifts = checkShifts(state.check);
+    if (state.check.action !== "attack" || shifts === null || outcome(shifts) !== "style")
+      refuse("errors.fate.cannotTradeHit");
+    if (state.hitApplied !== null) refuse("errors.fate.hitAlreadyApplied");
+    if (state.tradedForBoost) refuse("errors.fate.alreadyTraded");
+    const attacker = await characterById(ctx.tx, table.id, state.rollerId);
+    requireControl(ctx, attacker);
+    const boost = await createBoost(ctx, table, attacker);
+    const next: CheckFlowState = { ...state, tradedForBoost: true };
+    await saveFlowState(ctx.tx, flow.id, next);
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.boost.traded", {
+          name: attacker.name,
+          aspect: boost,
+          hit: attackHit(state) - 1,
+          target: state.targetName ?? "—",
+        }),
+      },
+      effects: [panelEdit(flow, panel(ctx, flow, next))],
+    };
+  },
+});
+
+/** Create an advantage with no opposition: the GM sets the difficulty after the roll, then it can be resolved from the panel. */
+export const setDifficulty = defineUseCase({
+  type: "fate.set-difficulty",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("fate.set-difficulty"),
+    flowId,
+    vs: z.union([modifier, z.string().regex(/^-?\d{1,2}$/)]),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    if (flow.state.check.opposition.kind !== "none" || flow.state.contestFlowId !== null)
+      refuse("errors.fate.hasOpposition");
+    const value = Number(ctx.intent.vs);
+    const state: CheckFlowState = {
+      ...flow.state,
+      check: withOpposition(flow.state.check, { kind: "passive", value }),
+    };
+    await saveFlowState(ctx.tx, flow.id, state);
+    await appendLog(ctx, table.id, {
+      action: "fate.difficulty",
+      characterId: state.rollerId,
+      summary: { key: "log.fate.difficulty", params: { name: state.rollerName, value } },
+      after: { opposition: state.check.opposition },
+    });
+    const view = panel(ctx, flow, state);
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.check.difficultySet", {
+          name: state.rollerName,
+          value: ladderText(ctx.publicLang, value),
+        }),
+      },
+      effects: [panelEdit(flow, view)],
+    };
+  },
+});
+
+/**
+ * The opponent of a create-an-advantage roll, who gets the free invoke when it fails
+ * (docs/rules/fate.md §3.2): its target, or whoever opposed it actively; else the other side.
+ */
+async function advantageOpponent(
+  ctx: Ctx,
+  table: GameTable,
+  state: CheckFlowState,
+  rollerSide: string,
+): Promise<FreeInvoke> {
+  const opposition = state.check.opposition;
+  const id =
+    state.targetId ??
+    (opposition.kind === "active" && opposition.characterId ? Number(opposition.characterId) : null);
+  if (id !== null) {
+    const opponent = await characterById(ctx.tx, table.id, id);
+    return { holderId: String(opponent.id), side: await sideOf(ctx, table, opponent) };
+  }
+  return { holderId: null, side: rollerSide === "pc" ? "npc" : "pc" };
+}
 
 export const claimAdvantage = defineUseCase({
   type: "fate.claim-advantage",
@@ -553,47 +870,90 @@ export const claimAdvantage = defineUseCase({
     requireControl(ctx, roller);
     const shifts = checkShifts(state.check);
     if (shifts === null) refuse("errors.fate.noOpposition");
-    const effects = actionOutcome("advantage", shifts, { existingAspect: state.existingAspect });
-    const name = state.aspect;
+    const effects = actionOutcome("advantage", shifts!, { existingAspect: state.existingAspect });
+    const name = state.aspect!;
+    const rollerSide = await sideOf(ctx, table, roller);
+    // Success: the free invokes are the creator's and their allies'; failure: one for the opponent.
+    const mine: FreeInvoke = { holderId: String(roller.id), side: rollerSide };
+    const invokes: FreeInvoke[] =
+      effects.opponentFreeInvokes > 0
+        ? Array.from({ length: effects.opponentFreeInvokes }, () => ({ holderId: null, side: null }))
+        : Array.from({ length: effects.freeInvokes }, () => mine);
+    if (effects.opponentFreeInvokes > 0) {
+      const opponent = await advantageOpponent(ctx, table, state, rollerSide);
+      invokes.fill(opponent);
+    }
     let text: string;
     if (state.existingAspect) {
-      if (effects.freeInvokes === 0) refuse("errors.fate.advantageFailed");
       const found = await findTableAspect(ctx.tx, table.id, name, state.targetId);
-      const row = found.ref.startsWith("a") ? Number(found.ref.slice(1)) : null;
-      if (row === null) refuse("errors.fate.advantageOnConsequence");
-      const updated = await sqlFor(ctx.tx).one<{ name: string }>`
-        UPDATE aspect SET free_invokes = free_invokes + ${effects.freeInvokes} WHERE id = ${row} RETURNING name`;
-      if (!updated) throw new Error(`aspect ${row} not found`);
-      text = t(ctx.publicLang, "fate.advantage.invokesAdded", {
-        aspect: updated.name,
-        count: effects.freeInvokes,
-      });
-    } else {
-      if (effects.aspect !== "created" && effects.aspect !== "boost") refuse("errors.fate.advantageFailed");
-      const kind = effects.aspect === "boost" ? "boost" : "situational";
-      const aspect = makeAspect(name, kind, { freeInvokes: effects.freeInvokes });
+      if (!found.ref.startsWith("a")) refuse("errors.fate.advantageOnConsequence");
+      const after = { ...found.aspect, freeInvokes: [...found.aspect.freeInvokes, ...invokes] };
       await sqlFor(ctx.tx).run`
-        INSERT INTO aspect (table_id, character_id, name, name_key, kind, free_invokes, created_at)
-        VALUES (${table.id}, ${state.targetId}, ${aspect.name}, ${nameKey(aspect.name)}, ${kind},
-                ${aspect.freeInvokes.length}, ${new Date()})`;
-      text = t(ctx.publicLang, kind === "boost" ? "fate.advantage.boost" : "fate.advantage.created", {
-        aspect: aspect.name,
-        count: aspect.freeInvokes.length,
-      });
+        UPDATE aspect SET free_invokes = ${after.freeInvokes.length},
+          free_invoke_holders = ${holdersJson(after.freeInvokes)}::jsonb
+        WHERE id = ${Number(found.ref.slice(1))}`;
+      text = t(
+        ctx.publicLang,
+        effects.opponentFreeInvokes > 0 ? "fate.advantage.invokesForOpponent" : "fate.advantage.invokesAdded",
+        { aspect: found.aspect.name, count: invokes.length },
+      );
+    } else {
+      if (effects.aspect === "none") refuse("errors.fate.advantageFailed");
+      const kind = effects.aspect === "boost" ? "boost" : "situational";
+      const aspect =
+        kind === "boost"
+          ? makeAspect(name, "boost", { holderId: mine.holderId, side: mine.side })
+          : { ...makeAspect(name, kind), freeInvokes: invokes };
+      await insertAspect(ctx.tx, table.id, state.targetId, aspect);
+      const key =
+        kind === "boost"
+          ? "fate.advantage.boost"
+          : effects.opponentFreeInvokes > 0
+            ? "fate.advantage.createdForOpponent"
+            : "fate.advantage.created";
+      text = t(ctx.publicLang, key, { aspect: aspect.name, count: aspect.freeInvokes.length });
     }
     const next = { ...state, advantageDone: true };
-    await saveFlowState(ctx.tx, flow.id, next);
+    // The action is settled: the check closes (docs/rules/fate.md §3.2).
+    await saveFlowState(ctx.tx, flow.id, next, true);
     await appendLog(ctx, table.id, {
       action: "fate.advantage",
       characterId: roller.id,
       summary: {
         key: "log.fate.advantage",
-        params: { name: roller.name, aspect: name, count: effects.freeInvokes },
+        params: { name: roller.name, aspect: name, count: invokes.length },
       },
+      after: { holders: invokes },
     });
     return {
       reply: { content: text },
-      effects: [panelEdit(flow, panel(ctx, flow, next))],
+      effects: [panelEdit(flow, panel(ctx, flow, next, false))],
     };
   },
 });
+
+/** `/invoke check:` — the table's open checks, newest first: "#12 Grukh · Fight (attack) → Bandit". */
+export const checkSource: AutocompleteSource = {
+  name: "fate-check",
+  async choices({ db, table, userLang, query }) {
+    if (!table) return [];
+    const flows = await sqlFor(db).rows<TypedFlow<CheckFlowState>>`
+      SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+      ORDER BY id DESC LIMIT 50`;
+    const wanted = nameKey(query.replace("#", ""));
+    return flows
+      .map((f) => ({
+        name: t(userLang, "fate.check.choice", {
+          id: f.id,
+          name: f.state.rollerName,
+          skill: `@fate.skill.${f.state.check.skill}`,
+          action: `@fate.action.${f.state.check.action}`,
+          target: f.state.targetName ?? "",
+          hasTarget: f.state.targetName ? "yes" : "no",
+        }).slice(0, 100),
+        value: String(f.id),
+      }))
+      .filter((c) => wanted === "" || nameKey(c.name).includes(wanted))
+      .slice(0, 25);
+  },
+};

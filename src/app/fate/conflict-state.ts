@@ -1,24 +1,58 @@
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { clearStress } from "../../rules/fate/character.js";
-import { conflictWinner, type FateConflict, resolveHit } from "../../rules/fate/conflict.js";
+import {
+  conflictWinner,
+  currentTurn,
+  type FateConflict,
+  resolveHit,
+  turnOrder,
+} from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
-import { findOpenFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { findOpenFlow, panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
-import type { MessageView } from "../views.js";
-import { fateCharacter, saveFateCharacter } from "./state.js";
+import type { ComponentView, MessageView } from "../views.js";
+import { type CheckFlowState, fateCharacter, saveFateCharacter } from "./state.js";
+import { checkView } from "./views.js";
 
 /** A Fate conflict in the `flow` table (kind `fate.conflict`). */
 export interface ConflictFlowState {
   conflict: FateConflict;
   /** Character id → name, for the panel. */
   names: Record<string, string>;
+  /** Character id → the user who plays them (null: the GM's), for the turn ping. Missing in conflicts stored before turns. */
+  players?: Record<string, string | null>;
 }
 
 export function openConflict(ctx: Pick<ActionContext, "tx">, table: GameTable) {
   return findOpenFlow<ConflictFlowState>(ctx.tx, table.id, "fate.conflict");
+}
+
+/**
+ * The side a character acts on (docs/rules/fate.md §3.2): their side in the open conflict; outside
+ * one, the players' characters are allies of each other and the GM's characters of each other.
+ */
+export async function sideOf(
+  ctx: Pick<ActionContext, "tx">,
+  table: GameTable,
+  row: Pick<Character, "id" | "kind">,
+): Promise<string> {
+  const flow = await openConflict(ctx, table);
+  const p = flow?.state.conflict.participants.find((x) => x.characterId === String(row.id));
+  return p?.side ?? (row.kind === "pc" ? "pc" : "npc");
+}
+
+/** The user to ping for a character's turn: their player, or the GM for the GM's characters. */
+export function playerOf(table: GameTable, state: ConflictFlowState, characterId: string): string | null {
+  const player = state.players?.[characterId];
+  if (player === undefined) return null;
+  return player ?? table.gmUserId;
+}
+
+function nameOf(state: ConflictFlowState, id: string): string {
+  return state.names[id] ?? id;
 }
 
 export function conflictView(
@@ -28,15 +62,26 @@ export function conflictView(
   open: boolean,
 ): MessageView {
   const { conflict } = state;
-  const lines = conflict.participants.map((p) => {
+  const turn = currentTurn(conflict);
+  const byId = new Map(conflict.participants.map((p) => [p.characterId, p]));
+  const lines = turnOrder(conflict).map((id) => {
+    const p = byId.get(id)!;
     const status = t(lang, `fate.conflict.status.${p.status}`);
     const side = t(lang, `fate.conflict.side.${p.side}`);
     const consequences =
       p.consequencesTaken > 0
         ? ` · ${t(lang, "fate.conflict.consequences", { count: p.consequencesTaken })}`
         : "";
-    return `• **${state.names[p.characterId] ?? p.characterId}** — ${side} · ${status}${consequences}`;
+    const marker = id === turn ? "▶ " : "• ";
+    return `${marker}**${nameOf(state, id)}** — ${side} · ${status}${consequences}`;
   });
+  if (conflict.status === "open") {
+    lines.unshift(
+      turn
+        ? t(lang, "fate.conflict.turnLine", { exchange: conflict.exchange, name: nameOf(state, turn) })
+        : t(lang, "fate.conflict.exchangeLine", { exchange: conflict.exchange }),
+    );
+  }
   const winner = conflictWinner(conflict);
   if (conflict.status === "ended") {
     lines.push(
@@ -45,6 +90,32 @@ export function conflictView(
         : t(lang, "fate.conflict.over"),
     );
   }
+  const buttons: ComponentView[] = [
+    {
+      kind: "button",
+      label: t(lang, "fate.button.nextTurn"),
+      style: "primary",
+      intent: { type: "conflict.next", flowId },
+    },
+    {
+      kind: "button",
+      label: t(lang, "fate.button.joinConflict"),
+      style: "secondary",
+      intent: { type: "conflict.join", flowId },
+    },
+    {
+      kind: "button",
+      label: t(lang, "fate.button.concede"),
+      style: "secondary",
+      intent: { type: "conflict.concede", flowId },
+    },
+    {
+      kind: "button",
+      label: t(lang, "fate.button.endConflict"),
+      style: "danger",
+      intent: { type: "conflict.end", flowId },
+    },
+  ];
   return {
     embeds: [
       {
@@ -54,33 +125,67 @@ export function conflictView(
         tone: open ? "info" : "neutral",
       },
     ],
-    rows: open
-      ? [
-          [
-            {
-              kind: "button",
-              label: t(lang, "fate.button.concede"),
-              style: "secondary",
-              intent: { type: "conflict.concede", flowId },
-            },
-            {
-              kind: "button",
-              label: t(lang, "fate.button.endConflict"),
-              style: "danger",
-              intent: { type: "conflict.end", flowId },
-            },
-          ],
-        ]
-      : [],
+    rows: open ? [buttons] : [],
   };
+}
+
+/** A new message saying whose turn it is, pinging that character's player (docs/rules/fate.md §3.4). */
+export function turnPing(
+  ctx: Pick<ActionContext, "publicLang" | "invocation">,
+  table: GameTable,
+  state: ConflictFlowState,
+): Effect[] {
+  const turn = currentTurn(state.conflict);
+  if (!turn) return [];
+  const user = playerOf(table, state, turn);
+  const mention = user ? ` <@${user}>` : "";
+  return [
+    {
+      kind: "post",
+      channelId: ctx.invocation.channelId,
+      view: {
+        content:
+          t(ctx.publicLang, "fate.conflict.turnPing", {
+            exchange: state.conflict.exchange,
+            name: nameOf(state, turn),
+          }) + mention,
+        mentionUsers: user ? [user] : [],
+      },
+    },
+  ];
+}
+
+/** The announcement of the end: the winner and what became of each participant (a new message). */
+function endAnnouncement(lang: Lang, state: ConflictFlowState): string {
+  const winner = conflictWinner(state.conflict);
+  const head = winner
+    ? t(lang, "fate.conflict.endWinner", {
+        title: state.conflict.title || t(lang, "fate.conflict.untitled"),
+        side: t(lang, `fate.conflict.side.${winner}`),
+      })
+    : t(lang, "fate.conflict.endNoWinner", {
+        title: state.conflict.title || t(lang, "fate.conflict.untitled"),
+      });
+  const outcomes = turnOrder(state.conflict).map((id) => {
+    const p = state.conflict.participants.find((x) => x.characterId === id)!;
+    return `• **${nameOf(state, id)}** — ${t(lang, `fate.conflict.status.${p.status}`)}`;
+  });
+  return [
+    head,
+    t(lang, "fate.conflict.endExchanges", { count: state.conflict.exchange }),
+    ...outcomes,
+    t(lang, "fate.conflict.ended"),
+  ].join("\n");
 }
 
 /**
  * The conflict is over (the GM ended it, or one side is left): stress clears for everyone in
- * it (docs/rules/fate.md §3.3), consequences stay, and the flow closes.
+ * it (docs/rules/fate.md §3.3), consequences stay, every open check and waiting hit closes
+ * (docs/rules/fate.md §3.2: invokes go to a check of this conflict or none), the flow closes and
+ * a new message announces the winner and the outcome.
  */
 export async function finishConflict(
-  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang">,
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "invocation">,
   table: GameTable,
   flow: TypedFlow<ConflictFlowState>,
   state: ConflictFlowState,
@@ -92,18 +197,63 @@ export async function finishConflict(
     const before = fateCharacter(row);
     await saveFateCharacter(ctx.tx, row, clearStress(before));
   }
-  await saveFlowState(ctx.tx, flow.id, state, true);
+  const ended: ConflictFlowState = { ...state, conflict: { ...state.conflict, status: "ended" } };
+  await saveFlowState(ctx.tx, flow.id, ended, true);
+  const closed = await closeOpenChecks(ctx, table);
   await appendLog(ctx, table.id, {
     action: "fate.conflict.end",
     summary: { key: "log.fate.conflictEnd", params: { title: state.conflict.title || "—" } },
-    after: { winner: conflictWinner(state.conflict) },
+    after: {
+      winner: conflictWinner(ended.conflict),
+      exchanges: ended.conflict.exchange,
+      outcomes: Object.fromEntries(
+        ended.conflict.participants.map((p) => [nameOf(ended, p.characterId), p.status]),
+      ),
+      checksClosed: closed.length,
+    },
   });
-  return [{ kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, false) }];
+  return [
+    { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, ended, false) },
+    ...closed,
+    {
+      kind: "post",
+      channelId: ctx.invocation.channelId,
+      view: { content: endAnnouncement(ctx.publicLang, ended) },
+    },
+  ];
+}
+
+/**
+ * Closes every open check and waiting hit of the table (contest rolls stay with their contest):
+ * at the end of a conflict or scene nothing stays open to take invokes (docs/rules/fate.md §3.2).
+ * Returns the panel edits.
+ */
+export async function closeOpenChecks(
+  ctx: Pick<ActionContext, "tx" | "publicLang">,
+  table: GameTable,
+): Promise<Effect[]> {
+  const now = new Date();
+  const flows = await sqlFor(ctx.tx).rows<TypedFlow<unknown>>`
+    UPDATE flow SET status = 'closed', closed_at = ${now}, updated_at = ${now}
+    WHERE table_id = ${table.id} AND status = 'open'
+      AND (kind = 'fate.hit' OR (kind = 'fate.check' AND coalesce(state -> 'contestFlowId', 'null'::jsonb) = 'null'::jsonb))
+    RETURNING *`;
+  const note = t(ctx.publicLang, "fate.check.closedWithScene");
+  return flows
+    .sort((a, b) => a.id - b.id)
+    .map((flow) => {
+      const view: MessageView =
+        flow.kind === "fate.check"
+          ? checkView(ctx.publicLang, flow.id, flow.state as CheckFlowState, false)
+          : { embeds: [{ description: note, tone: "neutral" }], rows: [] };
+      if (flow.kind === "fate.check") view.content = note;
+      return panelEdit(flow, view);
+    });
 }
 
 /** Records a hit taken by `characterId` in the open conflict, if they are in it; ends it when a side is out. */
 export async function recordHitInConflict(
-  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang">,
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "invocation">,
   table: GameTable,
   characterId: number,
   absorption: HitAbsorption,
@@ -112,11 +262,16 @@ export async function recordHitInConflict(
   if (!flow) return [];
   const participant = flow.state.conflict.participants.find((p) => p.characterId === String(characterId));
   if (participant?.status !== "in") return [];
+  const before = currentTurn(flow.state.conflict);
   const state: ConflictFlowState = {
     ...flow.state,
     conflict: resolveHit(flow.state.conflict, String(characterId), absorption),
   };
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
   await saveFlowState(ctx.tx, flow.id, state);
-  return [{ kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) }];
+  const effects: Effect[] = [
+    { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
+  ];
+  if (currentTurn(state.conflict) !== before) effects.push(...turnPing(ctx, table, state));
+  return effects;
 }

@@ -2,17 +2,34 @@ import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { concede, startConflict } from "../../rules/fate/conflict.js";
+import { totalSkill } from "../../rules/fate/character.js";
+import {
+  concede,
+  currentTurn,
+  joinConflict,
+  leaveConflict,
+  nextTurn,
+  setTurnOrder,
+  startConflict,
+} from "../../rules/fate/conflict.js";
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
-import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
 import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { type ConflictFlowState, conflictView, finishConflict, openConflict } from "./conflict-state.js";
-import { liveCharacters, saveFatePoints } from "./state.js";
+import { unsettledAttacksOn } from "./check.js";
+import {
+  type ConflictFlowState,
+  conflictView,
+  finishConflict,
+  openConflict,
+  turnPing,
+} from "./conflict-state.js";
+import { waitingHitsOn } from "./harm.js";
+import { fateCharacter, liveCharacters, saveFatePoints } from "./state.js";
 
 const flowId = z.number().int().positive();
 
@@ -35,15 +52,26 @@ export const conflictStart = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     if (await openConflict(ctx, table)) refuse("errors.fate.conflictOpen");
-    const characters = (await liveCharacters(ctx.tx, table.id)).filter((c) => c.status === "active");
+    // [decision, docs/rules/fate.md §3.4] The seed names no skill for the order of an exchange: it
+    // starts by Notice, highest first (Fate's custom), and the GM changes it with /conflict order.
+    const characters = (await liveCharacters(ctx.tx, table.id))
+      .filter((c) => c.status === "active")
+      .map((c) => ({ row: c, notice: totalSkill(fateCharacter(c), "notice") }))
+      .sort((a, b) => b.notice - a.notice || a.row.id - b.row.id)
+      .map((c) => c.row);
     const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) : "";
     const conflict = startConflict(
       title,
-      characters.map((c) => ({ characterId: String(c.id), side: c.kind === "pc" ? "pc" : "npc" })),
+      characters.map((c) => ({
+        characterId: String(c.id),
+        side: c.kind === "pc" ? "pc" : "npc",
+        consequences: takenSlots(c),
+      })),
     );
     const state: ConflictFlowState = {
       conflict,
       names: Object.fromEntries(characters.map((c) => [String(c.id), c.name])),
+      players: Object.fromEntries(characters.map((c) => [String(c.id), c.ownerUserId])),
     };
     const flow = await createFlow(ctx.tx, {
       tableId: table.id,
@@ -56,7 +84,11 @@ export const conflictStart = defineUseCase({
       summary: { key: "log.fate.conflictStart", params: { title: title || "—" } },
       after: { participants: characters.map((c) => c.name) },
     });
-    return { reply: conflictView(ctx.publicLang, flow.id, state, true), replyIsPanelOf: flow.id };
+    return {
+      reply: conflictView(ctx.publicLang, flow.id, state, true),
+      replyIsPanelOf: flow.id,
+      effects: turnPing(ctx, table, state),
+    };
   },
 });
 
@@ -93,6 +125,13 @@ function concedeChoice(lang: Lang, flowId: number, characters: Character[]): Mes
   };
 }
 
+/** The consequence slots taken on a character's sheet now. */
+function takenSlots(row: Character): string[] {
+  return fateCharacter(row)
+    .consequences.filter((s) => s.taken)
+    .map((s) => s.id);
+}
+
 /** Concede before a roll: 1 FP plus 1 per consequence taken in this conflict. */
 export const conflictConcede = defineUseCase({
   type: "conflict.concede",
@@ -116,7 +155,20 @@ export const conflictConcede = defineUseCase({
       if (mine.length > 1) return { reply: concedeChoice(ctx.userLang, flow.id, mine) };
       row = mine[0]!;
     } else row = await actingCharacter(ctx, ctx.intent.character);
-    const { conflict, fatePoints } = concede(flow.state.conflict, String(row.id));
+    // «если кубики брошены — назад не отмотать»: an action rolled against them is settled first.
+    const pending = [
+      ...(await unsettledAttacksOn(ctx, table, row.id)).map((f) => f.state.rollerName),
+      ...(await waitingHitsOn(ctx, table, row.id)).map((f) => f.state.attacker?.name ?? "—"),
+    ];
+    if (
+      pending.length > 0 &&
+      flow.state.conflict.participants.some((p) => p.characterId === String(row.id))
+    ) {
+      refuse("errors.fate.concedeActionPending", { name: row.name, attacker: pending[0]! });
+    }
+    const { conflict, fatePoints } = concede(flow.state.conflict, String(row.id), {
+      takenNow: takenSlots(row),
+    });
     const after = row.fatePoints + fatePoints;
     await saveFatePoints(ctx.tx, row.id, after);
     await appendLog(ctx, table.id, {
@@ -134,6 +186,8 @@ export const conflictConcede = defineUseCase({
       effects = [
         { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
       ];
+      if (currentTurn(state.conflict) !== currentTurn(flow.state.conflict))
+        effects.push(...turnPing(ctx, table, state));
     }
     return {
       reply: {
@@ -158,9 +212,8 @@ export const conflictEnd = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     const flow = await theConflict(ctx, ctx.intent.flowId);
-    const state: ConflictFlowState = { ...flow.state, conflict: { ...flow.state.conflict, status: "ended" } };
-    const effects = await finishConflict(ctx, table, flow, state);
-    return { reply: { content: t(ctx.publicLang, "fate.conflict.ended") }, effects };
+    const effects = await finishConflict(ctx, table, flow, flow.state);
+    return { reply: { content: t(ctx.publicLang, "fate.conflict.endedByGm") }, effects };
   },
 });
 
@@ -174,5 +227,177 @@ export const conflictShow = defineUseCase({
   async run(ctx) {
     const flow = await theConflict(ctx, undefined);
     return { reply: conflictView(ctx.publicLang, flow.id, flow.state, true) };
+  },
+});
+
+/** Saves a changed conflict: redraws the panel, pings whose turn it is when it changed, ends it when one side is left. */
+async function saveConflict(
+  ctx: ActionContext,
+  table: NonNullable<ActionContext["table"]>,
+  flow: TypedFlow<ConflictFlowState>,
+  state: ConflictFlowState,
+): Promise<Effect[]> {
+  if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
+  await saveFlowState(ctx.tx, flow.id, state);
+  const effects: Effect[] = [
+    { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
+  ];
+  const before = currentTurn(flow.state.conflict);
+  const after = currentTurn(state.conflict);
+  if (after !== before || state.conflict.exchange !== flow.state.conflict.exchange) {
+    effects.push(...turnPing(ctx, table, state));
+  }
+  return effects;
+}
+
+/**
+ * Joins the open conflict mid-way (docs/rules/fate.md §3.4): the named character or the actor's
+ * own; the players' characters on the players' side and the GM's on the GM's unless `side` says.
+ */
+export const conflictJoin = defineUseCase({
+  type: "conflict.join",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("conflict.join"),
+    character: z.string().min(1).max(100).optional(),
+    side: z.enum(["pc", "npc"]).optional(),
+    flowId: flowId.optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await theConflict(ctx, ctx.intent.flowId);
+    const row = await actingCharacter(ctx, ctx.intent.character);
+    const side = ctx.intent.side ?? (row.kind === "pc" ? "pc" : "npc");
+    const conflict = joinConflict(flow.state.conflict, String(row.id), side, takenSlots(row));
+    const state: ConflictFlowState = {
+      ...flow.state,
+      conflict,
+      names: { ...flow.state.names, [String(row.id)]: row.name },
+      players: { ...(flow.state.players ?? {}), [String(row.id)]: row.ownerUserId },
+    };
+    await appendLog(ctx, table.id, {
+      action: "fate.conflict.join",
+      characterId: row.id,
+      summary: { key: "log.fate.conflictJoin", params: { name: row.name } },
+      after: { side, exchange: conflict.exchange },
+    });
+    const effects = await saveConflict(ctx, table, flow, state);
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.conflict.joined", {
+          name: row.name,
+          side: `@fate.conflict.side.${side}`,
+          exchange: conflict.exchange,
+        }),
+      },
+      effects,
+    };
+  },
+});
+
+/** Leaves the open conflict without conceding (no fate points): out of the turn order. */
+export const conflictLeave = defineUseCase({
+  type: "conflict.leave",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("conflict.leave"),
+    character: z.string().min(1).max(100).optional(),
+    flowId: flowId.optional(),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await theConflict(ctx, ctx.intent.flowId);
+    const row = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
+    const pending = await unsettledAttacksOn(ctx, table, row.id);
+    if (pending.length > 0 || (await waitingHitsOn(ctx, table, row.id)).length > 0) {
+      refuse("errors.fate.leaveAfterRoll", { name: row.name });
+    }
+    const conflict = leaveConflict(flow.state.conflict, String(row.id));
+    await appendLog(ctx, table.id, {
+      action: "fate.conflict.leave",
+      characterId: row.id,
+      summary: { key: "log.fate.conflictLeave", params: { name: row.name } },
+    });
+    const effects = await saveConflict(ctx, table, flow, { ...flow.state, conflict });
+    return { reply: { content: t(ctx.publicLang, "fate.conflict.left", { name: row.name }) }, effects };
+  },
+});
+
+/** The GM sets the order of the exchange: names separated by commas, first to act first. */
+export const conflictOrder = defineUseCase({
+  type: "conflict.order",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("conflict.order"), order: z.string().min(1).max(500) }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const flow = await theConflict(ctx, undefined);
+    const names = ctx.intent.order
+      .split(/[,;\n]/)
+      .map((n) => n.trim())
+      .filter((n) => n.length > 0);
+    const ids: string[] = [];
+    for (const name of names) {
+      const row = await findCharacter(ctx.tx, table.id, name);
+      if (!flow.state.conflict.participants.some((p) => p.characterId === String(row.id))) {
+        refuse("errors.fate.notInThisConflict", { name: row.name });
+      }
+      ids.push(String(row.id));
+    }
+    const conflict = setTurnOrder(flow.state.conflict, ids);
+    const state: ConflictFlowState = { ...flow.state, conflict };
+    await appendLog(ctx, table.id, {
+      action: "fate.conflict.order",
+      summary: { key: "log.fate.conflictOrder", params: { order: names.join(", ") } },
+    });
+    const effects = await saveConflict(ctx, table, flow, state);
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.conflict.ordered", {
+          order: conflict.order!.map((id) => state.names[id] ?? id).join(" → "),
+        }),
+      },
+      effects,
+    };
+  },
+});
+
+/** The turn passes on: the GM, or the player whose character's turn it is. After the last, the next exchange. */
+export const conflictNext = defineUseCase({
+  type: "conflict.next",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("conflict.next"), flowId: flowId.optional() }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await theConflict(ctx, ctx.intent.flowId);
+    const turn = currentTurn(flow.state.conflict);
+    const player = turn ? flow.state.players?.[turn] : undefined;
+    if (!isGm(table, ctx.actor) && (player === undefined || player !== ctx.actor.userId)) {
+      refuse("errors.fate.notYourTurn", { name: turn ? (flow.state.names[turn] ?? turn) : "—" });
+    }
+    const conflict = nextTurn(flow.state.conflict);
+    const state: ConflictFlowState = { ...flow.state, conflict };
+    const effects = await saveConflict(ctx, table, flow, state);
+    const next = currentTurn(conflict);
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.conflict.turnPassed", {
+          exchange: conflict.exchange,
+          name: next ? (state.names[next] ?? next) : "—",
+        }),
+      },
+      effects,
+    };
   },
 });

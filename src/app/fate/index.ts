@@ -1,9 +1,29 @@
 import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { aspectAdd, aspectCompel, aspectList, aspectRemove } from "./aspect.js";
 import { aspectSource, skillSource } from "./autocomplete.js";
-import { applyAttackHit, check, claimAdvantage, defend, invoke, invokeMenu } from "./check.js";
+import {
+  applyAttackHit,
+  check,
+  checkSource,
+  claimAdvantage,
+  defend,
+  invoke,
+  invokeMenu,
+  resolveAttack,
+  setDifficulty,
+  tradeHitForBoost,
+} from "./check.js";
 import { compel, compelAccept, compelBuyOff, compelGmAgree, compelGmDecline } from "./compel.js";
-import { conflictConcede, conflictEnd, conflictShow, conflictStart } from "./conflict.js";
+import {
+  conflictConcede,
+  conflictEnd,
+  conflictJoin,
+  conflictLeave,
+  conflictNext,
+  conflictOrder,
+  conflictShow,
+  conflictStart,
+} from "./conflict.js";
 import { contestResolve, contestRoll, contestShow, contestStart } from "./contest.js";
 import {
   factionCheck,
@@ -16,8 +36,14 @@ import {
   factionScene,
   factionShow,
 } from "./faction.js";
-import { fateChallengeEnd, fateChallengeRoll, fateChallengeShow, fateChallengeStart } from "./fate-challenge.js";
+import {
+  fateChallengeEnd,
+  fateChallengeRoll,
+  fateChallengeShow,
+  fateChallengeStart,
+} from "./fate-challenge.js";
 import { fpGive, fpRefresh, fpShow, fpSpend } from "./fp.js";
+import { absorbChoice } from "./harm.js";
 import {
   characterRace,
   characterRatings,
@@ -26,7 +52,7 @@ import {
   characterUltimate,
   hooks as sheetHooks,
 } from "./sheet.js";
-import { consequenceAdd, consequenceClear, stressClear, stressHit } from "./stress.js";
+import { consequenceAdd, consequenceClear, nameConsequenceForm, stressClear, stressHit } from "./stress.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each use case has its own intent type
 export const useCases: UseCase<any>[] = [
@@ -35,6 +61,11 @@ export const useCases: UseCase<any>[] = [
   invokeMenu,
   defend,
   applyAttackHit,
+  resolveAttack,
+  tradeHitForBoost,
+  setDifficulty,
+  absorbChoice,
+  nameConsequenceForm,
   claimAdvantage,
   aspectAdd,
   aspectRemove,
@@ -54,6 +85,10 @@ export const useCases: UseCase<any>[] = [
   conflictConcede,
   conflictEnd,
   conflictShow,
+  conflictJoin,
+  conflictLeave,
+  conflictOrder,
+  conflictNext,
   contestStart,
   contestRoll,
   contestResolve,
@@ -80,5 +115,5 @@ export const useCases: UseCase<any>[] = [
   fateChallengeShow,
   fateChallengeEnd,
 ];
-export const autocompleteSources: AutocompleteSource[] = [skillSource, aspectSource];
+export const autocompleteSources: AutocompleteSource[] = [skillSource, aspectSource, checkSource];
 export const hooks: SystemHooks = sheetHooks;

@@ -1,6 +1,6 @@
 import type { Aspect as AspectRow, Character, GameTable, Prisma } from "../../generated/prisma/client.js";
 import { refuse } from "../../rules/errors.js";
-import { type Aspect, type AspectKind, sameAspectName } from "../../rules/fate/aspects.js";
+import { type Aspect, type AspectKind, type FreeInvoke, sameAspectName } from "../../rules/fate/aspects.js";
 import {
   type FateCharacter,
   type Race,
@@ -114,13 +114,44 @@ export interface TableAspect {
   characterName: string | null;
 }
 
+/**
+ * The rules' aspect of a stored row: `free_invokes` counts them and `free_invoke_holders` says
+ * whose each is (docs/rules/fate.md §3.2). A row written before holders were kept, or a free
+ * invoke the GM handed out, has none: anyone at the table may spend it.
+ */
 export function rowAspect(row: AspectRow): Aspect {
+  const holders = Array.isArray(row.freeInvokeHolders)
+    ? (row.freeInvokeHolders as unknown as FreeInvoke[])
+    : [];
   return {
     name: row.name,
     kind: row.kind as AspectKind,
-    // The store keeps a count: every free invoke is usable by anyone at the table.
-    freeInvokes: Array.from({ length: row.freeInvokes }, () => ({ holderId: null })),
+    freeInvokes: Array.from({ length: row.freeInvokes }, (_, i) => ({
+      holderId: holders[i]?.holderId ?? null,
+      side: holders[i]?.side ?? null,
+    })),
   };
+}
+
+/** What `free_invoke_holders` stores for these free invokes (plain JSON). */
+export function holdersJson(invokes: readonly FreeInvoke[]): string {
+  return JSON.stringify(invokes.map((f) => ({ holderId: f.holderId, side: f.side ?? null })));
+}
+
+/** Stores a new aspect (on `characterId`, or the scene) with its free invokes and whose they are; returns its row id. */
+export async function insertAspect(
+  tx: Tx,
+  tableId: number,
+  characterId: number | null,
+  aspect: Aspect,
+): Promise<number> {
+  const row = await sqlFor(tx).one<{ id: number }>`
+    INSERT INTO aspect (table_id, character_id, name, name_key, kind, free_invokes, free_invoke_holders, created_at)
+    VALUES (${tableId}, ${characterId}, ${aspect.name}, ${nameKey(aspect.name)}, ${aspect.kind},
+            ${aspect.freeInvokes.length}, ${holdersJson(aspect.freeInvokes)}::jsonb, ${new Date()})
+    RETURNING id`;
+  if (!row) throw new Error("aspect not inserted");
+  return row.id;
 }
 
 export async function tableAspects(tx: Tx, tableId: number): Promise<TableAspect[]> {
@@ -179,7 +210,10 @@ export async function saveTableAspect(tx: Tx, found: TableAspect, after: Aspect 
   if (found.ref.startsWith("a")) {
     const id = Number(found.ref.slice(1));
     if (after) {
-      await sqlFor(tx).run`UPDATE aspect SET free_invokes = ${after.freeInvokes.length} WHERE id = ${id}`;
+      await sqlFor(tx).run`
+        UPDATE aspect SET free_invokes = ${after.freeInvokes.length},
+          free_invoke_holders = ${holdersJson(after.freeInvokes)}::jsonb
+        WHERE id = ${id}`;
     } else {
       await sqlFor(tx).run`UPDATE aspect SET removed_at = ${new Date()}, free_invokes = 0 WHERE id = ${id}`;
     }
@@ -211,8 +245,10 @@ export interface CheckFlowState {
   awaitingDefence: boolean;
   /** Attack ↔ defence: the other check's flow. */
   linkFlowId: number | null;
-  /** The hit, once applied to the target. */
+  /** The hit, once applied to the target (0: settled without a hit). */
   hitApplied: number | null;
+  /** Attack with style: the attacker took a boost for one shift of the hit (missing in checks stored before: false). */
+  tradedForBoost?: boolean;
   /** A contest roll belongs to this contest flow. */
   contestFlowId: number | null;
 }

@@ -7,8 +7,10 @@ import { findCharacter, requireControl, requireGm, requireTable } from "../acces
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import { defineUseCase } from "../use-case.js";
-import { applyHit } from "./harm.js";
-import { fateCharacter, liveCharacters, saveFateCharacter } from "./state.js";
+import { settleAttacksOn } from "./check.js";
+import { closeOpenChecks } from "./conflict-state.js";
+import { landHit, refuseIfOutOfTheFight } from "./harm.js";
+import { characterById, fateCharacter, liveCharacters, saveFateCharacter } from "./state.js";
 
 const characterName = z.string().min(1).max(100);
 export const SLOT_IDS = ["mild", "moderate", "severe", "mildPhysical", "mildMental"] as const;
@@ -29,8 +31,25 @@ export const stressHit = defineUseCase({
     const table = requireTable(ctx);
     const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
     requireControl(ctx, row, { gmMayActForPlayers: true });
-    const applied = await applyHit(ctx, table, row, ctx.intent.shifts, ctx.intent.kind ?? "physical");
-    return { reply: { content: applied.text }, effects: applied.effects };
+    await refuseIfOutOfTheFight(ctx, table, row);
+    // A hit by hand on someone an attack is waiting to hit settles that attack: it is applied once.
+    const settled = await settleAttacksOn(ctx, table, row.id, ctx.intent.shifts);
+    const landed = await landHit(
+      ctx,
+      table,
+      row,
+      ctx.intent.shifts,
+      ctx.intent.kind ?? "physical",
+      null,
+      null,
+    );
+    const note = settled.texts.length > 0 ? `\n${settled.texts.join("\n")}` : "";
+    const view = { ...landed.view, content: (landed.view.content ?? "") + note || undefined };
+    return {
+      reply: view,
+      replyIsPanelOf: landed.flowId ?? undefined,
+      effects: [...settled.effects, ...landed.effects],
+    };
   },
 });
 
@@ -56,10 +75,13 @@ export const stressClear = defineUseCase({
         before: { physical: before.stress.physical.boxes, mental: before.stress.mental.boxes },
       });
     }
+    // Clearing everyone's stress ends the scene: its open checks stop taking invokes (docs/rules/fate.md §3.2).
+    const closed = ctx.intent.character ? [] : await closeOpenChecks(ctx, table);
     return {
       reply: {
         content: t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }),
       },
+      effects: closed,
     };
   },
 });
@@ -70,7 +92,9 @@ export const consequenceAdd = defineUseCase({
   systems: ["fate"],
   schema: z.object({
     type: z.literal("consequence.add"),
-    character: characterName,
+    character: characterName.optional(),
+    /** From the "name the consequence" form: the character by id. */
+    characterId: z.number().int().positive().optional(),
     severity: z.enum(SLOT_IDS),
     name: z.string().min(1).max(100),
   }),
@@ -79,12 +103,25 @@ export const consequenceAdd = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
-    const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
+    const row =
+      ctx.intent.characterId !== undefined
+        ? await characterById(ctx.tx, table.id, ctx.intent.characterId)
+        : await findCharacter(ctx.tx, table.id, ctx.intent.character ?? "");
     requireControl(ctx, row, { gmMayActForPlayers: true });
     const before = fateCharacter(row);
     const slot = before.consequences.find((s) => s.id === ctx.intent.severity);
     if (!slot) refuse("errors.fate.noSuchConsequenceSlot", { slot: ctx.intent.severity });
     if (slot.aspect) refuse("errors.fate.consequenceSlotTaken", { slot: slot.id });
+    // The slot a hit took is the one to name: a free slot of the same severity is a mistake then.
+    const unnamed = before.consequences.find(
+      (s) => s.taken && !s.aspect && s.severity === slot.severity && s.id !== slot.id,
+    );
+    if (!slot.taken && unnamed) {
+      refuse("errors.fate.nameTheTakenSlot", {
+        slot: `@fate.consequenceSlot.${unnamed.id}`,
+        command: `@/consequence add character severity:${unnamed.id} name`,
+      });
+    }
     const name = cleanName(ctx.intent.name, 100);
     const consequences = nameConsequence(before.consequences, slot.id as ConsequenceSlotId, name);
     await saveFateCharacter(ctx.tx, row, { ...before, consequences });
@@ -138,6 +175,45 @@ export const consequenceClear = defineUseCase({
           name: row.name,
           slot: `@fate.consequenceSlot.${ctx.intent.severity}`,
         }),
+      },
+    };
+  },
+});
+
+/** The button under a hit that took a consequence: a form to name exactly that slot. */
+export const nameConsequenceForm = defineUseCase({
+  type: "fate.name-consequence",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("fate.name-consequence"),
+    characterId: z.number().int().positive(),
+    slot: z.enum(SLOT_IDS),
+  }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const row = await characterById(ctx.tx, table.id, ctx.intent.characterId);
+    requireControl(ctx, row, { gmMayActForPlayers: true });
+    const slot = fateCharacter(row).consequences.find((s) => s.id === ctx.intent.slot);
+    if (!slot?.taken) refuse("errors.fate.consequenceSlotFree", { slot: ctx.intent.slot });
+    if (slot.aspect) refuse("errors.fate.consequenceSlotTaken", { slot: slot.id });
+    return {
+      modal: {
+        title: t(ctx.userLang, "fate.consequence.formTitle", {
+          name: row.name.slice(0, 30),
+          slot: `@fate.consequenceSlot.${slot.id}`,
+        }).slice(0, 45),
+        intent: { type: "consequence.add", characterId: row.id, severity: slot.id },
+        inputs: [
+          {
+            field: "name",
+            label: t(ctx.userLang, "fate.consequence.formLabel"),
+            style: "short",
+            maxLength: 100,
+          },
+        ],
       },
     };
   },

@@ -72,11 +72,15 @@ export function checkEmbed(lang: Lang, state: CheckFlowState): EmbedView {
   }
   if (state.aspect && state.advantageDone)
     lines.push(t(lang, "fate.check.advantageDone", { aspect: state.aspect }));
-  if (state.hitApplied !== null) {
+  if (state.hitApplied !== null && state.hitApplied > 0) {
     lines.push(
       t(lang, "fate.check.hitApplied", { target: state.targetName ?? "", shifts: state.hitApplied }),
     );
+  } else if (state.hitApplied === null && attackHit(state) > 0 && state.targetName) {
+    // The attacker sees who must act: the target's player (or the GM) applies it and chooses how to take it.
+    lines.push(t(lang, "fate.check.targetChooses", { target: state.targetName }));
   }
+  if (state.tradedForBoost) lines.push(t(lang, "fate.check.traded"));
   if (check.invokes.length > 0) {
     const list = check.invokes
       .map(
@@ -148,12 +152,41 @@ export function checkRows(
     ]);
   }
   const hit = attackHit(state);
+  const shifts = checkShifts(state.check);
   if (hit > 0 && state.targetId !== null && state.hitApplied === null) {
+    const dealt = state.tradedForBoost ? hit - 1 : hit;
     rows[0]!.push({
       kind: "button",
       style: "danger",
-      label: t(lang, "fate.button.applyHit", { shifts: hit, target: (state.targetName ?? "").slice(0, 40) }),
+      label: t(lang, "fate.button.applyHit", {
+        shifts: dealt,
+        target: (state.targetName ?? "").slice(0, 40),
+      }),
       intent: { type: "fate.apply-hit", flowId },
+    });
+    if (shifts !== null && outcome(shifts) === "style" && !state.tradedForBoost) {
+      // «можете снизить силу своего удара на один, чтобы дополнительно получить усиление»
+      rows[0]!.push({
+        kind: "button",
+        style: "secondary",
+        label: t(lang, "fate.button.tradeForBoost", { shifts: hit - 1 }),
+        intent: { type: "fate.trade-boost", flowId },
+      });
+    }
+  }
+  if (
+    state.check.action === "attack" &&
+    shifts !== null &&
+    hit <= 0 &&
+    !state.awaitingDefence &&
+    state.hitApplied === null &&
+    state.contestFlowId === null
+  ) {
+    rows[0]!.push({
+      kind: "button",
+      style: "success",
+      label: t(lang, "fate.button.resolveAttack"),
+      intent: { type: "fate.resolve-attack", flowId },
     });
   }
   return rows;

@@ -268,12 +268,9 @@ export default {
     "💸 {target} buys the compel off for {points, plural, one {# fate point} other {# fate points}}.",
   "fate.compel.scene": "«{aspect}» weighs on everyone: +1 fate point each for {names}.",
   "fate.hit.absorbed": "{name} takes a hit of {shifts, plural, one {# shift} other {# shifts}}: {parts}.",
-  "fate.hit.boxes": "{count, plural, one {stress box {boxes}} other {stress boxes {boxes}}}",
   "fate.hit.nothing": "{name} takes no harm.",
   "fate.hit.takenOut":
     "💥 {name} cannot absorb a hit of {shifts, plural, one {# shift} other {# shifts}} (at most {capacity}) and is **taken out**: the winner decides what happens.",
-  "fate.hit.nameConsequence":
-    "Name the consequence with `{/consequence add character:{name} severity name}`.",
   "fate.hit.ratings": "(WR/AR: {hit} → {shifts})",
   "fate.stress.cleared": "Stress cleared: {names}.",
   "fate.consequence.added": "{name}: {slot} consequence «{aspect}».",
@@ -691,6 +688,88 @@ export default {
   "errors.fate.oneBoxPerHit":
     "One hit checks one stress box at most (box 3 takes up to 3 shifts); add consequences for the rest.",
   "errors.fate.freeInvokeNotYours":
-    "The free invokes on “{aspect}” belong to another side: only those who earned them and their allies may spend them. Pay with a fate point instead: `{/invoke aspect pay:fate-point}`.",
+    "The free invokes on “{aspect}” belong to another side: only those who earned them and their allies may spend them. Pay with a fate point instead: `{/invoke aspect pay}` → fate point.",
+  "errors.fate.alreadyTraded": "This attack has already traded a shift for a boost.",
+  "errors.fate.applyIsForTarget":
+    "Only {target}'s player or the GM applies this hit: they choose how {target} takes it. The panel shows when it is done.",
+  "errors.fate.chooseAbsorption": "Choose one of the ways to take the hit from the list on its panel.",
+  "errors.fate.chooseHitKind":
+    "First choose whether the hit is physical or mental (the buttons on its panel).",
+  "errors.fate.hasOpposition": "This roll already has its opposition; the difficulty is set.",
+  "errors.fate.hitToApply": "This attack hits: apply the hit with the button on its panel.",
+  "errors.fate.leaveAfterRoll":
+    "An action against {name} is already rolled: settle it first (apply or resolve it on its panel), then leave.",
+  "errors.fate.nameTheTakenSlot":
+    "The hit took the {slot} consequence: name that one, with the button under the hit or `{command}`.",
+  "errors.fate.notInThisAttack":
+    "Only the attacker's player, the target's player or the GM settles this attack.",
+  "errors.fate.notInThisConflict":
+    "{name} is not in this conflict. Add them with `{/conflict join character}`.",
+  "errors.fate.notResolvable": "Only an attack whose defence is rolled can be settled this way.",
+  "errors.fate.notYourTurn": "It is {name}'s turn: their player or the GM passes it on.",
+  "errors.fate.targetOutOfConflict":
+    "{name} is out of this conflict (conceded, taken out or left) and takes no more hits.",
+  "fate.conflict.status.left": "left",
+  "fate.advantage.createdForOpponent":
+    "«{aspect}» is in play, but the free invoke is the opponent's: {count, plural, one {# free invoke} other {# free invokes}}.",
+  "fate.advantage.invokesForOpponent":
+    "«{aspect}»: {count, plural, one {# free invoke} other {# free invokes}} for the opponent.",
+  "fate.attack.resolved": "{attacker}'s attack is settled: {outcome}, no hit.",
+  "fate.boost.created": "✨ {name} gets a boost: «{aspect}» (one free invoke, then it is gone).",
+  "fate.boost.defaultName": "{name}'s opening",
+  "fate.boost.traded":
+    "✨ {name} trades a shift for a boost «{aspect}»: the hit on {target} is now {hit, plural, one {# shift} other {# shifts}}.",
+  "fate.button.claimForOpponent": "Put «{aspect}» in play for the opponent",
+  "fate.button.joinConflict": "Join",
+  "fate.button.nameConsequence": "Name the {slot} consequence",
+  "fate.button.nextTurn": "Next turn",
+  "fate.button.resolveAttack": "Settle the attack",
+  "fate.button.tradeForBoost": "Hit {shifts} and take a boost",
+  "fate.check.choice": "#{id} {name} · {skill} ({action}){hasTarget, select, yes { → {target}} other {}}",
+  "fate.check.closedWithScene": "This check is closed: its scene or conflict is over.",
+  "fate.check.difficultySet": "The GM sets the difficulty of {name}'s roll: {value}.",
+  "fate.check.targetChooses": "{target}'s player (or the GM) applies the hit and chooses how to take it.",
+  "fate.check.traded": "The attacker took a boost for one shift of the hit.",
+  "fate.conflict.endExchanges": "{count, plural, one {# exchange} other {# exchanges}}.",
+  "fate.conflict.endNoWinner": "🏁 The conflict «{title}» is over, with no winner.",
+  "fate.conflict.endWinner": "🏁 The conflict «{title}» is over: the {side} side wins.",
+  "fate.conflict.endedByGm": "The GM ends the conflict.",
+  "fate.conflict.exchangeLine": "Exchange {exchange}",
+  "fate.conflict.joined":
+    "{name} joins the conflict on the {side} side (exchange {exchange}), last in the order.",
+  "fate.conflict.left": "{name} leaves the conflict.",
+  "fate.conflict.ordered": "Order of the exchange: {order}.",
+  "fate.conflict.turnLine": "Exchange {exchange} · ▶ **{name}**'s turn",
+  "fate.conflict.turnPassed": "Exchange {exchange}: {name}'s turn.",
+  "fate.conflict.turnPing": "⚔️ Exchange {exchange}: **{name}**, your turn.",
+  "fate.consequence.formLabel": "The consequence (an aspect)",
+  "fate.consequence.formTitle": "{name}: {slot} consequence",
+  "fate.hit.box": "stress box {box}",
+  "fate.hit.choose":
+    "{who}: choose how to take it — {kind} ({count, plural, one {# way} other {# ways}}, cheapest first).",
+  "fate.hit.chooseKind": "{who}: is the hit physical or mental?",
+  "fate.hit.nameThisConsequence":
+    "{name}: name the {slot} consequence it took — the button below, or `{/consequence add character:{name} severity name}`.",
+  "fate.hit.optionAbsorbs": "absorbs {absorbed}",
+  "fate.hit.settlesAttack": "This settles {attacker}'s attack on {target}: its hit is not applied again.",
+  "fate.hit.waiting":
+    "🎯 A hit of {shifts, plural, one {# shift} other {# shifts}} on {name}{hasAttacker, select, yes { from {attacker}} other {}}.",
+  "fate.select.absorb": "How to take the hit",
+  "fate.select.difficulty": "GM: set the difficulty",
+  "log.fate.boost": "{name} got the boost {aspect}",
+  "log.fate.conflictJoin": "{name} joined the conflict",
+  "log.fate.conflictLeave": "{name} left the conflict",
+  "log.fate.conflictOrder": "order of the exchange: {order}",
+  "log.fate.difficulty": "difficulty of {name}'s roll set to {value}",
+  "log.fate.hitWaiting": "a hit of {shifts} on {name} waits for its choice",
+  "errors.fate.concedeActionPending":
+    "The dice of {attacker}'s action against {name} are already rolled: its hit is settled first (apply or settle it on its panel). You can concede before the next roll.",
+  "cmd.invoke.check.desc": "The check to invoke on (default: your latest open one)",
+  "cmd.conflict.join.side.desc": "Fate: the side to fight on (default: players for a player's character)",
+  "cmd.conflict.join.side.choice.pc": "Players",
+  "cmd.conflict.join.side.choice.npc": "GM",
+  "cmd.conflict.order.desc": "Fate, GM: the order of the exchange",
+  "cmd.conflict.order.order.desc": "Names, first to act first, comma-separated",
+  "cmd.conflict.next.desc": "Fate: pass the turn on (the GM or the player whose turn it is)",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;

@@ -289,11 +289,9 @@ export default {
   "fate.compel.scene": "«{aspect}» сказывается на всех: +1 очко судьбы каждому — {names}.",
   "fate.hit.absorbed":
     "{name} принимает удар в {shifts, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}}: {parts}.",
-  "fate.hit.boxes": "{count, plural, one {ячейка стресса {boxes}} other {ячейки стресса {boxes}}}",
   "fate.hit.nothing": "{name} не получает урона.",
   "fate.hit.takenOut":
     "💥 {name} не может поглотить удар в {shifts, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}} (максимум {capacity}) и **выбывает из конфликта**: что с ним будет, решает победитель.",
-  "fate.hit.nameConsequence": "Назовите последствие: `{/consequence add character:{name} severity name}`.",
   "fate.hit.ratings": "(WR/AR: {hit} → {shifts})",
   "fate.stress.cleared": "Стресс снят: {names}.",
   "fate.consequence.added": "{name}: последствие ({slot}) «{aspect}».",
@@ -852,6 +850,93 @@ export default {
   "errors.fate.oneBoxPerHit":
     "Один удар отмечает не больше одной ячейки стресса (ячейка 3 берёт до 3 сдвигов); остальное — последствиями.",
   "errors.fate.freeInvokeNotYours":
-    "Бесплатные призывы «{aspect}» принадлежат другой стороне: тратить их могут только те, кто их заработал, и их союзники. Заплатите очком судьбы: `{/invoke aspect pay:fate-point}`.",
+    "Бесплатные призывы «{aspect}» принадлежат другой стороне: тратить их могут только те, кто их заработал, и их союзники. Заплатите очком судьбы: `{/invoke aspect pay}` → очко судьбы.",
+  "errors.fate.alreadyTraded": "Эта атака уже обменяла сдвиг на усиление.",
+  "errors.fate.applyIsForTarget":
+    "Этот удар применяет игрок {target} или ведущий: они выбирают, как {target} его примет. Панель покажет, когда это сделано.",
+  "errors.fate.chooseAbsorption": "Выберите один из способов принять удар в списке на его панели.",
+  "errors.fate.chooseHitKind": "Сначала выберите, физический удар или ментальный (кнопки на его панели).",
+  "errors.fate.hasOpposition": "У этого броска уже есть сопротивление; сложность задана.",
+  "errors.fate.hitToApply": "Эта атака попала: примените удар кнопкой на её панели.",
+  "errors.fate.leaveAfterRoll":
+    "Действие против {name} уже брошено: сначала завершите его (примените или завершите на его панели), потом выходите.",
+  "errors.fate.nameTheTakenSlot":
+    "Удар занял последствие «{slot}»: назовите именно его — кнопкой под ударом или `{command}`.",
+  "errors.fate.notInThisAttack": "Завершить эту атаку может игрок атакующего, игрок цели или ведущий.",
+  "errors.fate.notInThisConflict":
+    "{name} не участвует в этом конфликте. Добавьте: `{/conflict join character}`.",
+  "errors.fate.notResolvable": "Так можно завершить только атаку, защита от которой уже брошена.",
+  "errors.fate.notYourTurn": "Сейчас ход {name}: передать ход может его игрок или ведущий.",
+  "errors.fate.targetOutOfConflict":
+    "{name} уже вне конфликта (сдался, выбыл или вышел) и больше не получает ударов.",
+  "fate.conflict.status.left": "вышел",
+  "fate.advantage.createdForOpponent":
+    "«{aspect}» в игре, но бесплатный призыв у противника: {count, plural, one {# бесплатный призыв} few {# бесплатных призыва} many {# бесплатных призывов} other {# бесплатного призыва}}.",
+  "fate.advantage.invokesForOpponent":
+    "«{aspect}»: {count, plural, one {# бесплатный призыв} few {# бесплатных призыва} many {# бесплатных призывов} other {# бесплатного призыва}} для противника.",
+  "fate.attack.resolved": "Атака {attacker} завершена: {outcome}, без удара.",
+  "fate.boost.created":
+    "✨ {name} получает усиление «{aspect}» (один бесплатный призыв, потом оно исчезает).",
+  "fate.boost.defaultName": "Шанс для {name}",
+  "fate.boost.traded":
+    "✨ {name} меняет сдвиг на усиление «{aspect}»: удар по {target} теперь {hit, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}}.",
+  "fate.button.claimForOpponent": "Ввести «{aspect}» в игру для противника",
+  "fate.button.joinConflict": "Вступить",
+  "fate.button.nameConsequence": "Назвать последствие: {slot}",
+  "fate.button.nextTurn": "Следующий ход",
+  "fate.button.resolveAttack": "Завершить атаку",
+  "fate.button.tradeForBoost": "Удар {shifts} и усиление",
+  "fate.check.choice": "#{id} {name} · {skill} ({action}){hasTarget, select, yes { → {target}} other {}}",
+  "fate.check.closedWithScene": "Проверка закрыта: её сцена или конфликт окончены.",
+  "fate.check.difficultySet": "Ведущий задаёт сложность броска {name}: {value}.",
+  "fate.check.targetChooses": "Удар применяет игрок {target} (или ведущий) и выбирает, как его принять.",
+  "fate.check.traded": "Атакующий взял усиление за один сдвиг удара.",
+  "fate.conflict.endExchanges":
+    "{count, plural, one {# обмен} few {# обмена} many {# обменов} other {# обмена}}.",
+  "fate.conflict.endNoWinner": "🏁 Конфликт «{title}» окончен, без победителя.",
+  "fate.conflict.endWinner": "🏁 Конфликт «{title}» окончен: побеждает сторона «{side}».",
+  "fate.conflict.endedByGm": "Ведущий завершает конфликт.",
+  "fate.conflict.exchangeLine": "Обмен {exchange}",
+  "fate.conflict.joined":
+    "{name} вступает в конфликт на стороне «{side}» (обмен {exchange}), последним в очереди.",
+  "fate.conflict.left": "{name} выходит из конфликта.",
+  "fate.conflict.ordered": "Очерёдность обмена: {order}.",
+  "fate.conflict.turnLine": "Обмен {exchange} · ▶ ходит **{name}**",
+  "fate.conflict.turnPassed": "Обмен {exchange}: ходит {name}.",
+  "fate.conflict.turnPing": "⚔️ Обмен {exchange}: **{name}**, ваш ход.",
+  "fate.consequence.formLabel": "Последствие (аспект)",
+  "fate.consequence.formTitle": "{name}: последствие ({slot})",
+  "fate.hit.box": "ячейка стресса {box}",
+  "fate.hit.choose":
+    "{who}: выберите, как принять удар — {kind} ({count, plural, one {# способ} few {# способа} many {# способов} other {# способа}}, сначала самые дешёвые).",
+  "fate.hit.chooseKind": "{who}: удар физический или ментальный?",
+  "fate.hit.nameThisConsequence":
+    "{name}: назовите занятое последствие ({slot}) — кнопкой ниже или `{/consequence add character:{name} severity name}`.",
+  "fate.hit.optionAbsorbs": "поглощает {absorbed}",
+  "fate.hit.settlesAttack": "Это завершает атаку {attacker} на {target}: её удар не применяется повторно.",
+  "fate.hit.waiting":
+    "🎯 Удар в {shifts, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}} по {name}{hasAttacker, select, yes { от {attacker}} other {}}.",
+  "fate.select.absorb": "Как принять удар",
+  "fate.select.difficulty": "Ведущий: задать сложность",
+  "log.fate.boost": "{name} получает усиление {aspect}",
+  "log.fate.conflictJoin": "{name} вступает в конфликт",
+  "log.fate.conflictLeave": "{name} выходит из конфликта",
+  "log.fate.conflictOrder": "очерёдность обмена: {order}",
+  "log.fate.difficulty": "сложность броска {name}: {value}",
+  "log.fate.hitWaiting": "удар в {shifts} по {name} ждёт выбора",
+  "errors.fate.concedeActionPending":
+    "Кубики действия {attacker} против {name} уже брошены — назад не отмотать: сначала его удар (применить или завершить на его панели). Сдаться можно перед следующим броском.",
+  "cmd.invoke.check.name": "проверка",
+  "cmd.invoke.check.desc": "Проверка, к которой призвать (по умолчанию ваша последняя открытая)",
+  "cmd.conflict.join.side.name": "сторона",
+  "cmd.conflict.join.side.desc": "Fate: на чьей стороне (по умолчанию игроки для персонажа игрока)",
+  "cmd.conflict.join.side.choice.pc": "Игроки",
+  "cmd.conflict.join.side.choice.npc": "Ведущий",
+  "cmd.conflict.order.name": "очередь",
+  "cmd.conflict.order.desc": "Fate, ведущий: очерёдность обмена",
+  "cmd.conflict.order.order.name": "порядок",
+  "cmd.conflict.order.order.desc": "Имена через запятую, первым — кто ходит первым",
+  "cmd.conflict.next.name": "ход",
+  "cmd.conflict.next.desc": "Fate: передать ход (ведущий или игрок, чей сейчас ход)",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;
