@@ -2,7 +2,8 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Session } from "node:inspector";
 import path from "node:path";
-import { type Client, Events, ShardingManager } from "discord.js";
+import { setTimeout as delay } from "node:timers/promises";
+import { type Client, Events, type Interaction, ShardingManager } from "discord.js";
 import pino from "pino";
 import { commands } from "../commands/index.js";
 import type { AppDeps } from "./app/execute.js";
@@ -57,6 +58,8 @@ function databaseName(databaseUrl: string): string {
  * password, a failing migration) is thrown at once.
  */
 let waitingForDatabase = false;
+/** Aborted by a shutdown: start-up stops waiting for the database, so SIGTERM ends the process at once. */
+const startupAbort = new AbortController();
 async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () => Promise<T>): Promise<T> {
   let delayMs = 500;
   for (let tries = 1; ; tries++) {
@@ -65,13 +68,15 @@ async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () 
       waitingForDatabase = false;
       return result;
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
+      if (!isDatabaseUnavailable(error) || startupAbort.signal.aborted) throw error;
       waitingForDatabase = true;
       log.warn(
         { err: error, database: databaseName(databaseUrl), attempt: tries, retryInMs: delayMs },
         "waiting for the database",
       );
-      await new Promise((r) => setTimeout(r, delayMs));
+      await delay(delayMs, undefined, { signal: startupAbort.signal }).catch(() => {
+        throw error;
+      });
       delayMs = Math.min(delayMs * 2, 10_000);
     }
   }
@@ -90,8 +95,13 @@ async function openDatabase(config: Config, log: Logger) {
     log.info({ dataDir: embedded.dataDir, port: embedded.port }, "embedded PostgreSQL started");
   }
   const url = databaseUrl;
-  const applied = await waitForDatabase(url, log, () => migrate(url));
-  if (applied.length > 0) log.info({ applied }, "migrations applied");
+  try {
+    const applied = await waitForDatabase(url, log, () => migrate(url));
+    if (applied.length > 0) log.info({ applied }, "migrations applied");
+  } catch (error) {
+    if (embedded) await embedded.stop().catch(() => {});
+    throw error;
+  }
   return { embedded, databaseUrl };
 }
 
@@ -141,6 +151,12 @@ function shardIdsOf(client: Client): number[] {
   if (typeof shards === "number") return [shards];
   return [0];
 }
+
+/**
+ * How old an interaction that arrives during start-up may get while it waits for the app to be
+ * ready; after that it gets the unavailable notice, leaving Discord's 3 s for the router to defer.
+ */
+const STARTUP_WAIT_MS = 1500;
 
 /** How long a shard process must have run for its next death to be respawned without delay. */
 const SHARD_STABLE_MS = 60_000;
@@ -304,10 +320,16 @@ async function runBot(config: Config) {
     // Warm the pool and Prisma's query compiler so the first player after a restart is not the slow one.
     // The pool fails fast (1.5 s) by design; while thousands of guilds arrive at start-up the event
     // loop is busy, so a slow first connection is retried rather than fatal.
-    await waitForDatabase(databaseUrl, log, async () => {
-      await db.gameTable.findFirst({ where: { activeChannelId: "" } });
-      await inTransaction(db, async (tx) => sqlFor(tx).run`SELECT 1`);
-    });
+    try {
+      await waitForDatabase(databaseUrl, log, async () => {
+        await db.gameTable.findFirst({ where: { activeChannelId: "" } });
+        await inTransaction(db, async (tx) => sqlFor(tx).run`SELECT 1`);
+      });
+    } catch (error) {
+      await closeDb(db).catch(() => {});
+      if (embedded) await embedded.stop().catch(() => {});
+      throw error;
+    }
     const tables = config.TABLE_CACHE ? new TableCache() : undefined;
     const stopListening = tables ? tables.listen(databaseUrl, log) : async () => {};
     const stopPruning = startPruning(db, log);
@@ -343,14 +365,26 @@ async function runBot(config: Config) {
     },
     () => {},
   );
+  const unavailable = (interaction: Interaction) =>
+    answerUnavailable(interaction).catch((error) =>
+      log.warn({ err: error, interactionId: interaction.id }, "could not deliver the unavailable notice"),
+    );
   client.on(Events.InteractionCreate, (interaction) => {
     if (stopping) return;
     if (router) return void router.handle(interaction);
-    // An ordinary start-up is done in a moment: the interaction waits for it (the router defers).
-    if (!waitingForDatabase) return void app.then((r) => (stopping ? undefined : r.handle(interaction)));
     // Start-up is waiting for PostgreSQL: say so now rather than let Discord time out.
-    void answerUnavailable(interaction).catch((error) =>
-      log.warn({ err: error, interactionId: interaction.id }, "could not deliver the unavailable notice"),
+    if (waitingForDatabase) return void unavailable(interaction);
+    // An ordinary start-up is done in a moment: the interaction waits for it (the router then
+    // defers in time) — but not past STARTUP_WAIT_MS of its age, in case the database is not there
+    // and start-up has not found out yet.
+    const waitMs = Math.max(0, STARTUP_WAIT_MS - (Date.now() - interaction.createdTimestamp));
+    void Promise.race([app, delay(waitMs).then(() => null)]).then(
+      (ready) => {
+        if (stopping) return;
+        if (ready) return ready.handle(interaction);
+        return unavailable(interaction);
+      },
+      () => (stopping ? undefined : unavailable(interaction)),
     );
   });
   client.on(Events.ShardResume, (shardId) => {
@@ -373,6 +407,8 @@ async function runBot(config: Config) {
     if (stopping) return;
     stopping = true;
     log.info({ signal, inFlight: router?.inFlight() ?? 0 }, "shutting down");
+    // A start-up still waiting for PostgreSQL gives up now instead of holding the shutdown.
+    startupAbort.abort();
     await router?.drain(10_000);
     await client.destroy().catch(() => {});
     http.server.close();
@@ -392,9 +428,16 @@ async function runBot(config: Config) {
   // rather than keep serving beside the replacement it would start.
   process.on("disconnect", () => void shutdown("parent process gone"));
 
-  await client.login(config.DISCORD_TOKEN);
-  const [ready] = await Promise.all([gatewayReady, app]);
-  await registration;
+  let ready: Client<true>;
+  try {
+    await client.login(config.DISCORD_TOKEN);
+    [ready] = await Promise.all([gatewayReady, app]);
+    await registration;
+  } catch (error) {
+    // Stopped before start-up was over (e.g. while waiting for the database): the shutdown exits.
+    if (stopping) return;
+    throw error;
+  }
   await collectStartupGarbage();
   log.info(
     {
