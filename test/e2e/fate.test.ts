@@ -267,7 +267,11 @@ describe("e2e: Fate of Panavea", () => {
     expect(refused.ephemeral).toBe(true);
     const given = await slash(gm, "faction", ["fp"], { name: "Silver Guild", amount: 2 }).settled();
     expect(given.original?.text).toMatch(/2/);
-    const hit = await slash(gm, "faction", ["hit"], { name: "Silver Guild", shifts: 1 }).settled();
+    const hit = await slash(gm, "faction", ["hit"], {
+      name: "Silver Guild",
+      shifts: 1,
+      track: "army",
+    }).settled();
     expect(hit.original?.text).toContain("Silver Guild");
     const shown = await slash(player, "faction", ["show"], { name: "Silver Guild" }).settled();
     expect(shown.original?.text).toContain("Coin opens every door");

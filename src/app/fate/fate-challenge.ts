@@ -21,7 +21,7 @@ import { cleanName } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { fateCharacter } from "./state.js";
-import { diceText, ladderText, skillText } from "./views.js";
+import { ladderText, skillText } from "./views.js";
 
 /** A Fate challenge in the `flow` table (kind `fate.challenge`): the rules' state as it is. */
 export type ChallengeFlowState = FateChallenge;
@@ -38,7 +38,7 @@ function taskLine(lang: Lang, index: number, task: ChallengeTask): string {
   return `${mark} ${head}\n   ${t(lang, "fate.challenge.rolled", {
     name: roll.characterName,
     skill: skillText(lang, roll.skill),
-    dice: diceText(roll.dice),
+    dice: `\`${roll.dice.symbols.join(" ")}\` (${roll.dice.rolled.join(" ")}) ${signed(roll.dice.total)}`,
     value: signed(roll.skillValue),
     bonus: roll.bonus === 0 ? "" : ` ${signed(roll.bonus)}`,
     result: ladderText(lang, roll.result),
