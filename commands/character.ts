@@ -27,6 +27,17 @@ const common: SubcommandSpec[] = [
     name: "delete",
     options: [{ name: "name", type: "string", required: true, autocomplete: "character", maxLength: 64 }],
   },
+  {
+    name: "export",
+    options: [{ name: "name", type: "string", required: true, autocomplete: "character", maxLength: 64 }],
+  },
+  {
+    name: "import",
+    options: [
+      { name: "file", type: "attachment" },
+      { name: "text", type: "string", maxLength: 6000 },
+    ],
+  },
 ];
 
 /** `/character`: the common subcommands, then the sheet subcommands of the games given. */

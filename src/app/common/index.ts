@@ -8,6 +8,7 @@ import {
   characterRename,
   characterShow,
 } from "./character.js";
+import { characterExport, characterImport } from "./character-transfer.js";
 import { help } from "./help.js";
 import { macroDelete, macroList, macroRoll, macroSave, savedRollNames } from "./macro.js";
 import { roll } from "./roll.js";
@@ -44,6 +45,8 @@ export const useCases: UseCase<any>[] = [
   characterRename,
   characterDelete,
   characterDeleteConfirm,
+  characterExport,
+  characterImport,
   macroSave,
   macroRoll,
   macroList,

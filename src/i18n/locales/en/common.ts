@@ -274,4 +274,20 @@ export default {
   "cmd.table.import.desc": "GM: restore a table from a backup file made by /table export",
   "cmd.table.import.file.desc": "The .json file /table export gave",
   "cmd.table.import.replace.desc": "Replace this channel's table (asks first)",
+  "errors.characterImport.fileOrText":
+    "Give the sheet either as a file or as text, one of the two: {/character import file} or {/character import text}.",
+  "errors.characterImport.invalid":
+    "Nothing was saved; fix these and import again (a sheet file is what {/character export name} gives):\n{problems}",
+  "errors.characterImport.otherGame":
+    "This sheet is for {file}, but this table plays {table}. Import it at a table of that game.",
+  "errors.characterImport.notHere": "this game has no such sheet command",
+  "character.export.done":
+    "**{name}**'s sheet as JSON. Bring it to another table of this game with {/character import file}.",
+  "character.import.done":
+    "{user} imported **{name}** ({parts, plural, one {# part of the sheet} other {# parts of the sheet}}).",
+  "cmd.character.export.desc": "A character's sheet as a JSON file",
+  "cmd.character.export.name.desc": "The character",
+  "cmd.character.import.desc": "A new character from a sheet file (or its JSON pasted as text)",
+  "cmd.character.import.file.desc": "The .json file /character export gave",
+  "cmd.character.import.text.desc": "Or the same JSON, pasted",
 } satisfies Messages;

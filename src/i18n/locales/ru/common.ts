@@ -320,4 +320,25 @@ export default {
   "cmd.table.import.file.desc": "Файл .json, который дала /table export",
   "cmd.table.import.replace.name": "заменить",
   "cmd.table.import.replace.desc": "Заменить стол этого канала (сначала спросит)",
+  "errors.characterImport.fileOrText":
+    "Дайте лист либо файлом, либо текстом — чем-то одним: {/character import file} или {/character import text}.",
+  "errors.characterImport.invalid":
+    "Ничего не сохранено; исправьте это и загрузите снова (файл листа — то, что даёт {/character export name}):\n{problems}",
+  "errors.characterImport.otherGame":
+    "Этот лист для игры {file}, а этот стол играет в {table}. Загрузите его за столом той игры.",
+  "errors.characterImport.notHere": "в этой игре нет такой команды листа",
+  "character.export.done":
+    "Лист **{name}** в JSON. Перенесите его за другой стол этой игры командой {/character import file}.",
+  "character.import.done":
+    "{user} загрузил(а) **{name}** ({parts, plural, one {# часть листа} few {# части листа} other {# частей листа}}).",
+  "cmd.character.export.name": "выгрузить",
+  "cmd.character.export.desc": "Лист персонажа JSON-файлом",
+  "cmd.character.export.name.name": "имя",
+  "cmd.character.export.name.desc": "Персонаж",
+  "cmd.character.import.name": "загрузить",
+  "cmd.character.import.desc": "Новый персонаж из файла листа (или его JSON текстом)",
+  "cmd.character.import.file.name": "файл",
+  "cmd.character.import.file.desc": "Файл .json, который дала /character export",
+  "cmd.character.import.text.name": "текст",
+  "cmd.character.import.text.desc": "Или тот же JSON, вставленный текстом",
 } satisfies Messages;
