@@ -220,4 +220,45 @@ describe("e2e: dice statistics with a chart, log files", () => {
     expect(shown.message?.text).toContain("Fate of Panavea");
     expect(d.failedInteractions()).toEqual([]);
   });
+
+  it("/character export gives the sheet as a file; /character import takes it (or its text) at another table; a bad sheet lists every problem", async () => {
+    const d = e2e.double;
+    await d.slash(anna, e2e.channelId, "character", ["create"], { name: "Мира" }).settled();
+    await d.slash(anna, e2e.channelId, "character", ["skill"], { ranks: "fight 3, lore 1" }).settled();
+    const exported = await d.slash(anna, e2e.channelId, "character", ["export"], { name: "Мира" }).settled();
+    expect(exported.original?.ephemeral).toBe(true);
+    const file = exported.original!.attachments[0]!;
+    expect(file.filename).toBe("character-мира.json");
+    const text = bytesOf(file).toString("utf8");
+    expect(JSON.parse(text)).toMatchObject({
+      format: "character",
+      system: "fate",
+      sheet: { skills: { fight: 3, lore: 1 } },
+    });
+
+    const other = d.addChannel({ guildId: e2e.guildId, name: "second-fate" });
+    await d.slash(gm, other, "table", ["setup"], { system: "fate" }).settled();
+    const imported = await d
+      .slash(boris, other, "character", ["import"], { file: { filename: "mira.json", content: text } })
+      .settled();
+    expect(imported.original?.ephemeral).toBe(false);
+    expect(imported.original?.text).toContain("imported **Мира**");
+    const shown = await d.slash(boris, other, "character", ["show"], { name: "Мира" }).settled();
+    expect(shown.original?.text).toMatch(/Fight|Драка/);
+
+    const bad = JSON.stringify({
+      ...JSON.parse(text),
+      name: "Broken",
+      sheet: { ...JSON.parse(text).sheet, skills: { flying: 2 }, wr: 99 },
+    });
+    const refused = await d.slash(boris, other, "character", ["import"], { text: bad }).response();
+    expect(refused.ephemeral).toBe(true);
+    expect(refused.message?.text).toContain("Nothing was saved");
+    expect(refused.message?.text).toContain("skills: ");
+    expect(refused.message?.text).toContain("flying");
+    expect(refused.message?.text).toContain("ratings.wr: ");
+    const list = await d.slash(boris, other, "character", ["list"]).settled();
+    expect(list.original?.text).not.toContain("Broken");
+    expect(d.failedInteractions()).toEqual([]);
+  });
 });
