@@ -193,8 +193,12 @@ describe("e2e: Fate of Panavea", () => {
   });
 
   it("a hit absorbed by stress boxes and a consequence", async () => {
-    const hit = await slash(gm, "stress", ["hit"], { character: "Elf", shifts: 4 }).settled();
-    expect(hit.original?.text).toContain("Elf takes a hit of 4 shifts: stress boxes 1, 2, Mild (2)");
+    // Elf's player chooses how Elf takes it: box 2 + mild is the cheapest of three ways.
+    const hit = (await slash(gm, "stress", ["hit"], { character: "Elf", shifts: 4 }).settled()).original!;
+    await e2e.double
+      .select(other, hit, componentId(hit, "fate.absorb"), [optionValue(hit, "stress box 2 + Mild (2)")])
+      .settled();
+    await eventually(hit.id, "Elf takes a hit of 4 shifts: stress box 2, Mild (2)");
     await slash(other, "consequence", ["add"], {
       character: "Elf",
       severity: "mild",
@@ -202,7 +206,7 @@ describe("e2e: Fate of Panavea", () => {
     }).settled();
     const sheet = await slash(other, "character", ["show"], { name: "Elf" }).settled();
     expect(sheet.original?.text).toContain("Twisted ankle");
-    expect(sheet.original?.text).toContain("☒☒");
+    expect(sheet.original?.text).toContain("☐☒");
   });
 
   it("a contest played to 3 victories through the panel", async () => {
@@ -229,9 +233,12 @@ describe("e2e: Fate of Panavea", () => {
     await slash(gm, "stress", ["clear"]).settled();
     const panel = (await slash(gm, "conflict", ["start"], { title: "Ambush" }).settled()).original!;
     expect(panel.text).toContain("Ambush");
-    // Grukh: Physique +3 → 4 boxes; a hit of 6 takes all four and the mild consequence.
-    const hit = await slash(gm, "stress", ["hit"], { character: "Grukh", shifts: 6 }).settled();
-    expect(hit.original?.text).toContain("stress boxes 1, 2, 3, 4, Mild (2)");
+    // Grukh: Physique +3 → 4 boxes; a hit of 6 is taken by box 4 and the mild consequence.
+    const hit = (await slash(gm, "stress", ["hit"], { character: "Grukh", shifts: 6 }).settled()).original!;
+    await e2e.double
+      .select(player, hit, componentId(hit, "fate.absorb"), [optionValue(hit, "stress box 4 + Mild (2)")])
+      .settled();
+    await eventually(hit.id, "stress box 4, Mild (2)");
     const before = await fp("Grukh");
     await e2e.restart("kill");
     const conceded = await e2e.double
