@@ -191,7 +191,7 @@ export const conflictSubcommands: SubcommandSpec[] = [
     options: [{ name: "level", type: "string", choices: ["normal", "critical", "double"] }, character()],
   },
   { name: "kill", options: [participant("target"), participant("character", false)] },
-  { name: "roll" },
+  { name: "roll", options: [{ name: "all", type: "boolean" }] },
   { name: "narrate", options: [participant("character"), { ...character("buyer") }] },
   {
     name: "damage",

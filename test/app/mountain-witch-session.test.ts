@@ -285,4 +285,32 @@ describe("Mountain Witch session rules (app)", () => {
       { actor: HAMADA.id, giver: "Hamada" },
     ]);
   });
+
+  it("«конфликт может разделиться на несколько конфликтов, происходящих одновременно»: the GM rolls every split conflict from one panel", async () => {
+    const first = await run(GM, { type: "conflict.start", opponent: "Landslide", title: "The wall" });
+    await run(HAMADA, { type: "conflict.join" });
+    await run(GM, { type: "conflict.start", title: "The tengu" });
+    await run(GM, { type: "conflict.add", name: "Tengu", strength: "medium" });
+    await run(AKI, { type: "conflict.join" });
+    await run(GM, { type: "conflict.start", title: "Nobody yet" });
+    const rollAll = ((first.result.reply?.rows ?? [])
+      .flat()
+      .find((c) => c.kind === "button" && c.intent.type === "conflict.roll-all") as
+      | { intent: Intent }
+      | undefined)!;
+    expect((await refused(HAMADA, rollAll.intent)).code).toBe("errors.gmOnly");
+    app.useDice(scriptedDice([4, 2, 5, 3]));
+    const rolled = await run(GM, rollAll.intent);
+    const text = replyText(rolled);
+    expect(text).toContain("🎲 The wall: rolled");
+    expect(text).toContain("🎲 The tengu: rolled");
+    expect(text).toContain("⏸️ Nobody yet: not rolled");
+    const flows = await app.db.flow.findMany({
+      where: { kind: "mw.conflict", status: "open" },
+      orderBy: { id: "asc" },
+    });
+    expect(flows.map((f) => (f.state as { phase: string }).phase)).toEqual(["rolled", "rolled", "open"]);
+    expect((rolled.result.effects ?? []).filter((e) => e.kind === "editPanel")).toHaveLength(2);
+    for (const f of flows) await run(GM, { type: "conflict.end", flowId: f.id });
+  });
 });

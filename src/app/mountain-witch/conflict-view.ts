@@ -272,6 +272,12 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
       },
       {
         kind: "button",
+        label: t(lang, "mw.conflict.button.rollAll"),
+        style: "success",
+        intent: { type: "conflict.roll-all", flowId },
+      },
+      {
+        kind: "button",
         label: t(lang, "mw.conflict.button.end"),
         style: "secondary",
         intent: { type: "conflict.end", flowId },

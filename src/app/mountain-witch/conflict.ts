@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
-import { refuse } from "../../rules/errors.js";
+import { DomainError, refuse } from "../../rules/errors.js";
 import {
   addObstacle,
   addParticipant,
@@ -44,6 +44,7 @@ import {
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { MessageView } from "../views.js";
 import { conflictPanel, participantName } from "./conflict-view.js";
 import {
   activeDamage,
@@ -567,42 +568,49 @@ export const conflictKill = defineUseCase({
   },
 });
 
+/** Rolls one conflict: every die, expired wounds cleared, logged and saved. Returns its panel. */
+async function rollOne(ctx: Ctx, table: GameTable, flow: TypedFlow<ConflictState>) {
+  const damage = await activeDamage(
+    ctx.tx,
+    flow.state.participants.map((p) => p.id),
+  );
+  const { state, result } = rollConflict(flow.state, ctx.dice, damage);
+  await clearDamage(ctx, result.expiredDamageIds);
+  await appendLog(ctx, table.id, {
+    action: "conflict.roll",
+    summary: {
+      key: "log.mw.conflict.roll",
+      params: { id: flow.id, degrees: result.pairings.map((p) => p.degree).join(", ") },
+    },
+    dice: {
+      dice: result.dice,
+      pairings: result.pairings.map((p) => ({
+        id: p.id,
+        a: p.a?.result,
+        b: p.b?.result,
+        narration: p.narration,
+      })),
+    },
+    after: { expiredDamageIds: result.expiredDamageIds },
+  });
+  const view = await panel(ctx, flow, state);
+  await saveFlowState(ctx.tx, flow.id, state);
+  return view;
+}
+
 export const conflictRoll = defineUseCase({
   type: "conflict.roll",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.roll"), flowId }),
+  schema: z.object({ type: z.literal("conflict.roll"), all: z.boolean().optional(), flowId }),
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
     const table = requireGm(ctx);
+    if (ctx.intent.all) return rollAll(ctx, table);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const damage = await activeDamage(
-      ctx.tx,
-      flow.state.participants.map((p) => p.id),
-    );
-    const { state, result } = rollConflict(flow.state, ctx.dice, damage);
-    await clearDamage(ctx, result.expiredDamageIds);
+    const view = await rollOne(ctx, table, flow);
     const revealed = await beginPlay(ctx, table, ctx.publicLang);
-    await appendLog(ctx, table.id, {
-      action: "conflict.roll",
-      summary: {
-        key: "log.mw.conflict.roll",
-        params: { id: flow.id, degrees: result.pairings.map((p) => p.degree).join(", ") },
-      },
-      dice: {
-        dice: result.dice,
-        pairings: result.pairings.map((p) => ({
-          id: p.id,
-          a: p.a?.result,
-          b: p.b?.result,
-          narration: p.narration,
-        })),
-      },
-      after: { expiredDamageIds: result.expiredDamageIds },
-    });
-    const view = await panel(ctx, flow, state);
-    await saveFlowState(ctx.tx, flow.id, state);
     // The roll is public: a new message with every die, and the panel follows.
     const answer = answerWithPanel(ctx, flow, view);
     if (revealed)
@@ -613,6 +621,57 @@ export const conflictRoll = defineUseCase({
     return answer;
   },
 });
+
+/**
+ * The GM rolls every open conflict of the table at once (a group conflict split into several
+ * simultaneous conflicts, docs/rules/mountain-witch.md §1.1: all dice before any narration).
+ * A conflict that cannot be rolled yet is named with the reason and left open.
+ */
+export const conflictRollAll = defineUseCase({
+  type: "conflict.roll-all",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.roll-all"), flowId }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    return rollAll(ctx, requireGm(ctx));
+  },
+});
+
+async function rollAll(ctx: Ctx, table: GameTable): Promise<ActionResult> {
+  const open = await sqlFor(ctx.tx).rows<TypedFlow<ConflictState>>`
+    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' ORDER BY id`;
+  const waiting = open.filter((f) => f.state.phase === "open");
+  if (waiting.length === 0) refuse("errors.mw.noConflictToRoll");
+  const effects: Effect[] = [];
+  const lines: string[] = [];
+  const embeds: NonNullable<MessageView["embeds"]> = [];
+  for (const flow of waiting) {
+    const title = flow.state.title ?? `#${flow.id}`;
+    try {
+      const view = await rollOne(ctx, table, flow);
+      effects.push({ kind: "editPanel", flowId: flow.id, view });
+      embeds.push(...(view.embeds ?? []));
+      lines.push(t(ctx.publicLang, "mw.conflict.rollAllRolled", { title }));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      lines.push(
+        t(ctx.publicLang, "mw.conflict.rollAllSkipped", {
+          title,
+          reason: t(ctx.publicLang, error.code, error.params as Record<string, string | number>),
+        }),
+      );
+    }
+  }
+  const revealed = await beginPlay(ctx, table, ctx.publicLang);
+  if (revealed) effects.push({ kind: "post", channelId: table.channelId, view: revealed });
+  // One new message with every conflict's dice (a message holds ten embeds); each panel follows.
+  return {
+    reply: { embeds: [{ description: lines.join("\n"), tone: "info" }, ...embeds.slice(0, 9)] },
+    effects,
+  };
+}
 
 export const conflictNarrate = defineUseCase({
   type: "conflict.narrate",
@@ -824,6 +883,7 @@ export const conflictUseCases = [
   conflictTrade,
   conflictKill,
   conflictRoll,
+  conflictRollAll,
   conflictNarrate,
   conflictDamage,
   conflictShow,

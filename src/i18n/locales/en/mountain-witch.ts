@@ -608,4 +608,9 @@ export default {
     "You made a pact with the Witch. She keeps her side exactly as long as you keep yours; you decide what she promised and what you must do for it.",
   "mw.fate.desc.worst-fear":
     "A deep, lasting phobia the Witch has learned of — a fear of the dark rather than one bad night. Give it a history.",
+  "cmd.conflict.roll.all.desc": "Roll every open conflict here at once (a split group conflict)",
+  "mw.conflict.button.rollAll": "Roll all open",
+  "mw.conflict.rollAllRolled": "🎲 {title}: rolled",
+  "mw.conflict.rollAllSkipped": "⏸️ {title}: not rolled — {reason}",
+  "errors.mw.noConflictToRoll": "No open conflict here waits for its roll. The GM starts one with `{/conflict start}`.",
 } satisfies Messages;

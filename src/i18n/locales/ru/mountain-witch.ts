@@ -729,4 +729,10 @@ export default {
     "Вы заключили договор с Ведьмой. Она в точности исполняет свою часть, пока вы исполняете свою; что обещано и что нужно сделать взамен, решаете вы.",
   "mw.fate.desc.worst-fear":
     "Глубинная, постоянная фобия, о которой узнала Ведьма, — боязнь темноты, а не одна страшная ночь. Продумайте её историю.",
+  "cmd.conflict.roll.all.desc": "Бросить разом все открытые здесь конфликты (разделившийся групповой конфликт)",
+  "cmd.conflict.roll.all.name": "все",
+  "mw.conflict.button.rollAll": "Бросить все",
+  "mw.conflict.rollAllRolled": "🎲 {title}: брошено",
+  "mw.conflict.rollAllSkipped": "⏸️ {title}: не брошено — {reason}",
+  "errors.mw.noConflictToRoll": "Здесь нет открытого конфликта, ждущего броска. Ведущий начинает его командой `{/conflict start}`.",
 } satisfies Messages;
