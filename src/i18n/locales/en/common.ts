@@ -134,7 +134,7 @@ export default {
     "1. The GM binds this channel to a game: `{/table setup system}`.\n2. Everyone makes a character: `{/character create name:Akio}`.\n3. Play! The bot rolls, does the arithmetic and keeps the books. `{/table show}` sums up the table, `{/table log}` shows what happened.\nThe table speaks its GM's Discord language (the GM changes it with `{/table language lang}`); private answers come in your own.",
   "help.dice.title": "Dice",
   "help.dice.body":
-    "`{/roll expression:2d6+3}` — dice and modifiers.\n`4d6kh3` keep the highest 3 · `2d20kl1` keep the lowest · `dh`/`dl` drop.\n`4dF` Fate dice; on a Fate table `4d3` is read as Fate dice (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` repeats six times. `4d6!` explodes (a 6 adds a die) · `4d6r1` rerolls 1s once · `10d10>=7` counts successes, `10d10>=7f1` takes away a success for each 1 · `(1d6+2)*2`, `2d20kh1/2` (rounds down) · `1d20+5 # attack` adds a label. Russian notation works: `2к6+3`, `4дф`.\n`{/roll expression:1d20 secret:true}` shows the roll only to you; `{/roll expression:1d20 secret:true gm-copy:true}` also DMs it to the GM.\nAt most 100 dice and 1000 sides per term.\n**Saved rolls:** {/macro save} keeps a roll under a name, e.g. `4dF+'{'fight'}'`: a skill in curly braces takes its rank from your sheet when rolled. Then {/macro roll}, {/macro list}, {/macro delete}.",
+    "`{/roll expression:2d6+3}` — dice and modifiers.\n`4d6kh3` keep the highest 3 · `2d20kl1` keep the lowest · `dh`/`dl` drop.\n`4dF` Fate dice; on a Fate table `4d3` is read as Fate dice (1 → +, 2 → −, 3 → 0).\n`6x 4d6kh3` repeats six times. `4d6!` explodes (a 6 adds a die) · `4d6r1` rerolls 1s once · `10d10>=7` counts successes, `10d10>=7f1` takes away a success for each 1 · `(1d6+2)*2`, `2d20kh1/2` (rounds down) · `1d20+5 # attack` adds a label. Russian notation works: `2к6+3`, `4дф`.\n`{/roll expression:1d20 secret:true}` shows the roll only to you; `{/roll expression:1d20 secret:true gm-copy:true}` also DMs it to the GM.\nAt most 100 dice and 1000 sides per term.\n**Saved rolls:** {/macro save} keeps a roll under a name, e.g. `4dF+'{'fight'}'`: a skill in curly braces takes its rank from your sheet when rolled. Then {/macro roll}, {/macro list}, {/macro delete}.\n**Statistics:** {/table stats} counts every die rolled at the table against fair dice, with a chart.",
   "help.mountain-witch.title": "The Mountain Witch",
   "help.mountain-witch.round":
     "**How a round goes.** The GM opens a conflict with `{/conflict start}` and adds opponents or obstacles with `{/conflict add name}`; players join with `{/conflict join}` (or the panel's button). Before the roll you may help a friend with `{/conflict assist target}` (1 trust they gave you: your die is added to theirs) or betray them with `{/conflict betray target points}`; a player may declare a trade instead of rolling (`{/conflict trade}`). The GM rolls every die at once: `{/conflict roll}`. Each side counts its highest die; the difference is the degree of success, spent as damage (`{/conflict damage target quality}`) while the winner narrates (or someone buys narration: `{/conflict narrate character}`). `{/conflict end}` closes it.\n**Duel:** `{/duel challenge opponent}` — one against one, each sees only their own dice; roll the next die or strike.\n**Chapters:** the GM ends one with `{/chapter next}`: everyone changes their trust in secret (DMs), then all changes are revealed together.",
@@ -169,7 +169,7 @@ export default {
   "cmd.table.language.lang.desc": "Private answers stay in each player's own Discord language",
   "cmd.table.language.lang.choice.en": "English",
   "cmd.table.language.lang.choice.ru": "Russian",
-  "cmd.table.log.desc": "The table's recent log (only you see it)",
+  "cmd.table.log.desc": "The table's log (only you see it): recent entries, or all of it as a file",
   "cmd.table.log.limit.desc": "How many entries (1–50)",
   "cmd.table.archive.desc": "Close this table (data is kept)",
   "cmd.character.desc": "Characters and their sheets",
@@ -271,8 +271,8 @@ export default {
   "table.import.replaced": "Replaced.",
   "log.table.replaced": "replaced the table with a backup",
   "cmd.table.export.desc": "GM: the whole table as a JSON backup file (secrets sealed)",
-  "cmd.table.import.desc": "GM: restore a table from a backup file made by /table export",
-  "cmd.table.import.file.desc": "The .json file /table export gave",
+  "cmd.table.import.desc": "GM: restore a table from a backup file (made by export)",
+  "cmd.table.import.file.desc": "The .json backup file, exactly as export gave it",
   "cmd.table.import.replace.desc": "Replace this channel's table (asks first)",
   "errors.characterImport.fileOrText":
     "Give the sheet either as a file or as text, one of the two: {/character import file} or {/character import text}.",
@@ -288,6 +288,6 @@ export default {
   "cmd.character.export.desc": "A character's sheet as a JSON file",
   "cmd.character.export.name.desc": "The character",
   "cmd.character.import.desc": "A new character from a sheet file (or its JSON pasted as text)",
-  "cmd.character.import.file.desc": "The .json file /character export gave",
+  "cmd.character.import.file.desc": "The .json sheet file, as export gave it",
   "cmd.character.import.text.desc": "Or the same JSON, pasted",
 } satisfies Messages;
