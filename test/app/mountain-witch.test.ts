@@ -87,6 +87,9 @@ describe("The Mountain Witch use cases", () => {
     expect(viewText((await run(P4, { type: "trust.matrix" })).result.reply)).not.toContain("Dai **3**");
     await app.run(P1, { type: "trust.set", target: "Dai", value: 2 }, { channelId: CHANNEL });
     expect(viewText((await run(P1, { type: "trust.show" })).result.reply)).not.toContain("→ **3**");
+    // Bo lowers what he gives Chi: it stays secret until play begins (the next test's first conflict).
+    await app.run(P2, { type: "trust.set", target: "Chi", value: 1 }, { channelId: CHANNEL });
+    expect(await trust("Bo", "Chi")).toEqual({ value: 3, points: 3 });
   });
 
   it("sheets: abilities, background, zodiac; the sheet shows no secret", async () => {
@@ -122,6 +125,8 @@ describe("The Mountain Witch use cases", () => {
   it("a group conflict: three players, one GM opponent, an assist, a betrayal and a bought narration", async () => {
     const started = await run(GM, { type: "conflict.start", opponent: "Oni", title: "The bridge" });
     expect(started.result.replyIsPanelOf).toBeGreaterThan(0);
+    // Play begins: the starting edits are revealed, a lowered value with its points.
+    expect(await trust("Bo", "Chi")).toEqual({ value: 1, points: 1 });
     await run(P1, { type: "conflict.join" });
     await run(P2, { type: "conflict.join" });
     await run(P3, { type: "conflict.join", against: "Akio" });
@@ -186,7 +191,10 @@ describe("The Mountain Witch use cases", () => {
       orderBy: { id: "asc" },
     });
     expect(spends.map((s) => s.action)).toEqual([
-      // The two secret starting edits (logged for Akio's player only).
+      // The secret starting edits (each logged for its giver only): Akio's two, Bo's one;
+      // then Bo's, revealed when play began.
+      "trust.value",
+      "trust.value",
       "trust.value",
       "trust.value",
       "trust.help",

@@ -101,7 +101,8 @@ export async function beginPlay(
   for (const e of edits) {
     const before = links.find((l) => l.giverId === e.giverId && l.holderId === e.holderId)?.value ?? 0;
     await sqlFor(ctx.tx).run`
-      UPDATE trust_link SET value = ${e.value} WHERE giver_id = ${e.giverId} AND holder_id = ${e.holderId}`;
+      UPDATE trust_link SET value = ${e.value}, points = ${e.value}
+      WHERE giver_id = ${e.giverId} AND holder_id = ${e.holderId}`;
     const params = {
       giver: names.get(e.giverId) ?? "?",
       holder: names.get(e.holderId) ?? "?",
