@@ -1,5 +1,6 @@
 import { loadImage } from "@napi-rs/canvas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAfter, diceText } from "../../src/app/common/log-export.js";
 import { CHART_PANEL_HEIGHT, CHART_WIDTH } from "../../src/app/common/stats-chart.js";
 import type { MessageView } from "../../src/app/views.js";
 import { scriptedDice } from "../../src/rules/dice.js";
@@ -105,6 +106,7 @@ describe("/table stats and /table log files", () => {
     expect(gmText).toContain("# Fate of Panavea (4d3): table log");
     expect(gmText).toMatch(/## \d{4}-\d{2}-\d{2}/);
     expect(gmText).toContain(`<@${OTHER.id}>: rolled 30d6`);
+    expect(gmText).toContain(`🎲 ${new Array(30).fill(6).join(" ")}`);
     expect(gmText).not.toContain("2d20");
     expect(replyText(gmCopy)).toContain("3 entries");
 
@@ -148,5 +150,17 @@ describe("/table stats and /table log files", () => {
     expect((await app.refused(GM, { type: "table.log", from: "2026-12-02", to: "2026-12-01" })).code).toBe(
       "errors.log.emptyRange",
     );
+  });
+
+  it("the journal shows dice as rolled and each change as before → after", () => {
+    const fate = [1, 2, 3, 3].map((face, i) => ({ face, kept: true, fateSymbol: ["+", "−", "0", "0"][i] }));
+    expect(diceText({ rolls: [{ terms: [{ dice: fate }] }] })).toBe("+ − 0 0");
+    expect(diceText({ dice: [{ face: 6 }, { face: 1, kept: false }] })).toBe("6 ~~1~~");
+    expect(diceText([5, 2])).toBe("5 2");
+    expect(beforeAfter({ fatePoints: 3, refresh: 3 }, { fatePoints: 5, refresh: 3 })).toBe(
+      "fatePoints: 3 → 5",
+    );
+    expect(beforeAfter(null, { gm: "1", zodiac: null })).toBe("gm: 1, zodiac: —");
+    expect(beforeAfter(null, null)).toBeNull();
   });
 });

@@ -61,9 +61,34 @@ export const entryText = (lang: Lang, entry: LogEntry) => {
 };
 
 const compact = (value: unknown) => {
-  const text = JSON.stringify(value);
+  const text = typeof value === "string" ? value : value === null ? "—" : JSON.stringify(value);
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 };
+
+/**
+ * The faces of an entry's dice, as read at the table: every `face` in the recorded roll (a Fate
+ * die by its symbol, a dropped die struck through), or a plain list of numbers.
+ */
+export function diceText(dice: unknown): string {
+  const faces: string[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) {
+      if (value.length > 0 && value.every((v) => typeof v === "number")) faces.push(...value.map(String));
+      else for (const v of value) walk(v);
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const die = value as Record<string, unknown>;
+    if (typeof die.face === "number") {
+      const shown = typeof die.fateSymbol === "string" ? die.fateSymbol : String(die.face);
+      faces.push(die.kept === false ? `~~${shown}~~` : shown);
+      return;
+    }
+    for (const v of Object.values(die)) walk(v);
+  };
+  walk(dice);
+  return faces.length > 0 ? faces.join(" ") : compact(dice);
+}
 
 /** `trust: 2 → 3, points: 1 → 0`, or the two values whole when they are not alike. */
 export function beforeAfter(before: unknown, after: unknown): string | null {
@@ -111,7 +136,7 @@ export function logMarkdown(
     const parts = [
       `**${entry.at.toISOString().slice(11, 16)}** <@${entry.actorUserId}>${who ? ` (${who})` : ""}: ${entryText(lang, entry)}`,
     ];
-    if (entry.dice != null) parts.push(`${t(lang, "logExport.dice")}: \`${compact(entry.dice)}\``);
+    if (entry.dice != null) parts.push(`🎲 ${diceText(entry.dice)}`);
     const change = beforeAfter(entry.before, entry.after);
     if (change) parts.push(change);
     if (entry.reason) parts.push(`_${entry.reason}_`);

@@ -218,7 +218,6 @@ export default {
     "{count, plural, one {# entry} other {# entries}} of this table's log, as {format}. Secret entries are only in your own copy.",
   "logExport.title": "{system}: table log",
   "logExport.subtitle": "{count, plural, one {# entry} other {# entries}}, exported {at} UTC",
-  "logExport.dice": "dice",
   "logExport.secret": "secret: only in your copy",
   "stats.title": "🎲 Dice at this table ({period})",
   "stats.titleUser": "🎲 One player's dice ({period})",

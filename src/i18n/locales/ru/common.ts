@@ -251,7 +251,6 @@ export default {
   "logExport.title": "{system}: журнал стола",
   "logExport.subtitle":
     "{count, plural, one {# запись} few {# записи} other {# записей}}, выгружено {at} UTC",
-  "logExport.dice": "кубы",
   "logExport.secret": "тайное: только в вашей копии",
   "stats.title": "🎲 Кубы этого стола ({period})",
   "stats.titleUser": "🎲 Кубы одного игрока ({period})",
