@@ -231,6 +231,12 @@ describe("e2e: Beast Hunters panel with two hunters", () => {
     expect(e2e.double.message(panelId).text).toContain("Run them off");
 
     expect(e2e.double.failedInteractions()).toEqual([]);
-    expect(e2e.double.pingedMessages()).toEqual([]);
+    // The only pings: the turn line, mentioning just the player who must act now.
+    for (const m of e2e.double.pingedMessages()) {
+      expect(m.mentions.everyone).toBe(false);
+      expect(m.mentions.roles).toEqual([]);
+      expect(m.mentions.users).toHaveLength(1);
+      expect(m.text).toMatch(/your turn|ваш ход|fatal damage|фатальный урон/);
+    }
   });
 });

@@ -748,6 +748,8 @@ export const challengeActivate = defineUseCase<Intent>({
         as: intent.as,
       });
     const character = await actingCharacter(ctx, intent.character, { gmMayActForPlayers: gm });
+    if (!negotiation.state.hunters.some((h) => h.id === String(character.id)))
+      refuse("errors.bh.notInNegotiation", { name: character.name });
     const actedFor = gm && character.ownerUserId !== ctx.actor.userId;
     return preActivateInNegotiation(
       ctx,
