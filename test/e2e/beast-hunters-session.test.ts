@@ -219,7 +219,8 @@ describe("e2e: a Beast Hunters session that is played to its end", () => {
       },
       {
         timeoutMs: 5000,
-        what: () => `the fatal choice on the panel ${panel.id}: ${e2e.double.message(panel.id).text} ${JSON.stringify(e2e.double.message(panel.id).components)}`,
+        what: () =>
+          `the fatal choice on the panel ${panel.id}: ${e2e.double.message(panel.id).text} ${JSON.stringify(e2e.double.message(panel.id).components)}`,
       },
     );
     await e2e.double.click(pavel, e2e.double.message(panel.id), fate).settled();
