@@ -237,4 +237,30 @@ describe("/table export and /table import", () => {
     // The same button again: the pending import is gone with the old table.
     expect((await app.refused(ADMIN, button.intent, { channelId: FATE })).code).toBe("errors.staleAction");
   });
+
+  it("two imports into one empty channel at the same moment, or two clicks on the confirmation: one table", async () => {
+    const fate = fileOf(await app.run(GM, { type: "table.export" }, { channelId: ELSEWHERE }));
+    const channelId = "320000000000000077";
+    const both = await Promise.allSettled([
+      app.run(GM, { type: "table.import", file: upload(fate) }, { channelId }),
+      app.run(GM, { type: "table.import", file: upload(fate) }, { channelId }),
+    ]);
+    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await app.db.gameTable.count({ where: { channelId } })).toBe(1);
+
+    const asked = await app.run(
+      GM,
+      { type: "table.import", file: upload(fate), replace: true },
+      { channelId },
+    );
+    const button = asked.result.reply!.rows![0]![0]!;
+    if (button.kind !== "button") throw new Error("expected a button");
+    const clicks = await Promise.allSettled([
+      app.run(GM, button.intent, { channelId }),
+      app.run(GM, button.intent, { channelId }),
+    ]);
+    expect(clicks.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await app.db.gameTable.count({ where: { channelId } })).toBe(2);
+    expect(await app.db.gameTable.count({ where: { channelId, status: "active" } })).toBe(1);
+  });
 });
