@@ -361,4 +361,44 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
       expect(replyText(hit)).toContain("Army box 2");
     });
   });
+
+  describe("play flow", () => {
+    it("the sheet says when each consequence may clear; /consequence clear says when it is early", async () => {
+      await app.run(GM, {
+        type: "consequence.add",
+        character: "Wren",
+        severity: "mild",
+        name: "Bruised ribs",
+      });
+      const sheet = replyText(await app.run(OTHER, { type: "character.show", name: "Wren" }));
+      expect(sheet).toContain("Bruised ribs (clears after a full scene — not yet)");
+      const early = await app.run(GM, { type: "consequence.clear", character: "Wren", severity: "mild" });
+      expect(replyText(early)).toContain("⚠️ Early: it clears after a full scene");
+      await app.run(GM, {
+        type: "consequence.add",
+        character: "Wren",
+        severity: "mild",
+        name: "Twisted ankle",
+      });
+      await app.run(GM, { type: "conflict.start", title: "Brawl" });
+      await app.run(GM, { type: "conflict.end" });
+      const after = replyText(await app.run(OTHER, { type: "character.show", name: "Wren" }));
+      expect(after).toContain("Twisted ankle (clears after a full scene — may clear now)");
+      const onTime = await app.run(GM, { type: "consequence.clear", character: "Wren", severity: "mild" });
+      expect(replyText(onTime)).not.toContain("Early");
+    });
+
+    it("cosmetics: a GM character's header says so once; /roll 4d3 prints a true minus; no character in a contest", async () => {
+      const npc = replyText(await app.run(GM, { type: "character.show", name: "Captain" }));
+      expect(npc).toContain("GM character");
+      expect(npc).not.toContain("GM character · GM character");
+      app.useDice(scriptedDice([MINUS, ZERO, ZERO, ZERO]));
+      const rolled = replyText(await app.run(OTHER, { type: "roll", expression: "4d3" }));
+      expect(rolled).toContain("= **−1**");
+      expect(rolled).not.toContain("**-1**");
+      await app.run(GM, { type: "contest.start", first: "Ilsa", second: "Captain" });
+      const refused = await app.refused(OTHER, { type: "contest.roll", skill: "fight" });
+      expect(refused.code).toBe("errors.fate.noneOfYoursInContest");
+    });
+  });
 });

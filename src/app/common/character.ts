@@ -97,9 +97,11 @@ export async function sheetEmbed(
     : t(ctx.publicLang, "character.gmCharacter");
   const status =
     character.status !== "active" ? ` · ${t(ctx.publicLang, `character.status.${character.status}`)}` : "";
+  // A GM character's kind already says whose it is: "GM character", not "GM character · GM character".
+  const owner = character.ownerUserId ? ` · ${who}` : "";
   return {
     title: character.name,
-    description: `${t(ctx.publicLang, `character.kind.${character.kind}`)} · ${who}${status}`,
+    description: `${t(ctx.publicLang, `character.kind.${character.kind}`)}${owner}${status}`,
     fields,
     tone: "info",
   };

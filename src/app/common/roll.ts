@@ -51,7 +51,9 @@ function formatSum(terms: readonly TermRoll[]): string {
 export function formatRoll(result: DiceRollResult): string[] {
   return result.rolls.map((roll, index) => {
     const prefix = result.rolls.length > 1 ? `#${index + 1}: ` : "";
-    return `${prefix}${formatSum(roll.terms)} = **${roll.total}**`;
+    // A negative total with a true minus sign (−1), as the Fate ladder prints it.
+    const total = roll.total < 0 ? `−${-roll.total}` : String(roll.total);
+    return `${prefix}${formatSum(roll.terms)} = **${total}**`;
   });
 }
 

@@ -2,7 +2,13 @@ import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { acceptCompel, buyOffCompel, type CompelOffer, offerCompel } from "../../rules/fate/compel.js";
+import {
+  acceptCompel,
+  buyOffCompel,
+  type CompelOffer,
+  compelNeedsGmAgreement,
+  offerCompel,
+} from "../../rules/fate/compel.js";
 import type { Faction } from "../../rules/fate/faction.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
@@ -160,7 +166,7 @@ export const compel = defineUseCase({
       await saveFatePoints(ctx.tx, compeller.id, paid.fatePoints);
     }
     // A player's own character, compelled by that player: the GM agrees first (docs/rules/fate.md §3.2).
-    const needsGm = !gm && target !== null && compeller !== null && compeller.id === target.id;
+    const needsGm = compelNeedsGmAgreement(offer, gm);
     const state: CompelFlowState = {
       offer,
       targetId: target?.id ?? 0,

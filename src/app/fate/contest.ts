@@ -218,7 +218,7 @@ export const contestRoll = defineUseCase({
           SELECT * FROM "character" WHERE id = ${Number(id)} AND table_id = ${table.id}`;
         if (c && canControl(table, ctx.actor, c)) mine.push(c);
       }
-      if (mine.length === 0) refuse("errors.fate.notInContest");
+      if (mine.length === 0) refuse("errors.fate.noneOfYoursInContest");
       if (mine.length > 1) refuse("errors.character.whichOne", { names: mine.map((c) => c.name).join(", ") });
       row = mine[0]!;
     }
@@ -288,7 +288,7 @@ export const contestResolve = defineUseCase({
         SELECT 1 AS own FROM "character"
         WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND ${ids}::jsonb @> to_jsonb(id)
         LIMIT 1`;
-      if (!own) refuse("errors.fate.notInContest");
+      if (!own) refuse("errors.fate.noneOfYoursInContest");
     }
     const results = await currentResults(ctx, table, state);
     const rolls: ContestRoll[] = state.contest.participants

@@ -28,6 +28,7 @@ import { cleanName, cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
 import { aspectLines } from "./aspect.js";
 import { openConflict } from "./conflict-state.js";
+import { consequenceRecovery, recoveryText } from "./recovery.js";
 import { fateCharacter, saveFateCharacter, sheetOf, tableState } from "./state.js";
 import { boxesText, skillText } from "./views.js";
 
@@ -327,12 +328,22 @@ export const hooks: SystemHooks = {
     const character = fateCharacter(row);
     const aspects = await sqlFor(ctx.tx).rows<AspectRow>`
       SELECT * FROM aspect WHERE character_id = ${row.id} AND removed_at IS NULL ORDER BY id`;
+    // Each taken consequence says when it may clear (docs/rules/fate.md §3.3, recovery).
+    const recovery = await consequenceRecovery(
+      ctx.tx,
+      requireTable(ctx).id,
+      row.id,
+      character.consequences,
+      new Date(),
+    );
     const consequences = character.consequences
-      .map(
-        (s) =>
-          `${t(ctx.publicLang, `fate.consequenceSlot.${s.id}`)}: ${s.taken ? (s.aspect?.name ?? t(ctx.publicLang, "fate.sheet.unnamed")) : "—"}`,
-      )
-      .join("\n");
+      .map((s) => {
+        const line = `${t(ctx.publicLang, `fate.consequenceSlot.${s.id}`)}: ${s.taken ? (s.aspect?.name ?? t(ctx.publicLang, "fate.sheet.unnamed")) : "—"}`;
+        const when = recovery.find((r) => r.slot.id === s.id);
+        return when ? `${line} (${recoveryText(ctx.publicLang, when)})` : line;
+      })
+      .join("\n")
+      .slice(0, 1024);
     const stunts = allStunts(character).map((s) => stuntText(ctx.publicLang, s));
     return [
       {

@@ -10,6 +10,7 @@ import { defineUseCase } from "../use-case.js";
 import { settleAttacksOn } from "./check.js";
 import { closeOpenChecks } from "./conflict-state.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
+import { consequenceRecovery, earlyClearNote } from "./recovery.js";
 import { characterById, fateCharacter, liveCharacters, saveFateCharacter } from "./state.js";
 
 const characterName = z.string().min(1).max(100);
@@ -162,6 +163,7 @@ export const consequenceClear = defineUseCase({
     const before = fateCharacter(row);
     const consequences = clearConsequence(before.consequences, ctx.intent.severity);
     const old = before.consequences.find((s) => s.id === ctx.intent.severity);
+    const [recovery] = await consequenceRecovery(ctx.tx, table.id, row.id, old ? [old] : [], ctx.now);
     await saveFateCharacter(ctx.tx, row, { ...before, consequences });
     await appendLog(ctx, table.id, {
       action: "fate.consequence.clear",
@@ -171,10 +173,11 @@ export const consequenceClear = defineUseCase({
     });
     return {
       reply: {
-        content: t(ctx.publicLang, "fate.consequence.cleared", {
-          name: row.name,
-          slot: `@fate.consequenceSlot.${ctx.intent.severity}`,
-        }),
+        content:
+          t(ctx.publicLang, "fate.consequence.cleared", {
+            name: row.name,
+            slot: `@fate.consequenceSlot.${ctx.intent.severity}`,
+          }) + earlyClearNote(ctx.publicLang, recovery),
       },
     };
   },

@@ -103,3 +103,15 @@ function refundEscrow<C extends Holder>(offer: CompelOffer, compeller: C | null)
 export function sceneCompel<T extends FatePointHolder>(characters: readonly T[]): T[] {
   return characters.map((c) => gainFatePoints(c, 1));
 }
+
+/**
+ * A player compelling their own character ("можно делать Навязывания самому себе") proposes a
+ * complication: the GM agrees first, and no fate point changes hands before that
+ * (docs/rules/fate.md §3.2). The GM compelling anyone, or a player compelling someone else, does not wait.
+ */
+export function compelNeedsGmAgreement(
+  offer: Pick<CompelOffer, "by" | "targetId">,
+  offeredByGm: boolean,
+): boolean {
+  return !offeredByGm && offer.by.kind === "character" && offer.by.characterId === offer.targetId;
+}

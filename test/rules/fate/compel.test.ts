@@ -4,6 +4,7 @@ import {
   acceptCompel,
   buyOffCompel,
   canBuyOff,
+  compelNeedsGmAgreement,
   offerCompel,
   sceneCompel,
   withdrawCompel,
@@ -109,5 +110,16 @@ describe("compels (docs/rules/fate.md §3.2)", () => {
   it("a scene aspect compel that affects everyone gives each character in the scene 1 FP", () => {
     const scene = sceneCompel([orc, { id: "elf", fatePoints: 0 }]);
     expect(scene.map((c) => c.fatePoints)).toEqual([2, 1]);
+  });
+
+  it("«можно делать Навязывания самому себе» — but the GM agrees before any fate point changes hands", () => {
+    const self = { targetId: "ilsa", by: { kind: "character" as const, characterId: "ilsa" } };
+    expect(compelNeedsGmAgreement(self, false)).toBe(true);
+    // The GM compelling, or a player compelling someone else (paid up front), does not wait.
+    expect(compelNeedsGmAgreement({ targetId: "ilsa", by: { kind: "gm" } }, true)).toBe(false);
+    expect(
+      compelNeedsGmAgreement({ targetId: "ilsa", by: { kind: "character", characterId: "wren" } }, false),
+    ).toBe(false);
+    expect(compelNeedsGmAgreement(self, true)).toBe(false);
   });
 });

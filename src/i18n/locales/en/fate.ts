@@ -683,6 +683,14 @@ export default {
   "cmd.fp.spend.stunt.desc": "The stunt (for a stunt)",
   "cmd.fp.spend.aspect.desc": "The aspect invoked (for +2 to a difficulty)",
   "cmd.fp.spend.character.desc": "Whose fate point (default: yours; the GM names a GM character)",
+  "errors.fate.noneOfYoursInContest":
+    "None of your characters takes part in this contest. The GM adds participants when starting it: `{/contest start first second}`.",
+  "fate.recovery.after.scenes": "clears after a full scene",
+  "fate.recovery.after.sessions": "clears after a session",
+  "fate.recovery.after.scenarios": "clears after a scenario",
+  "fate.recovery.ready": "may clear now",
+  "fate.recovery.notYet": "not yet",
+  "fate.recovery.early": " ⚠️ Early: it {rule}, and that has not happened since it was taken (the GM's call).",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":

@@ -845,6 +845,15 @@ export default {
   "cmd.fp.spend.aspect.desc": "Призываемый аспект (для +2 к сложности)",
   "cmd.fp.spend.character.name": "персонаж",
   "cmd.fp.spend.character.desc": "Чьё очко судьбы (по умолчанию ваше; ведущий называет своего персонажа)",
+  "errors.fate.noneOfYoursInContest":
+    "Ни один ваш персонаж не участвует в этом состязании. Участников называет ведущий при начале: `{/contest start first second}`.",
+  "fate.recovery.after.scenes": "проходит после целой сцены",
+  "fate.recovery.after.sessions": "проходит после игровой сессии",
+  "fate.recovery.after.scenarios": "проходит после сценария",
+  "fate.recovery.ready": "уже может пройти",
+  "fate.recovery.notYet": "ещё рано",
+  "fate.recovery.early":
+    " ⚠️ Рано: последствие {rule}, а с тех пор, как его получили, этого не было (решает ведущий).",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":
