@@ -13,6 +13,8 @@ const FATE = "320000000000000001";
 const WITCH = "320000000000000002";
 const ELSEWHERE = "320000000000000003";
 const THIRD = "320000000000000004";
+const HUNTERS = "320000000000000005";
+const HUNTERS_COPY = "320000000000000006";
 const OTHER_GUILD = "220000000000000002";
 
 const fileOf = (executed: Executed) => new TextDecoder().decode(executed.result.reply?.files?.[0]?.data);
@@ -49,6 +51,15 @@ describe("/table export and /table import", () => {
     const flowId = challenged.result.replyIsPanelOf!;
     app.useDice(scriptedDice([5, 2]));
     await app.run(RIVAL, { type: "duel.accept", flowId }, { channelId: WITCH });
+    // A Beast Hunters table with hunters, traits and the adventure's reserve.
+    await app.run(GM, { type: "table.setup", system: "beast-hunters" }, { channelId: HUNTERS });
+    await app.run(PLAYER, { type: "character.create", name: "Hal" }, { channelId: HUNTERS });
+    await app.run(
+      PLAYER,
+      { type: "character.trait.set", name: "Strong", sphere: "physical", value: 3 },
+      { channelId: HUNTERS },
+    );
+    await app.run(PLAYER, { type: "reserve.set", total: 12, ceiling: 4 }, { channelId: HUNTERS });
   });
   afterAll(async () => app.close());
 
@@ -109,6 +120,7 @@ describe("/table export and /table import", () => {
     for (const [from, to] of [
       [FATE, ELSEWHERE],
       [WITCH, THIRD],
+      [HUNTERS, HUNTERS_COPY],
     ] as const) {
       const first = fileOf(await app.run(GM, { type: "table.export" }, { channelId: from }));
       const restored = await app.run(
@@ -130,6 +142,10 @@ describe("/table export and /table import", () => {
     });
     const mira = await app.db.character.findFirstOrThrow({ where: { tableId: restored.id } });
     expect(mira).toMatchObject({ name: "Мира", ownerUserId: PLAYER.id, fatePoints: 5 });
+    const reserve = await app.db.reservePool.findFirstOrThrow({
+      where: { table: { activeChannelId: HUNTERS_COPY } },
+    });
+    expect(reserve).toMatchObject({ total: 12, ceiling: 4, spent: 0 });
     // The secret roll is still the roller's alone in the restored log.
     const secret = await app.db.logEntry.findFirstOrThrow({
       where: { tableId: restored.id, action: "roll.secret" },
