@@ -21,7 +21,13 @@ export class BotProcess {
    */
   constructor(
     private readonly env: Record<string, string>,
-    private readonly options: { built?: boolean; supervised?: boolean; cwd?: string } = {},
+    private readonly options: {
+      built?: boolean;
+      supervised?: boolean;
+      /** The sources through tsx under the supervisor (src/supervisor.ts), as npm start runs the built ones. */
+      supervisedSources?: boolean;
+      cwd?: string;
+    } = {},
   ) {}
 
   async start(): Promise<void> {
@@ -30,9 +36,11 @@ export class BotProcess {
       .start;
     const args = this.options.supervised
       ? start.split(" ").slice(1)
-      : this.options.built
-        ? start.split(" ").slice(2)
-        : ["--import", "tsx", "src/main.ts"];
+      : this.options.supervisedSources
+        ? ["--import", "tsx", "src/supervisor.ts", "--import", "tsx", "src/main.ts"]
+        : this.options.built
+          ? start.split(" ").slice(2)
+          : ["--import", "tsx", "src/main.ts"];
     const child = spawn(process.execPath, args, {
       cwd: this.options.cwd,
       env: { ...process.env, ...this.env },
@@ -148,6 +156,8 @@ export interface StartE2EOptions {
    * SHARD_COUNT is `shardCount`), e.g. `[[0], [1]]` with `shardCount: 2`.
    */
   processes?: number[][];
+  /** How the bot process runs (e.g. `{ supervisedSources: true }`: under the supervisor, as npm start runs it). */
+  botOptions?: ConstructorParameters<typeof BotProcess>[1];
 }
 
 export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
@@ -174,7 +184,7 @@ export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
     : [env];
   const guildId = double.addGuild({ name: "Story night" });
   const channelId = double.addChannel({ guildId, name: "table" });
-  const bots = envs.map((e) => new BotProcess(e));
+  const bots = envs.map((e) => new BotProcess(e, options.botOptions));
   const e2e: E2E = {
     double,
     database,
@@ -190,7 +200,7 @@ export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
       if (!old) throw new Error(`no bot process ${index}`);
       if (mode === "kill") await old.kill();
       else await old.stop();
-      const fresh = new BotProcess(envs[index]!);
+      const fresh = new BotProcess(envs[index]!, options.botOptions);
       e2e.bots[index] = fresh;
       if (index === 0) e2e.bot = fresh;
       await fresh.start();

@@ -1,23 +1,13 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DiscordDouble } from "../double/index.js";
 import { buttonIds, type E2E, startE2E } from "../harness.js";
-import { getText, metricValue, waitUntil } from "./ops.js";
+import { getText, metricValue, redeliver, waitUntil } from "./ops.js";
 
 /**
  * The real bot process under Discord faults and races: redelivered interactions, simultaneous
  * commands, dropped gateway connections, 429/5xx answers, slow work, missing permissions; and
  * what operations see of it (health, metrics, logs).
  */
-
-/** Sends an INTERACTION_CREATE again, exactly as before: what a gateway replay or a second process sees. */
-function redeliver(double: DiscordDouble, guildId: string, payload: Record<string, unknown>) {
-  const gateway = (
-    double as unknown as { gateway: { dispatchOne(g: string, t: string, d: unknown): unknown } }
-  ).gateway;
-  if (!gateway.dispatchOne(guildId, "INTERACTION_CREATE", payload))
-    throw new Error("no session to redeliver to");
-}
 
 describe("e2e reliability: the bot under Discord faults and races", () => {
   let e2e: E2E;

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DiscordDouble, InteractionView } from "../double/index.js";
+import type { InteractionView } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
-import { waitUntil } from "./ops.js";
-
-/** Sends an INTERACTION_CREATE again, exactly as before (a replay, or another process seeing it). */
-function redeliver(double: DiscordDouble, guildId: string, payload: Record<string, unknown>) {
-  const gateway = (
-    double as unknown as { gateway: { dispatchOne(g: string, t: string, d: unknown): unknown } }
-  ).gateway;
-  if (!gateway.dispatchOne(guildId, "INTERACTION_CREATE", payload))
-    throw new Error("no session to redeliver to");
-}
+import { redeliver, waitUntil } from "./ops.js";
 
 const answered = (view: InteractionView) =>
   view.ack !== null && !view.deferredPending && (view.original?.text ?? view.followups[0]?.text ?? "") !== "";

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { InteractionHandle } from "../double/index.js";
+import type { DiscordDouble, InteractionHandle } from "../double/index.js";
 
 /** Small helpers for the reliability suites: HTTP probes, Prometheus text, bounded polling. */
 
@@ -93,4 +93,13 @@ export async function stopCluster(
     timeoutMs,
     `PostgreSQL (${signal}) to stop`,
   );
+}
+
+/** Sends an INTERACTION_CREATE again, exactly as before: what a gateway replay or a second process sees. */
+export function redeliver(double: DiscordDouble, guildId: string, payload: Record<string, unknown>): void {
+  const gateway = (
+    double as unknown as { gateway: { dispatchOne(g: string, t: string, d: unknown): unknown } }
+  ).gateway;
+  if (!gateway.dispatchOne(guildId, "INTERACTION_CREATE", payload))
+    throw new Error("no session to redeliver to");
 }
