@@ -691,8 +691,9 @@ export const applyAttackHit = defineUseCase({
       flow.id,
     );
     const ratings = shifts !== hit ? ` ${t(ctx.publicLang, "fate.hit.ratings", { hit, shifts })}` : "";
+    // WR/AR are said with a hit that lands at once; a waiting hit's panel shows the shifts after them.
     const view =
-      landed.view.content !== undefined
+      landed.flowId === null && landed.view.content !== undefined
         ? { ...landed.view, content: landed.view.content + ratings }
         : landed.view;
     return {

@@ -205,6 +205,8 @@ export function hitView(
     ]);
   }
   return {
+    // The ping is in the content: Discord notifies no one mentioned only inside an embed.
+    ...(playerUserId ? { content: `<@${playerUserId}>` } : {}),
     embeds: [{ description: lines.join("\n"), tone: "warning" }],
     rows,
     mentionUsers: playerUserId ? [playerUserId] : [],
