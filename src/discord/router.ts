@@ -108,7 +108,7 @@ async function readAttachment(attachment: { url: string; name: string; size: num
   const file = { name: attachment.name, size: attachment.size };
   if (attachment.size > MAX_UPLOAD_BYTES) return { ...file, text: null };
   try {
-    const response = await fetch(attachment.url, { signal: AbortSignal.timeout(2_000) });
+    const response = await fetch(attachment.url, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) return { ...file, text: null };
     const bytes = await response.arrayBuffer();
     if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ...file, text: null };
@@ -298,7 +298,13 @@ export function createRouter(client: Client, deps: RouterDeps) {
   }
 
   /** Answers a command or component with the use case's result, deferring if it runs long. */
-  async function perform(interaction: ActionInteraction, rawIntent: Intent, label: string) {
+  async function perform(
+    interaction: ActionInteraction,
+    rawIntent: Intent,
+    label: string,
+    /** Completes the intent (reads attached files) once the deferral timer runs. */
+    prepare?: (intent: Intent) => Promise<void>,
+  ) {
     const started = performance.now();
     const isComponent = !interaction.isChatInputCommand();
     const candidates = deps.registry.candidates(rawIntent.type);
@@ -342,6 +348,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
       }
       let result: ActionResult;
       try {
+        await prepare?.(rawIntent);
         const executed = await execute(deps.app, deps.registry, invocationOf(interaction), rawIntent);
         result = executed.result;
         await updateGuildCommands(result.effects ?? []);
@@ -536,11 +543,11 @@ export function createRouter(client: Client, deps: RouterDeps) {
       if (interaction.isChatInputCommand()) {
         const input = slashInput(interaction);
         const label = [input.command, ...input.path].join(" ");
-        const intent: Intent = defaultIntent(input);
-        for (const [name, attachment] of Object.entries(slashAttachments(interaction))) {
-          intent[name] = await readAttachment(attachment);
-        }
-        return await perform(interaction, intent, label);
+        const intent = defaultIntent(input);
+        const attachments = Object.entries(slashAttachments(interaction));
+        return await perform(interaction, intent, label, async (ready) => {
+          for (const [name, attachment] of attachments) ready[name] = await readAttachment(attachment);
+        });
       }
       if (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) {
         const intent = intentFromComponent(interaction);
