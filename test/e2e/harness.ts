@@ -31,6 +31,12 @@ export class BotProcess {
   ) {}
 
   async start(): Promise<void> {
+    this.launch();
+    await this.waitForLog((l) => l.msg === "ready", 30_000);
+  }
+
+  /** Starts the process without waiting for it to be ready (e.g. while its database is not there yet). */
+  launch(): void {
     // Built: `npm start`'s own command line (node, the supervisor, the bot's flags, dist/src/main.js).
     const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts
       .start;
@@ -52,7 +58,6 @@ export class BotProcess {
     };
     child.stdout?.on("data", collect);
     child.stderr?.on("data", collect);
-    await this.waitForLog((l) => l.msg === "ready", 30_000);
   }
 
   /** Parsed log lines (pino JSON); non-JSON lines come back as `{ msg: line }`. */
@@ -122,6 +127,8 @@ export interface E2E {
   restart(mode?: "graceful" | "kill"): Promise<void>;
   /** Stops (or kills) bot process `index` and starts it again; resolves when every shard is back. */
   restartProcess(index: number, mode?: "graceful" | "kill"): Promise<void>;
+  /** Stops bot process `index` and launches a new one without waiting for it to be ready. */
+  relaunchProcess(index: number, mode?: "graceful" | "kill"): Promise<BotProcess>;
   stop(): Promise<void>;
 }
 
@@ -196,6 +203,11 @@ export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
       await e2e.restartProcess(0, mode);
     },
     async restartProcess(index, mode = "graceful") {
+      const fresh = await e2e.relaunchProcess(index, mode);
+      await fresh.waitForLog((l) => l.msg === "ready", 30_000);
+      await double.waitForBot();
+    },
+    async relaunchProcess(index, mode = "graceful") {
       const old = e2e.bots[index];
       if (!old) throw new Error(`no bot process ${index}`);
       if (mode === "kill") await old.kill();
@@ -203,8 +215,8 @@ export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
       const fresh = new BotProcess(envs[index]!, options.botOptions);
       e2e.bots[index] = fresh;
       if (index === 0) e2e.bot = fresh;
-      await fresh.start();
-      await double.waitForBot();
+      fresh.launch();
+      return fresh;
     },
     async stop() {
       await Promise.all(e2e.bots.map((b) => b.stop()));

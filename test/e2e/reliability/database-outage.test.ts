@@ -137,4 +137,40 @@ describe("e2e reliability: database outage", () => {
     ).toEqual([]);
     expect(e2e.double.lateInteractions()).toEqual([]);
   });
+
+  it("starts while PostgreSQL is not there yet: waits with backoff saying so, /healthz up, /readyz 503, interactions told 'unavailable'; ready once it appears", async () => {
+    await postgres.stop();
+    const bot = await e2e.relaunchProcess(0);
+    await bot.waitForLog((l) => l.msg === "waiting for the database", 15_000);
+    const waiting = `http://127.0.0.1:${bot.httpPort()}`;
+    expect((await fetch(`${waiting}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${waiting}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ database: false, ready: false });
+    // It says what it waits for (host, port and database; never the password), and retries with backoff.
+    await bot.waitForLog(
+      () => bot.logs().filter((l) => l.msg === "waiting for the database").length >= 2,
+      15_000,
+    );
+    const waits = bot.logs().filter((l) => l.msg === "waiting for the database");
+    const url = new URL(postgres.url);
+    expect(waits[0]?.database).toBe(`${url.hostname}:${url.port}${url.pathname}`);
+    expect(waits.slice(0, 2).map((l) => l.retryInMs)).toEqual([500, 1000]);
+    expect(bot.output.join("\n")).not.toContain(`${url.username}:${url.password}@`);
+    expect(bot.alive()).toBe(true);
+
+    // The gateway is up meanwhile: a command is answered at once, privately, in the user's language.
+    await e2e.double.waitForBot({ timeoutMs: 15_000 });
+    const early = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).settled();
+    expect(early.original?.ephemeral).toBe(true);
+    expect(early.original?.text).toContain("временно недоступна");
+    expect(early.ack?.ms).toBeLessThan(3000);
+
+    postgres = await startEmbeddedPostgres({ dataDir: postgres.dataDir, port: postgres.port });
+    await bot.waitForLog((l) => l.msg === "ready", 30_000);
+    expect((await fetch(`${waiting}/readyz`)).status).toBe(200);
+    const show = await e2e.double.slash(gm, e2e.channelId, "table", ["show"]).settled();
+    expect(show.original?.text).toContain("Fate");
+    expect(e2e.double.lateInteractions()).toEqual([]);
+  });
 });
