@@ -337,4 +337,87 @@ describe("Fate conflicts, hits and invokes (app layer, real PostgreSQL)", () => 
     expect(replyText(conceded)).toContain("Ilsa concedes and gets 1 fate point");
     await app.run(GM, { type: "conflict.end" });
   });
+
+  it("two Applies of the same hit at the same moment: it lands exactly once", async () => {
+    const { flowId, defend } = await attack(GM, "Captain", "Wren", 1);
+    await defend(WREN);
+    const hitsBefore = await app.db.logEntry.count({
+      where: { action: { in: ["fate.hit", "fate.hit.waiting"] } },
+    });
+    const results = await Promise.allSettled([
+      app.run(GM, { type: "fate.apply-hit", flowId }),
+      app.run(WREN, { type: "fate.apply-hit", flowId }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const hitsAfter = await app.db.logEntry.count({
+      where: { action: { in: ["fate.hit", "fate.hit.waiting"] } },
+    });
+    expect(hitsAfter - hitsBefore).toBe(1);
+  });
+
+  it("an attack whose skill does not say which track asks the target first, then offers the ways to take it", async () => {
+    app.useDice(scriptedDice(ZERO));
+    const lore = await app.run(GM, {
+      type: "check",
+      skill: "lore",
+      action: "attack",
+      target: "Wren",
+      character: "Captain",
+      bonus: 2,
+      vs: 0,
+    });
+    const applied = await app.run(GM, { type: "fate.apply-hit", flowId: lore.result.replyIsPanelOf! });
+    expect(replyText(applied)).toContain("is the hit physical or mental?");
+    const hitId = applied.result.replyIsPanelOf!;
+    expect((await app.refused(WREN, { type: "fate.absorb", flowId: hitId, option: "-|mild" })).code).toBe(
+      "errors.fate.chooseHitKind",
+    );
+    const kind = await app.run(WREN, { type: "fate.absorb", flowId: hitId, kind: "mental" });
+    expect(replyText(kind)).toContain("Mental stress");
+    const ways = selectOptions(kind);
+    expect(ways[0]?.label).toBe("stress box 2");
+    await app.run(WREN, { type: "fate.absorb", flowId: hitId, option: ways[0]!.value });
+    expect(
+      (
+        (await app.db.character.findFirstOrThrow({ where: { name: "Wren" } })).sheet as {
+          stress: { mental: { boxes: boolean[] } };
+        }
+      ).stress.mental.boxes,
+    ).toEqual([false, true]);
+  });
+
+  it("the consequence slot to name is the one the hit took: a second mild slot by mistake is refused", async () => {
+    await app.run(ILSA, { type: "character.skill", ranks: "physique 4, notice 2" });
+    await app.run(ILSA, { type: "character.race", name: "Trolls", bonuses: "physique 1" });
+    await app.run(GM, { type: "consequence.clear", character: "Ilsa", severity: "mild" });
+    const hit = await app.run(GM, { type: "stress.hit", character: "Ilsa", shifts: 2 });
+    const mild = selectOptions(hit).find((o) => o.label === "Mild (2)");
+    expect(mild).toBeDefined();
+    await app.run(ILSA, { type: "fate.absorb", flowId: hit.result.replyIsPanelOf!, option: mild!.value });
+    const refused = await app.refused(ILSA, {
+      type: "consequence.add",
+      character: "Ilsa",
+      severity: "mildPhysical",
+      name: "Bruised",
+    });
+    expect(refused).toMatchObject({ code: "errors.fate.nameTheTakenSlot" });
+    await app.run(ILSA, { type: "consequence.add", character: "Ilsa", severity: "mild", name: "Bruised" });
+    expect((await sheet("Ilsa")).consequences.find((s) => s.id === "mildPhysical")?.taken).toBe(false);
+  });
+
+  it("/invoke check: sends the invoke to the named open check, not the latest one", async () => {
+    await app.run(GM, { type: "character.create", name: "Guard", kind: "npc" });
+    app.useDice(scriptedDice([...ZERO, ...ZERO]));
+    const first = await app.run(GM, { type: "check", skill: "fight", character: "Captain", vs: 3 });
+    const second = await app.run(GM, { type: "check", skill: "shoot", character: "Guard", vs: 3 });
+    await app.run(GM, { type: "aspect.add", name: "Fog bank", invokes: 2 });
+    // Without `check`, the GM's latest open check (the Guard's); with it, the Captain's.
+    await app.run(GM, { type: "invoke", aspect: "Fog bank" });
+    await app.run(GM, { type: "invoke", aspect: "Fog bank", check: `#${first.result.replyIsPanelOf}` });
+    const invokes = async (id: number) =>
+      ((await app.db.flow.findUniqueOrThrow({ where: { id } })).state as unknown as CheckFlowState).check
+        .invokes;
+    expect(await invokes(first.result.replyIsPanelOf!)).toHaveLength(1);
+    expect(await invokes(second.result.replyIsPanelOf!)).toHaveLength(1);
+  });
 });

@@ -87,6 +87,26 @@ describe("the four actions (seed, «Действия и результаты»)"
   });
 });
 
+describe("boosts on attack and defence (docs/rules/fate.md §3.4, Boosts)", () => {
+  it("«выпадает ничья, вы не наносите урон, но получаете усиление»: a tie on attack is a boost for the attacker", () => {
+    expect(actionOutcome("attack", 0)).toMatchObject({ hit: 0, boosts: 1 });
+    // The same exchange seen from the defence: «вы даете противнику усиление».
+    expect(actionOutcome("defend", 0)).toMatchObject({ boosts: 0, opponentBoosts: 1 });
+  });
+
+  it("«вы защищаетесь как и при обычном успехе, но вдобавок… получаете усиление»: a defence with style", () => {
+    expect(actionOutcome("defend", 3)).toMatchObject({ hit: 0, boosts: 1 });
+    expect(actionOutcome("attack", -3)).toMatchObject({ hit: 0, boosts: 0 });
+  });
+
+  it("«можете снизить силу своего удара на один, чтобы дополнительно получить усиление»: only with style", () => {
+    const style = actionOutcome("attack", 4);
+    expect(tradeHitForBoost(style)).toMatchObject({ hit: 3, boosts: 1, mayTradeHitForBoost: false });
+    expectRefusal(() => tradeHitForBoost(actionOutcome("attack", 2)), "errors.fate.cannotTradeHit");
+    expectRefusal(() => tradeHitForBoost(tradeHitForBoost(style)), "errors.fate.cannotTradeHit");
+  });
+});
+
 describe("weapon and armour ratings", () => {
   it("a successful hit adds WR and subtracts AR, never below 0", () => {
     expect(hitAfterRatings(2, { wr: 2, ar: 1 })).toBe(3);
