@@ -169,4 +169,13 @@ describe("Beast Hunters negotiation tracker", () => {
     await app.run(BO, { type: "negotiation.preactivate", flowId, pick: "attack:Quick" });
     expect((await sheet("Bo")).preActivated).toEqual(["Big", "Quick"]);
   });
+  it("a new adventure drops a negotiation left open (recorded as abandoned), with renewal of its pre-activations", async () => {
+    const open = (await flows("bh.negotiation")).at(-1)!;
+    expect(open.status).toBe("open");
+    await app.run(ADA, { type: "reserve.set", total: 20, ceiling: 6, adventure: "new", confirm: true });
+    const dropped = (await flows("bh.negotiation")).at(-1)!;
+    expect(dropped.status).toBe("closed");
+    expect(dropped.state.ended).toMatchObject({ how: "abandoned" });
+    expect((await sheet("Bo")).preActivated).toEqual([]);
+  });
 });

@@ -144,6 +144,11 @@ export const reserveSet = defineUseCase({
       ON CONFLICT (table_id) DO UPDATE
       SET total = EXCLUDED.total, ceiling = EXCLUDED.ceiling, spent = EXCLUDED.spent, updated_at = EXCLUDED.updated_at`;
     if (newAdventure) await saveAdventure(ctx.tx, table.id, newAdventureRecord());
+    // A negotiation left open belongs to the adventure that ends here.
+    const talks = newAdventure ? await findNegotiation(ctx, table.id) : null;
+    const dropped = talks
+      ? [await closeNegotiation(ctx as ActionContext, table, talks, "abandoned", null)]
+      : [];
     await appendLog(ctx, table.id, {
       action: "reserve.set",
       summary: {
@@ -180,7 +185,7 @@ export const reserveSet = defineUseCase({
       }),
       ...(renewed.length > 0 ? [t(ctx.publicLang, "bh.reserve.renewed", { names: renewed.join(", ") })] : []),
     ];
-    return { reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] } };
+    return { reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] }, effects: dropped };
   },
 });
 

@@ -31,7 +31,8 @@ export interface NegotiatedPreActivation {
   phase: Phase;
 }
 
-export type NegotiationEnd = "concession" | "dice";
+/** `abandoned`: a new adventure began before the GM conceded or went to dice. */
+export type NegotiationEnd = "concession" | "dice" | "abandoned";
 
 export interface NegotiationState {
   version: 1;

@@ -557,7 +557,7 @@ export default {
   "bh.negotiation.preLine":
     "• {name}: {trait} ({role, select, attack {attack} other {defence}}, phase {phase})",
   "bh.negotiation.ended":
-    "Ended in phase {phase}: {how, select, concession {the GM conceded} other {to dice — see the challenge panel}}.",
+    "Ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} other {to dice — see the challenge panel}}.",
   "bh.negotiation.next": "Phase {phase}",
   "bh.negotiation.preButton": "Pre-activate a trait",
   "bh.negotiation.concede": "GM concedes (phase {phase})",
@@ -576,7 +576,7 @@ export default {
   "bh.log.preActivated":
     "{name} pre-activated “{trait}” for {role, select, attack {attack} other {defence}} in phase {phase}",
   "bh.log.negotiationEnded":
-    "Negotiation ended in phase {phase}: {how, select, concession {the GM conceded} other {to dice}}",
+    "Negotiation ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} other {to dice}}",
   "bh.form.title": "Buy the obstacle (phase {phase})",
   "bh.form.traits": "Traits",
   "bh.form.resources": "Resources",

@@ -709,7 +709,7 @@ export default {
   "bh.negotiation.noPre": "Пред-активаций пока нет.",
   "bh.negotiation.preLine": "• {name}: {trait} ({role, select, attack {атака} other {защита}}, фаза {phase})",
   "bh.negotiation.ended":
-    "Окончены в фазе {phase}: {how, select, concession {ведущий сдался} other {к кубикам — см. панель испытания}}.",
+    "Окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} other {к кубикам — см. панель испытания}}.",
   "bh.negotiation.next": "Фаза {phase}",
   "bh.negotiation.preButton": "Пред-активировать черту",
   "bh.negotiation.concede": "Ведущий сдаётся (фаза {phase})",
@@ -729,7 +729,7 @@ export default {
   "bh.log.preActivated":
     "{name} пред-активирует «{trait}» на {role, select, attack {атаку} other {защиту}} в фазе {phase}",
   "bh.log.negotiationEnded":
-    "Переговоры окончены в фазе {phase}: {how, select, concession {ведущий сдался} other {к кубикам}}",
+    "Переговоры окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} other {к кубикам}}",
   "bh.form.title": "Купить препятствие (фаза {phase})",
   "bh.form.traits": "Черты",
   "bh.form.resources": "Ресурсы",
