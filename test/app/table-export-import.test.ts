@@ -242,8 +242,20 @@ describe("/table export and /table import", () => {
     expect((await app.db.gameTable.findFirstOrThrow({ where: { activeChannelId: FATE } })).system).toBe(
       "fate",
     );
-    const button = asked.result.reply!.rows![0]![0]!;
-    if (button.kind !== "button") throw new Error("expected a button");
+    const first = asked.result.reply!.rows![0]![0]!;
+    // Asked again: only the last file can be confirmed, and a waiting one is no part of a backup.
+    const askedAgain = await app.run(
+      GM,
+      { type: "table.import", file: upload(witch), replace: true },
+      { channelId: FATE },
+    );
+    const button = askedAgain.result.reply!.rows![0]![0]!;
+    if (button.kind !== "button" || first.kind !== "button") throw new Error("expected a button");
+    expect((await app.refused(GM, first.intent, { channelId: FATE })).code).toBe("errors.staleAction");
+    const pendingBackup = JSON.parse(
+      fileOf(await app.run(GM, { type: "table.export" }, { channelId: FATE })),
+    );
+    expect(pendingBackup.flows.map((f: { kind: string }) => f.kind)).not.toContain("table.import");
     const done = await app.run(ADMIN, button.intent, { channelId: FATE });
     expect(done.result.replyMode).toBe("update");
     const now = await app.db.gameTable.findFirstOrThrow({ where: { activeChannelId: FATE } });

@@ -111,7 +111,8 @@ const signatureOf = (key: Buffer, file: Row) => {
 async function partRows(tx: Tx, part: Part, tableId: number): Promise<Row[]> {
   const rows = await tx.$queryRawUnsafe<{ row: Row }[]>(
     `SELECT to_jsonb(x) - 'table_id' AS row FROM "${part.table}" x WHERE x.table_id = $1${
-      part.openOnly ? " AND x.status = 'open'" : ""
+      // A replace waiting for its confirmation is no part of the table.
+      part.openOnly ? " AND x.status = 'open' AND x.kind <> 'table.import'" : ""
     } ORDER BY ${part.order}`,
     tableId,
   );

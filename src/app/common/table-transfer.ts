@@ -96,7 +96,11 @@ export const tableImport = defineUseCase({
     if (ctx.table) {
       if (!ctx.intent.replace) refuse("errors.backup.notEmpty", { system: `@system.${ctx.table.system}` });
       const table = requireGmOrAdmin(ctx);
-      // The file waits in the database for the confirmation (a button holds only its id).
+      // The file waits in the database for the confirmation (a button holds only its id); an
+      // earlier one still waiting is dropped, so only the last file asked about can be confirmed.
+      await sqlFor(ctx.tx).run`
+        UPDATE flow SET status = 'closed', closed_at = ${ctx.now}
+        WHERE table_id = ${table.id} AND kind = 'table.import' AND status = 'open'`;
       const pending = await sqlFor(ctx.tx).one<Pick<Flow, "id">>`
         INSERT INTO flow (table_id, kind, status, state, created_by_user_id)
         VALUES (${table.id}, 'table.import', 'open', ${JSON.stringify({ name: ctx.intent.file.name, text })}::jsonb,
