@@ -232,6 +232,31 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
     });
   });
 
+  describe("races", () => {
+    it("two rolls of one challenge task at the same moment: exactly one counts", async () => {
+      await app.run(GM, { type: "fate-challenge.start", title: "Race", tasks: "Notice" });
+      app.useDice(scriptedDice([ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO]));
+      const results = await Promise.allSettled([
+        app.run(PLAYER, { type: "fate-challenge.roll", task: "1", skill: "notice" }),
+        app.run(OTHER, { type: "fate-challenge.roll", task: "1", skill: "fight" }),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const flow = await app.db.flow.findFirstOrThrow({ where: { kind: "fate.challenge", status: "open" } });
+      expect((flow.state as { tasks: Array<{ roll: unknown }> }).tasks.filter((t) => t.roll)).toHaveLength(1);
+      await app.run(GM, { type: "fate-challenge.end" });
+    });
+
+    it("two spends of the last fate point at the same moment: exactly one is paid", async () => {
+      await app.run(GM, { type: "fp.give", character: "Wren", amount: 1 - (await fp("Wren")) });
+      const results = await Promise.allSettled([
+        app.run(OTHER, { type: "fp.spend", on: "detail", reason: "a" }),
+        app.run(OTHER, { type: "fp.spend", on: "detail", reason: "b" }),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(await fp("Wren")).toBe(0);
+    });
+  });
+
   describe("factions (docs/rules/fate.md §3.5)", () => {
     it("«три стресс-трекера: Политика, Армия и Экономика… три деления», then consequences 2/4/6", async () => {
       await app.run(GM, {
