@@ -206,6 +206,8 @@ describe("e2e: dice statistics with a chart, log files", () => {
       .settled();
     expect(asked.original?.ephemeral).toBe(true);
     expect(asked.original?.text).toContain("Replace this table (The Mountain Witch)");
+    // A restart between the question and the click: the file waits in the database.
+    await e2e.restart("kill");
     const clicked = await d
       .click(gm, asked.original!, componentId(asked.original, "table.import-confirm"))
       .settled();
