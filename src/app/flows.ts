@@ -21,7 +21,8 @@ export type FlowKind =
   | "fate.contest"
   | "fate.hit"
   | "fate.challenge"
-  | "fate.faction-check";
+  | "fate.faction-check"
+  | "fate.faction-hit";
 
 export interface TypedFlow<S> extends Omit<Flow, "state"> {
   state: S;
