@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idKindOfKey, remapIds } from "../../src/app/backup-ids.js";
 import type { Executed } from "../../src/app/execute.js";
@@ -87,6 +88,37 @@ describe("/table export and /table import", () => {
       a: { characterId: 1, flowId: 1, pairingId: 40, tableId: 1, ids: [40] },
       b: [{ giverIds: [1, 41] }],
     });
+  });
+
+  it("renumbering ids and numbering them back gives the state it started from (any JSON)", () => {
+    const ids = fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { minLength: 1, maxLength: 8 });
+    const state = fc.jsonValue();
+    const keyed = fc.dictionary(
+      fc.constantFrom("characterId", "targetId", "giverIds", "flowId", "damageIds", "note", "pairingId"),
+      fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.array(fc.integer({ min: 1, max: 10_000 })), state),
+    );
+    fc.assert(
+      fc.property(ids, fc.array(keyed, { maxLength: 4 }), (characters, value) => {
+        const forward = new Map(characters.map((id, i) => [id, 20_000 + i]));
+        const back = new Map([...forward].map(([a, b]) => [b, a]));
+        const none = new Map<number, number>();
+        const there = remapIds(value, {
+          character: forward,
+          flow: none,
+          damage: none,
+          aspect: none,
+          table: none,
+        });
+        const home = remapIds(there, {
+          character: back,
+          flow: none,
+          damage: none,
+          aspect: none,
+          table: none,
+        });
+        expect(home).toEqual(value);
+      }),
+    );
   });
 
   it("the GM gets a versioned JSON file of the whole table whose secrets are sealed", async () => {
