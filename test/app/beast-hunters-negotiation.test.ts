@@ -178,4 +178,26 @@ describe("Beast Hunters negotiation tracker", () => {
     expect(dropped.state.ended).toMatchObject({ how: "abandoned" });
     expect((await sheet("Bo")).preActivated).toEqual([]);
   });
+  it("two pre-activations of the same hunter at the same moment: exactly one is taken", async () => {
+    await app.run(BO, { type: "character.trait.set", name: "Calm", sphere: "mental", value: 2 });
+    await app.run(BO, { type: "character.trait.set", name: "Sharp", sphere: "mental", value: 2 });
+    const opened = await app.run(GM, { type: "challenge.negotiate", sphere: "mental", phase: 2 });
+    const flowId = opened.result.replyIsPanelOf!;
+    const results = await Promise.allSettled([
+      app.run(BO, { type: "negotiation.preactivate", flowId, pick: "attack:Calm" }),
+      app.run(BO, { type: "negotiation.preactivate", flowId, pick: "defence:Sharp" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const [negotiation] = (await flows("bh.negotiation")).slice(-1);
+    expect((negotiation!.state.pre as unknown[]).length).toBe(1);
+    expect((await sheet("Bo")).preActivated).toHaveLength(1);
+  });
+
+  it("/challenge start form:true opens the obstacle form (opening the negotiation it belongs to)", async () => {
+    await app.run(GM, { type: "reserve.concede", phase: 2, rating: 1 });
+    const form = await app.run(GM, { type: "challenge.start", sphere: "social", phase: 3, form: true });
+    expect(form.result.modal?.title).toContain("phase 3");
+    const [negotiation] = (await flows("bh.negotiation")).slice(-1);
+    expect(negotiation).toMatchObject({ status: "open", state: { phase: 3, sphere: "social" } });
+  });
 });

@@ -62,4 +62,21 @@ describe("Beast Hunters challenge with several obstacles", () => {
       "errors.bh.obstacleAfterPlay",
     );
   });
+  it("the panel prices each obstacle under its name; a challenge saved before obstacles were named still takes one", async () => {
+    await app.run(GM, { type: "challenge.end", concede: true });
+    const started = await app.run(GM, {
+      type: "challenge.start",
+      sphere: "social",
+      phase: 2,
+      name: "Elders",
+      traits: "Stern:2",
+    });
+    const flowId = started.result.replyIsPanelOf!;
+    // The previous shape: no `obstacles` in the price.
+    await app.database.query("UPDATE flow SET state = state #- '{price,obstacles}' WHERE id = $1", [flowId]);
+    await app.run(GM, { type: "challenge.obstacle", name: "Crowd", traits: "Loud:2" });
+    const text = replyText(await app.run(ADA, { type: "challenge.show" }));
+    expect(text).toContain("**Elders**\n• Minimal damage boxes");
+    expect(text).toContain("**Crowd**\n• Minimal damage boxes");
+  });
 });

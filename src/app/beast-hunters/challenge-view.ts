@@ -17,7 +17,11 @@ import { boxesLine } from "./sheets.js";
 /** What the `bh.challenge` flow stores: the rules state and how it was priced (to explain it back). */
 export interface ChallengeFlowState {
   challenge: ChallengeState;
-  price: { lines: PriceLine[]; ceiling: number };
+  /**
+   * `lines`: every obstacle's price lines; `obstacles` (absent in challenges saved before several
+   * obstacles existed): where each obstacle's lines start, to name them on the panel.
+   */
+  price: { lines: PriceLine[]; ceiling: number; obstacles?: { name: string; from: number }[] };
 }
 
 type Params = Record<string, string | number>;
@@ -372,6 +376,15 @@ function priceLineText(lang: Lang, line: PriceLine): string {
   }
 }
 
+/** The price field: one block per obstacle when there are several, each under its name. */
+function panelPrice(lang: Lang, price: ChallengeFlowState["price"]): string {
+  const obstacles = price.obstacles ?? [];
+  if (obstacles.length < 2) return priceText(lang, price.lines);
+  return obstacles
+    .map((o, i) => `**${o.name}**\n${priceText(lang, price.lines.slice(o.from, obstacles[i + 1]?.from))}`)
+    .join("\n");
+}
+
 export function priceText(lang: Lang, lines: readonly PriceLine[]): string {
   return lines.map((line) => `• ${priceLineText(lang, line)}`).join("\n");
 }
@@ -469,7 +482,7 @@ export function challengePanel(lang: Lang, flowId: number, flow: ChallengeFlowSt
             },
           ]
         : []),
-      { name: t(lang, "bh.panel.price"), value: priceText(lang, flow.price.lines) },
+      { name: t(lang, "bh.panel.price"), value: panelPrice(lang, flow.price) },
     ],
     tone: state.outcome ? (state.outcome.winner === "hunters" ? "success" : "failure") : "neutral",
   };

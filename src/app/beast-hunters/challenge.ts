@@ -613,7 +613,7 @@ async function buyObstacle(
   const price = started.prices[0]!.price;
   const state: ChallengeFlowState = {
     challenge: started.state,
-    price: { lines: price.lines, ceiling: pool.ceiling },
+    price: { lines: price.lines, ceiling: pool.ceiling, obstacles: [{ name, from: 0 }] },
   };
   const flow = await createFlow(ctx.tx, {
     tableId: table.id,
@@ -1340,7 +1340,15 @@ export const challengeObstacle = defineUseCase({
     });
     const next: ChallengeFlowState = {
       challenge: added.state,
-      price: { ...flow.state.price, lines: [...flow.state.price.lines, ...added.price.lines] },
+      price: {
+        ...flow.state.price,
+        lines: [...flow.state.price.lines, ...added.price.lines],
+        obstacles: [
+          // A challenge saved before obstacles were named: its first obstacle's lines are all the lines.
+          ...(flow.state.price.obstacles ?? [{ name: nameIn(before, "obstacle"), from: 0 }]),
+          { name, from: flow.state.price.lines.length },
+        ],
+      },
     };
     await saveFlowState(ctx.tx, flow.id, next);
     for (const entry of eventLogEntries(added.state, added.events)) await appendLog(ctx, table.id, entry);
