@@ -15,8 +15,9 @@ import { createClient } from "./discord/client.js";
 import { CommandRegistrar } from "./discord/register.js";
 import { answerUnavailable, createRouter } from "./discord/router.js";
 import { startHttpServer } from "./http.js";
-import { createLogger, interactionScope, LogFormatUnavailableError, type Logger } from "./log.js";
-import { createMetrics, type Metrics } from "./metrics.js";
+import { createLogger, LogFormatUnavailableError, type Logger } from "./log.js";
+import { createMetrics } from "./metrics.js";
+import { handleProcessErrors } from "./process-errors.js";
 import { cryptoDice } from "./rules/dice.js";
 import { closeDb, createDb, type Db, inTransaction, isDatabaseUnavailable, sqlFor } from "./store/db.js";
 import {
@@ -118,30 +119,6 @@ async function collectStartupGarbage(): Promise<void> {
   } finally {
     session.disconnect();
   }
-}
-
-/**
- * Errors no code path handled. An unhandled rejection is logged (with the interaction it came from)
- * and counted, and the bot goes on. An uncaught exception may have left the process in a state
- * nobody can vouch for: it is logged and counted, and the process exits with code 1 for its
- * supervisor (npm start, Docker, systemd) to start a fresh one within seconds.
- */
-function handleProcessErrors(log: Logger, metrics?: Metrics) {
-  const interactionId = () => interactionScope.getStore()?.interactionId;
-  process.on("unhandledRejection", (reason) => {
-    metrics?.processErrors.inc({ kind: "unhandledRejection" });
-    log.error({ err: reason, interactionId: interactionId() }, "unhandled rejection");
-  });
-  process.on("uncaughtException", (error, origin) => {
-    metrics?.processErrors.inc({ kind: "uncaughtException" });
-    log.fatal(
-      { err: error, origin, interactionId: interactionId() },
-      "uncaught exception; exiting to be restarted",
-    );
-    log.flush?.();
-    process.exitCode = 1;
-    setTimeout(() => process.exit(1), 100).unref();
-  });
 }
 
 /** The shard ids this process's client serves (set by SHARD_IDS, or by the sharding manager). */
