@@ -323,4 +323,25 @@ describe("/table export and /table import", () => {
     expect(await app.db.gameTable.count({ where: { channelId } })).toBe(2);
     expect(await app.db.gameTable.count({ where: { channelId, status: "active" } })).toBe(1);
   });
+
+  it("with TABLE_BACKUP_KEY set, another installation (another database) restores the file; without the key it cannot", async () => {
+    const other = await createAppHarness();
+    process.env.TABLE_BACKUP_KEY = "ab".repeat(32);
+    try {
+      const file = fileOf(await app.run(GM, { type: "table.export" }, { channelId: ELSEWHERE }));
+      await other.run(GM, { type: "table.import", file: upload(file) }, { channelId: ELSEWHERE });
+      const again = fileOf(await other.run(GM, { type: "table.export" }, { channelId: ELSEWHERE }));
+      expect(content(again)).toEqual(content(file));
+      delete process.env.TABLE_BACKUP_KEY;
+      const refusal = await other.refused(
+        GM,
+        { type: "table.import", file: upload(file) },
+        { channelId: THIRD },
+      );
+      expect(String(refusal.params?.problem)).toContain("the signature does not match");
+    } finally {
+      delete process.env.TABLE_BACKUP_KEY;
+      await other.close();
+    }
+  });
 });

@@ -76,13 +76,26 @@ const PLACE_COLUMNS = [
 
 // ----- the bot's key -------------------------------------------------------------------------
 
+/**
+ * The key: `TABLE_BACKUP_KEY` (64 hex digits) when the host sets one — so a new database, or
+ * another installation given the same key, reads the same backups — otherwise the one the bot
+ * made for itself on its first export, kept in the database (a database backup keeps it too).
+ */
 async function backupKeys(tx: Tx) {
-  await tx.$executeRawUnsafe(
-    "INSERT INTO backup_key (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
-    randomBytes(32).toString("hex"),
-  );
-  const [row] = await tx.$queryRawUnsafe<{ secret: string }[]>("SELECT secret FROM backup_key WHERE id = 1");
-  const secret = Buffer.from(row!.secret, "hex");
+  const configured = process.env.TABLE_BACKUP_KEY?.trim();
+  let hex: string;
+  if (configured && /^[0-9a-fA-F]{64}$/.test(configured)) hex = configured;
+  else {
+    await tx.$executeRawUnsafe(
+      "INSERT INTO backup_key (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+      randomBytes(32).toString("hex"),
+    );
+    const [row] = await tx.$queryRawUnsafe<{ secret: string }[]>(
+      "SELECT secret FROM backup_key WHERE id = 1",
+    );
+    hex = row!.secret;
+  }
+  const secret = Buffer.from(hex, "hex");
   const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), purpose, 32));
   return { seal: derive("table-backup seal"), sign: derive("table-backup sign") };
 }
