@@ -264,12 +264,17 @@ describe("e2e: Fate conflicts, hits and invokes", () => {
     const tradeId = componentId(attack, "fate.trade-boost");
     await panelRecorded(attack.id);
     await e2e.restart("kill");
-    const traded = await e2e.double.click(wrenPlayer, attack, tradeId).settled();
+    // The boost is named by its owner: the button opens a form with the default name filled in.
+    const form = await e2e.double.click(wrenPlayer, attack, tradeId).response();
+    expect(form.type).toBe(9);
+    const modalId = String((form.modal as { custom_id: string }).custom_id);
+    expect(modalId.startsWith("i1|fate.trade-boost|")).toBe(true);
+    const traded = await e2e.double.submitModal(wrenPlayer, modalId, { name: "Off balance" }).settled();
     expect(traded.original?.text).toMatch(
-      /Wren trades a shift for a boost «Wren's opening»: the hit on Captain is now \d+ shifts?/,
+      /Wren trades a shift for a boost «Off balance»: the hit on Captain is now \d+ shifts?/,
     );
     const boost = await e2e.database.query<{ kind: string; free_invokes: number }>(
-      "SELECT kind, free_invokes FROM aspect WHERE name = 'Wren''s opening'",
+      "SELECT kind, free_invokes FROM aspect WHERE name = 'Off balance'",
     );
     expect(boost[0]).toEqual({ kind: "boost", free_invokes: 1 });
     const panel = await eventually(attack.id, "The attacker took a boost for one shift of the hit");

@@ -649,6 +649,28 @@ async function createBoost(ctx: Ctx, table: GameTable, owner: Character, name?: 
   return boost.name;
 }
 
+/** Whether the actor names `owner`'s boost: its player, or the GM for the GM's characters. */
+function ownsBoost(ctx: Ctx, table: GameTable, owner: Character): boolean {
+  return owner.ownerUserId === ctx.actor.userId || (owner.ownerUserId === null && isGm(table, ctx.actor));
+}
+
+/** The form in which a boost's owner names it; the default name is filled in. */
+function boostForm(ctx: Ctx, intent: { type: string; flowId: number }, owner: Character) {
+  return {
+    title: t(ctx.userLang, "fate.boost.formTitle").slice(0, 45),
+    intent,
+    inputs: [
+      {
+        field: "name",
+        label: t(ctx.userLang, "fate.boost.formLabel"),
+        style: "short" as const,
+        value: t(ctx.publicLang, "fate.boost.defaultName", { name: owner.name }).slice(0, 90),
+        maxLength: 90,
+      },
+    ],
+  };
+}
+
 /**
  * Apply on an attack's hit: the target's player or the GM (docs/rules/fate.md §3.3). The attack
  * and its defence close (settled); the target then chooses how to take it (or it lands at once
@@ -736,12 +758,23 @@ export const resolveAttack = defineUseCase({
     if (!involved) refuse("errors.fate.notInThisAttack");
     const lines: string[] = [];
     const result = outcome(shifts!);
-    if (result === "tie") {
-      const boost = await createBoost(ctx, table, attacker, ctx.intent.name);
-      lines.push(t(ctx.publicLang, "fate.boost.created", { name: attacker.name, aspect: boost }));
-    } else if (shifts! <= -3 && target) {
-      const boost = await createBoost(ctx, table, target, ctx.intent.name);
-      lines.push(t(ctx.publicLang, "fate.boost.created", { name: target.name, aspect: boost }));
+    const owner = result === "tie" ? attacker : shifts! <= -3 ? target : null;
+    if (owner) {
+      // A boost is named by its owner: their player pressing the button names it in a form.
+      if (
+        ctx.intent.name === undefined &&
+        ctx.invocation.sourceMessageId !== undefined &&
+        ownsBoost(ctx, table, owner)
+      ) {
+        return { modal: boostForm(ctx, { type: "fate.resolve-attack", flowId: flow.id }, owner) };
+      }
+      const boost = await createBoost(
+        ctx,
+        table,
+        owner,
+        ownsBoost(ctx, table, owner) ? ctx.intent.name : undefined,
+      );
+      lines.push(t(ctx.publicLang, "fate.boost.created", { name: owner.name, aspect: boost }));
     }
     lines.unshift(
       t(ctx.publicLang, "fate.attack.resolved", {
@@ -759,7 +792,11 @@ export const resolveAttack = defineUseCase({
 export const tradeHitForBoost = defineUseCase({
   type: "fate.trade-boost",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("fate.trade-boost"), flowId }),
+  schema: z.object({
+    type: z.literal("fate.trade-boost"),
+    flowId,
+    name: z.string().min(1).max(90).optional(),
+  }),
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -774,7 +811,10 @@ export const tradeHitForBoost = defineUseCase({
     if (state.tradedForBoost) refuse("errors.fate.alreadyTraded");
     const attacker = await characterById(ctx.tx, table.id, state.rollerId);
     requireControl(ctx, attacker);
-    const boost = await createBoost(ctx, table, attacker);
+    if (ctx.intent.name === undefined && ctx.invocation.sourceMessageId !== undefined) {
+      return { modal: boostForm(ctx, { type: "fate.trade-boost", flowId: flow.id }, attacker) };
+    }
+    const boost = await createBoost(ctx, table, attacker, ctx.intent.name);
     const next: CheckFlowState = { ...state, tradedForBoost: true };
     await saveFlowState(ctx.tx, flow.id, next);
     return {

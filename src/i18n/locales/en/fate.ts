@@ -534,7 +534,7 @@ export default {
   "fate.faction.nameConsequence": "Name the consequence: `{/faction hit name shifts track consequence}`.",
   "fate.faction.consequenceNamed": "Consequence: «{aspect}».",
   "fate.faction.otherWays":
-    "(The cheapest way; {count, plural, one {one other way} other {# other ways}} would also absorb it.)",
+    "(The cheapest way; {count, plural, one {one other way} other {# other ways}} would also absorb it — the GM may choose below.)",
   "fate.faction.sceneFp": "🏛️ A new scene for {name}: stress cleared, +1 fate point ({from} → {to}).",
   "fate.faction.scenePassed":
     "🏛️ A new scene for {name}: stress cleared; a character present passes it a fate point, so none from the GM ({to}).",
@@ -691,6 +691,10 @@ export default {
   "fate.recovery.ready": "may clear now",
   "fate.recovery.notYet": "not yet",
   "fate.recovery.early": " ⚠️ Early: it {rule}, and that has not happened since it was taken (the GM's call).",
+  "fate.faction.chooseWay": "Take it another way…",
+  "log.fate.factionHitWay": "faction {name} took the hit of {shifts} on {track} another way",
+  "errors.fate.factionChangedSinceHit":
+    "{name} has changed since this hit: it stays as it was taken. Adjust with `{/faction hit name shifts track}` or `{/faction scene name}`.",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":
@@ -779,5 +783,7 @@ export default {
   "cmd.conflict.order.desc": "Fate, GM: the order of the exchange",
   "cmd.conflict.order.order.desc": "Names, first to act first, comma-separated",
   "cmd.conflict.next.desc": "Fate: pass the turn on (the GM or the player whose turn it is)",
+  "fate.boost.formTitle": "Name the boost",
+  "fate.boost.formLabel": "The boost (a short-lived aspect)",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;

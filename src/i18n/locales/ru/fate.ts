@@ -654,7 +654,7 @@ export default {
   "fate.faction.nameConsequence": "Назовите последствие: `{/faction hit name shifts track consequence}`.",
   "fate.faction.consequenceNamed": "Последствие: «{aspect}».",
   "fate.faction.otherWays":
-    "(Самый дешёвый способ; поглотить удар можно ещё {count, plural, one {# способом} other {# способами}}.)",
+    "(Самый дешёвый способ; поглотить удар можно ещё {count, plural, one {# способом} other {# способами}} — ведущий может выбрать ниже.)",
   "fate.faction.sceneFp": "🏛️ Новая сцена для фракции {name}: стресс снят, +1 очко судьбы ({from} → {to}).",
   "fate.faction.scenePassed":
     "🏛️ Новая сцена для фракции {name}: стресс снят; очко судьбы ей передаёт присутствующий персонаж, от ведущего — нет ({to}).",
@@ -854,6 +854,10 @@ export default {
   "fate.recovery.notYet": "ещё рано",
   "fate.recovery.early":
     " ⚠️ Рано: последствие {rule}, а с тех пор, как его получили, этого не было (решает ведущий).",
+  "fate.faction.chooseWay": "Принять удар иначе…",
+  "log.fate.factionHitWay": "фракция {name} приняла удар в {shifts} по счётчику {track} иначе",
+  "errors.fate.factionChangedSinceHit":
+    "Фракция {name} изменилась после этого удара: он остаётся таким, каким был принят. Поправить: `{/faction hit name shifts track}` или `{/faction scene name}`.",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":
@@ -947,5 +951,7 @@ export default {
   "cmd.conflict.order.order.desc": "Имена через запятую, первым — кто ходит первым",
   "cmd.conflict.next.name": "ход",
   "cmd.conflict.next.desc": "Fate: передать ход (ведущий или игрок, чей сейчас ход)",
+  "fate.boost.formTitle": "Назовите усиление",
+  "fate.boost.formLabel": "Усиление (недолгий аспект)",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;
