@@ -292,6 +292,36 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
       expect(replyText(out)).toContain("taken out");
     });
 
+    it("the GM may take a faction's hit another way, while nothing else changed it", async () => {
+      await app.run(GM, { type: "faction.create", name: "River Guild", abilities: "commerce 4" });
+      const hit = await app.run(GM, { type: "faction.hit", name: "River Guild", shifts: 4, track: "army" });
+      expect(replyText(hit)).toContain("Army box 2 + Mild (2)");
+      expect(replyText(hit)).toContain("3 other ways");
+      const flowId = hit.result.replyIsPanelOf!;
+      expect((await app.refused(PLAYER, { type: "faction.hit-way", flowId, way: "-|moderate" })).code).toBe(
+        "errors.gmOnly",
+      );
+      const other = await app.run(GM, { type: "faction.hit-way", flowId, way: "-|moderate" });
+      expect(replyText(other)).toContain("River Guild takes a hit of 4 shifts on Army: Moderate (4)");
+      expect(replyText(other)).toContain("Army: ☐☐☐");
+      expect((await app.refused(GM, { type: "faction.hit-way", flowId, way: "b1|mild" })).code).toBe(
+        "errors.flow.closed",
+      );
+      const next = await app.run(GM, {
+        type: "faction.hit",
+        name: "River Guild",
+        shifts: 2,
+        track: "politics",
+      });
+      await app.run(GM, { type: "faction.hit", name: "River Guild", shifts: 1, track: "economy" });
+      const before = await snapshot();
+      expect(
+        (await app.refused(GM, { type: "faction.hit-way", flowId: next.result.replyIsPanelOf!, way: "b2|" }))
+          .code,
+      ).toBe("errors.fate.factionChangedSinceHit");
+      expect(await snapshot()).toEqual(before);
+    });
+
     it("«одно очко судьбы на сцену»: a new scene clears stress and gives 1 FP, unless a character passes one", async () => {
       await app.run(GM, { type: "faction.scene", name: "Iron Legion" });
       await app.run(GM, { type: "faction.scene", name: "Iron Legion", passed: true });
