@@ -313,4 +313,24 @@ describe("Mountain Witch session rules (app)", () => {
     expect((rolled.result.effects ?? []).filter((e) => e.kind === "editPanel")).toHaveLength(2);
     for (const f of flows) await run(GM, { type: "conflict.end", flowId: f.id });
   });
+
+  it("a duel saved by the previous version (no stop votes in its state) still ends when both duellists stop", async () => {
+    app.useDice(scriptedDice([5, 2]));
+    await run(HAMADA, { type: "duel.challenge", opponent: "Aki", lethal: false });
+    await run(AKI, { type: "duel.accept" });
+    await run(AKI, { type: "duel.strike" });
+    const flow = await app.db.flow.findFirstOrThrow({ where: { kind: "mw.duel", status: "open" } });
+    // The previous shape: { duel, secret } only.
+    await app.database.query("UPDATE flow SET state = state - 'stopped' WHERE id = $1", [flow.id]);
+    const old = (await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } })).state as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(old).sort()).toEqual(["duel", "secret"]);
+    const first = await run(AKI, { type: "duel.end", flowId: flow.id });
+    expect(replyText(first)).toContain("Aki stops here.");
+    expect((await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } })).status).toBe("open");
+    await run(HAMADA, { type: "duel.end", flowId: flow.id });
+    expect((await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } })).status).not.toBe("open");
+  });
 });

@@ -15,7 +15,10 @@ import {
   type ConflictState,
   challengeDuel,
   damageChoices,
+  duelDamageChoices,
+  duelIsOver,
   duelTrust,
+  leaveConflict,
   narratesPairing,
   openConflict,
   pairingOfCharacter,
@@ -264,6 +267,28 @@ describe("duel: «Любой Ущерб за один раунд дуэли на
     );
   });
 
+  it("the reveal offers the winner one choice per quality their successes buy, and none once dealt", () => {
+    // 6 against 2: critical (1½) — partial, normal, critical; a lethal duel takes out as death.
+    const d = revealed(6, 2);
+    expect(duelDamageChoices(d)).toEqual([
+      { quality: "partial", duration: "next-roll", takenOut: null },
+      { quality: "normal", duration: "chapter", takenOut: null },
+      { quality: "critical", duration: "permanent", takenOut: null },
+    ]);
+    expect(duelDamageChoices(revealed(6, 1)).at(-1)).toEqual({
+      quality: "double",
+      duration: "taken-out",
+      takenOut: "dead",
+    });
+    const dealt = spendDuelDamage(d, { attackerSide: "a", quality: "partial" }).state;
+    expect(duelDamageChoices(dealt)).toEqual([]);
+    expect(duelIsOver(dealt)).toBe(false);
+    expect(duelDamageChoices(revealed(3, 3))).toEqual([]);
+    expect(duelIsOver(spendDuelDamage(revealed(6, 1), { attackerSide: "a", quality: "double" }).state)).toBe(
+      true,
+    );
+  });
+
   it("property: a round never applies more than one damage entry", () => {
     fc.assert(
       fc.property(
@@ -288,6 +313,48 @@ describe("duel: «Любой Ущерб за один раунд дуэли на
           expect(d.result!.damage.length).toBeLessThanOrEqual(1);
         },
       ),
+    );
+  });
+});
+
+describe("leaving: «Если на этом этапе кто-то из игроков хочет изменить свои намерения … это можно сделать до того, как все бросили кубики»", () => {
+  it("a character who leaves before the roll gets back the trust spent by, on and against them", () => {
+    let s = openConflict();
+    s = addParticipant(s, npc(20, "strong", "Tengu"), "b");
+    s = addParticipant(s, pc(1, "Hamada"), "a");
+    s = addParticipant(s, pc(3, "Aki"), "b");
+    s = assist(s, { helper: pc(2, "Kenji"), targetId: 1 }, [link(1, 2, 1)]).state;
+    s = betray(s, { betrayer: pc(3, "Aki"), betrayedId: 1, points: 2 }, [link(1, 3, 2)]).state;
+    const { state, refunds } = leaveConflict(s, 1);
+    expect(refunds).toEqual([
+      { use: "help", giverId: 1, holderId: 2, amount: 1 },
+      { use: "betray", giverId: 1, holderId: 3, amount: 2 },
+    ]);
+    expect(state.trustUses).toEqual([]);
+    // Kenji, who helped Hamada, rolls for himself again.
+    expect(state.participants.map((p) => [p.id, p.helps])).toEqual([
+      [20, null],
+      [3, null],
+      [2, null],
+    ]);
+  });
+
+  it("property: leaving never refunds more than was spent, and leaves no record of the leaver", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.boolean(), (points, helped) => {
+        let s = openConflict();
+        s = addParticipant(s, npc(20, "strong"), "b");
+        s = addParticipant(s, pc(1), "a");
+        s = addParticipant(s, pc(3), "b");
+        if (helped) s = assist(s, { helper: pc(2), targetId: 1 }, [link(1, 2, 1)]).state;
+        s = betray(s, { betrayer: pc(3), betrayedId: 1, points }, [link(1, 3, points)]).state;
+        const spent = s.trustUses.reduce((sum, r) => sum + r.amount, 0);
+        const { state, refunds } = leaveConflict(s, 1);
+        expect(refunds.reduce((sum, r) => sum + r.amount, 0)).toBe(spent);
+        expect(JSON.stringify([state.betrayals, state.trustUses, state.killIntents])).not.toMatch(
+          /"(betrayedId|giverId|targetId)":1\b/,
+        );
+      }),
     );
   });
 });
