@@ -28,8 +28,16 @@ const MIGRATION_LOCK_KEY = 7_241_905_113;
  * deploy` would, so a deployment with network access can switch to Prisma's own tooling.
  * Returns the names of the migrations applied now.
  */
-export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+export async function migrate(
+  databaseUrl: string,
+  dir = MIGRATIONS_DIR,
+  options: { connectTimeoutMs?: number } = {},
+): Promise<string[]> {
+  // A server that accepts no connection (frozen, or cut off) is retried by start-up like a missing one.
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+  });
   // The server going away mid-migration fails the statement in flight; without a listener the
   // connection's 'error' event would end the process instead.
   client.on("error", () => {});

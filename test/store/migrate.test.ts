@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "../../src/store/db.js";
 import { migrate } from "../../src/store/migrate.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
@@ -111,5 +113,22 @@ describe("migrations", () => {
     await expect(
       t.query(`INSERT INTO reserve_pool (table_id, total, ceiling, spent) VALUES ($1, 5, 3, 6)`, [table!.id]),
     ).rejects.toThrow(/reserve_pool_amounts/);
+  });
+
+  it("give up connecting to a server that never answers, with an error start-up waits out rather than dies of", async () => {
+    // A port that accepts connections and says nothing: a frozen server, or a network that drops packets.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const started = Date.now();
+      const error = await migrate(`postgresql://u:p@127.0.0.1:${port}/none`, undefined, {
+        connectTimeoutMs: 300,
+      }).catch((e: unknown) => e);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    } finally {
+      silent.close();
+    }
   });
 });
