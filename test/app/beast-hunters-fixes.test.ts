@@ -76,4 +76,23 @@ describe("Beast Hunters: answers that say what is true", () => {
     expect(controls.length).toBeGreaterThan(0);
     expect(controls.every((c) => c.disabled === true)).toBe(true);
   });
+  it("the GM passes an absent player's turn, saying so in the channel and logging who did it", async () => {
+    const passed = await app.run(GM, { type: "challenge.skip", character: "Ada" });
+    expect(replyText(passed)).toContain("The GM acts for Ada.");
+    expect(replyText(passed)).toContain("Ada passes the turn without an action.");
+    const state = (
+      await app.database.query<{ state: { challenge: { turn: string } } }>(
+        "SELECT state FROM flow WHERE kind = 'bh.challenge' ORDER BY id DESC LIMIT 1",
+      )
+    )[0]!.state.challenge;
+    expect(state.turn).toBe("obstacle");
+    const logged = await app.database.query<{ actor_user_id: string }>(
+      "SELECT actor_user_id FROM log_entry WHERE action = 'challenge.gmActedFor' ORDER BY id DESC LIMIT 1",
+    );
+    expect(logged[0]?.actor_user_id).toBe(GM.id);
+    // A player may not pass another hunter's turn.
+    expect((await app.refused(ADA, { type: "challenge.skip", character: "Bo" })).code).toBe(
+      "errors.notYourCharacter",
+    );
+  });
 });

@@ -160,6 +160,8 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
       ];
     case "bonusActionGranted":
       return [{ key: "bh.event.bonus", params: { actor: n(event.actor), gained: event.gained } }];
+    case "turnSkipped":
+      return [{ key: "bh.event.turnSkipped", params: { actor: n(event.actor) } }];
     case "bonusActionDeclined":
       return [{ key: "bh.event.bonusDeclined", params: { actor: n(event.actor) } }];
     case "strikeRolled":

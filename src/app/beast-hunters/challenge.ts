@@ -1255,10 +1255,17 @@ export const challengeFate = action(
   async ({ intent, actor }) => ({ type: "chooseFate", actor: await actor(), choice: intent.choice }),
 );
 
-export const challengeSkip = action("challenge.skip", { character: optionalName }, async ({ actor }) => ({
-  type: "declineBonus",
-  actor: await actor(),
-}));
+/** `/challenge skip`: let a free action go; with none pending, pass the turn (the GM: an absent player's, by `character`). */
+export const challengeSkip = action(
+  "challenge.skip",
+  { character: optionalName },
+  async ({ actor, state }): Promise<ChallengeAction> => {
+    const id = await actor();
+    return state.pendingBonus?.actor === id
+      ? { type: "declineBonus", actor: id }
+      : { type: "passTurn", actor: id };
+  },
+);
 
 export const challengeEnd = defineUseCase({
   type: "challenge.end",

@@ -197,6 +197,7 @@ export type ChallengeEvent =
     }
   | { type: "bonusActionGranted"; actor: string; target: string; gained: number }
   | { type: "bonusActionDeclined"; actor: string }
+  | { type: "turnSkipped"; actor: string }
   | {
       type: "strikeRolled";
       actor: string;
@@ -264,6 +265,8 @@ export type ChallengeAction =
   | { type: "maneuver"; actor: string; target?: string | null }
   | { type: "strike"; actor: string; dice: number; target?: string | null }
   | { type: "declineBonus"; actor: string }
+  /** The turn passes without an action. */
+  | { type: "passTurn"; actor: string }
   | { type: "neutralise"; actor: string; target: string; resource: string }
   | { type: "restore"; actor: string; resource: string; against?: string | null }
   | { type: "proposeTask"; name: string; difficulty: number; by?: string | null }

@@ -225,6 +225,13 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
     endTurn(state, events);
   },
 
+  /** [decision] docs/rules/beast-hunters.md §2.5: a turn may be passed without an action (an absent player's, by the GM). */
+  passTurn(state, action, _dice, events) {
+    const actor = takeTurn(state, action.actor);
+    events.push({ type: "turnSkipped", actor: actor.id });
+    endTurn(state, events);
+  },
+
   neutralise(state, action, dice, events) {
     const actor = takeTurn(state, action.actor);
     const target = standingOpponent(state, actor, action.target);

@@ -406,7 +406,7 @@ export default {
   "cmd.challenge.fate.desc": "After fatal damage: survive or retire",
   "cmd.challenge.fate.choice.desc": "Your choice",
   "cmd.challenge.fate.character.desc": "Whose (default: yours; the GM: the obstacle)",
-  "cmd.challenge.skip.desc": "Decline the free strike or achievement",
+  "cmd.challenge.skip.desc": "Decline the free strike or achievement; else pass the turn",
   "cmd.challenge.skip.character.desc": "Whose (default: yours; the GM: the obstacle)",
   "cmd.character.trait.desc": "Beast Hunters: traits",
   "cmd.character.trait.set.desc": "Add or change a trait",
@@ -627,4 +627,5 @@ export default {
     "{mention} — {name} took fatal damage and must choose: survive and lose the adventure, or win it and retire.",
   "bh.panel.moved":
     "⤵️ This panel has moved: the live one is further down ({at}). These buttons no longer work.",
+  "bh.event.turnSkipped": "{actor} passes the turn without an action.",
 } satisfies Messages;

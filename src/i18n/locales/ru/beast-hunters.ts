@@ -503,7 +503,7 @@ export default {
   "cmd.challenge.fate.choice.name": "выбор",
   "cmd.challenge.fate.character.desc": "Чей (по умолчанию ваш; ведущий — препятствие)",
   "cmd.challenge.fate.character.name": "персонаж",
-  "cmd.challenge.skip.desc": "Отказаться от свободного удара или достижения",
+  "cmd.challenge.skip.desc": "Отказаться от свободного удара или достижения; иначе пропустить ход",
   "cmd.challenge.skip.name": "пропустить",
   "cmd.challenge.skip.character.desc": "Чей (по умолчанию ваш; ведущий — препятствие)",
   "cmd.challenge.skip.character.name": "персонаж",
@@ -793,4 +793,5 @@ export default {
   "bh.ping.fatal":
     "{mention} — {name} получает фатальный урон и должен выбрать: выжить и проиграть приключение или выиграть его и уйти.",
   "bh.panel.moved": "⤵️ Панель перенесена: действующая ниже ({at}). Эти кнопки больше не работают.",
+  "bh.event.turnSkipped": "{actor} пропускает ход без действия.",
 } satisfies Messages;
