@@ -390,6 +390,14 @@ export const conflictNext = defineUseCase({
     const state: ConflictFlowState = { ...flow.state, conflict };
     const effects = await saveConflict(ctx, table, flow, state);
     const next = currentTurn(conflict);
+    // From the panel's button the panel itself is redrawn (the ping is the new message).
+    if (ctx.invocation.sourceMessageId !== undefined && ctx.intent.flowId !== undefined) {
+      return {
+        reply: conflictView(ctx.publicLang, flow.id, state, state.conflict.status === "open"),
+        replyMode: "update",
+        effects: effects.filter((e) => e.kind !== "editPanel" || e.flowId !== flow.id),
+      };
+    }
     return {
       reply: {
         content: t(ctx.publicLang, "fate.conflict.turnPassed", {
