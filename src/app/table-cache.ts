@@ -74,7 +74,11 @@ export class TableCache {
    * Connects the listener (and reconnects it with backoff after any failure). While it is down the
    * cache is empty and bypassed. Returns a stop function for shutdown.
    */
-  listen(databaseUrl: string, log: Pick<Logger, "info" | "warn">): () => Promise<void> {
+  listen(
+    databaseUrl: string,
+    log: Pick<Logger, "info" | "warn">,
+    options: { connectTimeoutMs?: number } = {},
+  ): () => Promise<void> {
     let client: pg.Client | null = null;
     let stopped = false;
     let retryTimer: NodeJS.Timeout | undefined;
@@ -103,6 +107,8 @@ export class TableCache {
       const next = new pg.Client({
         connectionString: databaseUrl,
         keepAlive: true,
+        // A server that accepts no connection (frozen, or cut off) is given up on and retried.
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
         application_name: LISTENER_APPLICATION_NAME,
       });
       client = next;

@@ -1,5 +1,7 @@
+import { type AddressInfo, createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TableCache } from "../../src/app/table-cache.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
 const GM = { id: "410000000000000001", name: "Gail" };
@@ -78,5 +80,39 @@ describe("the table cache", () => {
     expect(await show()).toMatch(/[а-я]/);
     await until(() => tables.active, "the listener reconnects");
     expect(await show()).toMatch(/[а-я]/);
+  });
+
+  it("gives up on a server that accepts no connection and tries again, with backoff, never answering from memory meanwhile", async () => {
+    // A port that accepts connections and says nothing: a frozen server, or a network that drops packets.
+    const attempts: number[] = [];
+    const silent = createServer((socket) => {
+      attempts.push(Date.now());
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const cache = new TableCache();
+    const stop = cache.listen(
+      `postgresql://u:p@127.0.0.1:${(silent.address() as AddressInfo).port}/none`,
+      { info: () => {}, warn: () => {} },
+      { connectTimeoutMs: 100 },
+    );
+    try {
+      await until(() => attempts.length >= 3, "three connection attempts");
+      expect(cache.active).toBe(false);
+      // 100 ms to give up each time, then 500 ms, then 1 s before the next try.
+      expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(550);
+      expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(1050);
+      let loads = 0;
+      const load = async () => {
+        loads++;
+        return null;
+      };
+      await cache.get("somewhere", load);
+      await cache.get("somewhere", load);
+      expect(loads).toBe(2);
+    } finally {
+      await stop();
+      silent.close();
+    }
   });
 });
