@@ -79,4 +79,13 @@ describe("Beast Hunters challenge with several obstacles", () => {
     expect(text).toContain("**Elders**\n• Minimal damage boxes");
     expect(text).toContain("**Crowd**\n• Minimal damage boxes");
   });
+  it("an added obstacle that empties the reserve announces the adventure's last challenge", async () => {
+    await app.run(GM, { type: "challenge.end", concede: true });
+    await app.run(GM, { type: "reserve.spend", amount: 30 - (await spent()) - 4, reason: "the journey" });
+    await app.run(GM, { type: "challenge.start", sphere: "mental", phase: 2, name: "Doubt" });
+    // Doubt costs 1; Dread (Fear 4: 2, boxes: 1) the 3 left.
+    const added = await app.run(GM, { type: "challenge.obstacle", name: "Dread", traits: "Fear:4" });
+    expect(await spent()).toBe(30);
+    expect(replyText(added)).toContain("this is the adventure's last challenge");
+  });
 });

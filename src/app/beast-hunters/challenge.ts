@@ -1366,6 +1366,8 @@ export const challengeObstacle = defineUseCase({
       [
         priceText(ctx.publicLang, added.price.lines),
         ...eventLines(ctx.publicLang, added.state, added.events),
+        // Buying this obstacle emptied the reserve: the adventure ends with this challenge.
+        ...(added.reserve.after === 0 ? [t(ctx.publicLang, "bh.start.lastChallenge")] : []),
       ],
       flow,
       await turnPing(ctx, table, added.state, added.events),
