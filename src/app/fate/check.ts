@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { type FreeInvoke, makeAspect, sameAspectName } from "../../rules/fate/aspects.js";
+import { type FreeInvoke, makeAspect, sameAspectName, usableFreeInvokes } from "../../rules/fate/aspects.js";
 import { totalSkill } from "../../rules/fate/character.js";
 import {
   checkResult,
@@ -411,7 +411,11 @@ export const invokeMenu = defineUseCase({
     }
     const aspects = await invokableAspects(ctx.tx, table);
     if (aspects.length === 0) refuse("errors.fate.noAspects");
-    const sorted = [...aspects].sort((a, b) => b.aspect.freeInvokes.length - a.aspect.freeInvokes.length);
+    // The free invokes shown are those this invoker may spend: their own and their side's (docs/rules/fate.md §3.2).
+    const who = invoker ? { id: String(invoker.id), side: await sideOf(ctx, table, invoker) } : null;
+    const free = (a: (typeof aspects)[number]) =>
+      who ? usableFreeInvokes(a.aspect, who) : a.aspect.freeInvokes.length;
+    const sorted = [...aspects].sort((a, b) => free(b) - free(a));
     const fp = invoker ? invoker.fatePoints : null;
     return {
       reply: {
@@ -433,7 +437,7 @@ export const invokeMenu = defineUseCase({
                 description: t(ctx.userLang, "fate.invoke.option", {
                   where: a.characterName ?? t(ctx.userLang, "fate.aspect.scene"),
                   kind: `@fate.aspectKind.${a.aspect.kind}`,
-                  free: a.aspect.freeInvokes.length,
+                  free: free(a),
                 }).slice(0, 100),
               })),
             },
