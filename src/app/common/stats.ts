@@ -5,7 +5,17 @@ import { sqlFor } from "../../store/db.js";
 import { requireTable } from "../access.js";
 import { defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
-import { renderDiceChart } from "./stats-chart.js";
+
+/**
+ * The chart's renderer, loaded when first needed: it draws on a native canvas whose binary ships
+ * in an optional npm package, so a host installed without optional packages still runs the bot
+ * and answers `/table stats` with the embed alone (saying why).
+ */
+let chartRenderer: Promise<typeof import("./stats-chart.js") | null> | null = null;
+const loadChartRenderer = () => {
+  chartRenderer ??= import("./stats-chart.js").catch(() => null);
+  return chartRenderer;
+};
 
 /** How far back `/table stats` looks: the last day, week or 30 days, or everything. */
 export const STATS_PERIODS = ["day", "week", "month", "all"] as const;
@@ -123,7 +133,13 @@ export const tableStats = defineUseCase({
     const lang = isPublic ? ctx.publicLang : ctx.userLang;
     const embed = statsEmbed(lang, stats, { userId: ctx.intent.user, period });
     const reply: MessageView = { ephemeral: !isPublic, embeds: [embed] };
-    if (stats.total > 0) {
+    const chart = stats.total > 0 ? await loadChartRenderer() : null;
+    if (stats.total > 0 && !chart) {
+      embed.image = undefined;
+      embed.footer = `${embed.footer ?? ""}\n${t(lang, "stats.noChart")}`;
+    }
+    if (chart) {
+      const { renderDiceChart } = chart;
       reply.files = [
         {
           name: STATS_CHART_FILE,

@@ -239,6 +239,7 @@ export default {
   "stats.player.size": "d{sides} ×{count}, average {mean} ({expected})",
   "stats.more": "…and {count} more",
   "stats.footer": "Fair means χ² p ≥ 0.01. A secret roll counts only in its roller's own private statistics.",
+  "stats.noChart": "No chart: this bot's host lacks the chart renderer (its optional native package).",
   "stats.chart.observed": "rolled",
   "stats.chart.expected": "a fair die",
   "cmd.table.log.format.desc": "Get the whole log (or the from/to range) as a file",
