@@ -229,6 +229,32 @@ describe("Mountain Witch session rules (app)", () => {
     const bought = await run(YANAGI, { ...narrate.intent, ofId: String(hamada.id) });
     expect(replyText(bought)).toContain("Yanagi");
     expect(await points("Hamada", "Yanagi")).toBe(yanagiHamada! - 1);
+    // The short form: damage on an ability, typed as the table says it ("1" for a normal success).
+    const formButton = (panelOf(bought)?.rows ?? [])
+      .flat()
+      .find((c) => c.kind === "button" && c.intent.type === "conflict.damage-form");
+    expect(formButton).toBeDefined();
+    expect((await refused(HAMADA, formButton!.intent)).code).toBe("errors.mw.noSuccesses");
+    const damageForm = await run(YANAGI, formButton!.intent);
+    expect(damageForm.result.modal?.inputs.map((i) => i.field)).toEqual([
+      "target",
+      "quality",
+      "ability",
+      "condition",
+    ]);
+    expect(damageForm.result.modal?.inputs[0]?.value).toBe("Landslide");
+    const submit = (fields: Record<string, string>) => ({ ...damageForm.result.modal!.intent, ...fields });
+    expect(
+      (await refused(YANAGI, submit({ target: "Landslide", quality: "lots", ability: "", condition: "" })))
+        .code,
+    ).toBe("errors.mw.qualityUnknown");
+    await run(YANAGI, submit({ target: "Landslide", quality: "1", ability: "Rockfall", condition: "" }));
+    const landslide = await app.db.character.findFirstOrThrow({ where: { name: "Landslide" } });
+    expect(
+      await app.db.damageEntry.count({
+        where: { characterId: landslide.id, ability: "Rockfall", clearedAt: null },
+      }),
+    ).toBe(1);
     await run(GM, { type: "conflict.end" });
   });
 

@@ -210,8 +210,20 @@ export function conflictPanel(
 function conflictRows(lang: Lang, flowId: number, state: ConflictState): ComponentView[][] {
   if (state.phase === "closed") return [];
   if (state.phase === "rolled") {
+    const withSuccesses = state.pairings.some((p) => damageChoices(state, p.id).length > 0);
     const rows: ComponentView[][] = [
       [
+        ...(withSuccesses
+          ? [
+              {
+                kind: "button" as const,
+                label: t(lang, "mw.conflict.button.damageForm"),
+                style: "secondary" as const,
+                emoji: "🩸",
+                intent: { type: "conflict.damage-form", flowId },
+              },
+            ]
+          : []),
         {
           kind: "button",
           label: t(lang, "mw.conflict.button.end"),

@@ -729,13 +729,108 @@ function pairingNames(state: ConflictState, pairings: readonly Pairing[]): strin
   return pairings.map((p) => findParticipant(state, p.id)?.name ?? `#${p.id}`).join(", ");
 }
 
+/** A damage quality as the command gives it or as typed: ½ / 0.5, 1, 1½ / 1.5, 2, or its name. */
+function qualityFrom(text: string): DamageQuality {
+  const key = text.trim().toLowerCase().replace(",", ".");
+  const byText: Record<string, DamageQuality> = {
+    partial: "partial",
+    "½": "partial",
+    "1/2": "partial",
+    "0.5": "partial",
+    ".5": "partial",
+    normal: "normal",
+    "1": "normal",
+    critical: "critical",
+    "1½": "critical",
+    "1.5": "critical",
+    double: "double",
+    "2": "double",
+  };
+  const quality = byText[key];
+  if (!quality) refuse("errors.mw.qualityUnknown", { text: text.trim().slice(0, 20) });
+  return quality;
+}
+
+/**
+ * The panel's short form for damage the menu does not give: on an ability, or conditional
+ * (docs/rules/mountain-witch.md §1.2). The narrator types the target, the successes spent and
+ * the ability or the condition; `conflict.damage` checks it all.
+ */
+export const conflictDamageForm = defineUseCase({
+  type: "conflict.damage-form",
+  systems: SYSTEMS,
+  schema: z.object({ type: z.literal("conflict.damage-form"), flowId }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await loadConflict(ctx, ctx.intent.flowId);
+    if (flow.state.phase !== "rolled") refuse("errors.mw.conflictNotRolled");
+    const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
+    const mine = pairingsNarratedBy(flow.state, who).filter(
+      (p) => damageChoices(flow.state, p.id).length > 0,
+    );
+    if (mine.length === 0) refuse("errors.mw.noSuccesses");
+    const targets = [
+      ...new Set(
+        mine.flatMap((p) =>
+          damageChoices(flow.state, p.id).map((c) =>
+            participantName(ctx.userLang, requireParticipantOf(flow.state, c.targetId)),
+          ),
+        ),
+      ),
+    ];
+    return {
+      modal: {
+        title: t(ctx.userLang, "mw.conflict.damageFormTitle").slice(0, 45),
+        intent: { type: "conflict.damage", flowId: flow.id },
+        inputs: [
+          {
+            field: "target",
+            label: t(ctx.userLang, "mw.conflict.damageFormTarget").slice(0, 45),
+            style: "short" as const,
+            ...(targets.length === 1 ? { value: targets[0]! } : {}),
+            placeholder: targets.join(", ").slice(0, 100),
+            required: true,
+            maxLength: 64,
+          },
+          {
+            field: "quality",
+            label: t(ctx.userLang, "mw.conflict.damageFormQuality").slice(0, 45),
+            style: "short" as const,
+            placeholder: "½ · 1 · 1½ · 2",
+            required: true,
+            maxLength: 8,
+          },
+          {
+            field: "ability",
+            label: t(ctx.userLang, "mw.conflict.damageFormAbility").slice(0, 45),
+            style: "short" as const,
+            required: false,
+            maxLength: 100,
+          },
+          {
+            field: "condition",
+            label: t(ctx.userLang, "mw.conflict.damageFormCondition").slice(0, 45),
+            style: "short" as const,
+            required: false,
+            maxLength: 100,
+          },
+        ],
+      },
+    };
+  },
+});
+
 export const conflictDamage = defineUseCase({
   type: "conflict.damage",
   systems: SYSTEMS,
   schema: z.object({
     type: z.literal("conflict.damage"),
     target: name.optional(),
-    quality: z.enum(["partial", "normal", "critical", "double"]).optional(),
+    /** A quality from the command, or what was typed in the panel's short form ("½", "1", "1.5", "2", …). */
+    quality: z.string().max(20).optional(),
     /** Whose pairing (common danger): a character in it. */
     character: name.optional(),
     /** From the panel: the pairing, and the chosen "side:targetId:quality". */
@@ -782,7 +877,8 @@ export const conflictDamage = defineUseCase({
             `#${narrator.characterId}`);
       refuse("errors.mw.notNarrator", { name: narratorName });
     }
-    const quality = (chosen?.[2] ?? ctx.intent.quality) as DamageQuality | undefined;
+    const typed = chosen?.[2] ?? ctx.intent.quality;
+    const quality = typed === undefined || typed.trim() === "" ? undefined : qualityFrom(typed);
     if (!quality) refuse("errors.mw.qualityNeeded");
     if (!target) {
       const ids = [
@@ -886,6 +982,7 @@ export const conflictUseCases = [
   conflictRollAll,
   conflictNarrate,
   conflictDamage,
+  conflictDamageForm,
   conflictShow,
   conflictEnd,
 ];

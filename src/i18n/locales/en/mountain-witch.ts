@@ -613,4 +613,11 @@ export default {
   "mw.conflict.rollAllRolled": "🎲 {title}: rolled",
   "mw.conflict.rollAllSkipped": "⏸️ {title}: not rolled — {reason}",
   "errors.mw.noConflictToRoll": "No open conflict here waits for its roll. The GM starts one with `{/conflict start}`.",
+  "mw.conflict.button.damageForm": "Damage on an ability or with a condition…",
+  "mw.conflict.damageFormTitle": "Spend successes as damage",
+  "mw.conflict.damageFormTarget": "Target",
+  "mw.conflict.damageFormQuality": "Successes spent: ½, 1, 1½ or 2",
+  "mw.conflict.damageFormAbility": "Ability it takes away (optional)",
+  "mw.conflict.damageFormCondition": "Condition that ends it (optional)",
+  "errors.mw.qualityUnknown": "“{text}” is not an amount of success: write ½, 1, 1½ or 2.",
 } satisfies Messages;

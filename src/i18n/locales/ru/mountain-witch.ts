@@ -735,4 +735,11 @@ export default {
   "mw.conflict.rollAllRolled": "🎲 {title}: брошено",
   "mw.conflict.rollAllSkipped": "⏸️ {title}: не брошено — {reason}",
   "errors.mw.noConflictToRoll": "Здесь нет открытого конфликта, ждущего броска. Ведущий начинает его командой `{/conflict start}`.",
+  "mw.conflict.button.damageForm": "Ущерб способности или с условием…",
+  "mw.conflict.damageFormTitle": "Потратить успехи на Ущерб",
+  "mw.conflict.damageFormTarget": "Цель",
+  "mw.conflict.damageFormQuality": "Сколько успеха: ½, 1, 1½ или 2",
+  "mw.conflict.damageFormAbility": "Какую способность отнимает (необяз.)",
+  "mw.conflict.damageFormCondition": "Условие, снимающее Ущерб (необяз.)",
+  "errors.mw.qualityUnknown": "«{text}» — не мера успеха: напишите ½, 1, 1½ или 2.",
 } satisfies Messages;
