@@ -420,4 +420,29 @@ describe("Fate conflicts, hits and invokes (app layer, real PostgreSQL)", () => 
     expect(await invokes(first.result.replyIsPanelOf!)).toHaveLength(1);
     expect(await invokes(second.result.replyIsPanelOf!)).toHaveLength(1);
   });
+
+  it("a way to take a hit that another hit has used up meanwhile: the panel is redrawn, nothing is taken", async () => {
+    await app.run(GM, { type: "stress.clear" });
+    const first = await app.run(GM, { type: "stress.hit", character: "Ilsa", shifts: 2 });
+    const second = await app.run(GM, { type: "stress.hit", character: "Ilsa", shifts: 2 });
+    expect(selectOptions(first)[0]).toEqual(selectOptions(second)[0]);
+    const box = selectOptions(first)[0]!;
+    expect(box.label).toBe("stress box 2");
+    await app.run(ILSA, { type: "fate.absorb", flowId: first.result.replyIsPanelOf!, option: box.value });
+    const before = await sheet("Ilsa");
+    const stale = await app.run(ILSA, {
+      type: "fate.absorb",
+      flowId: second.result.replyIsPanelOf!,
+      option: box.value,
+    });
+    expect(stale.result.replyMode).toBe("update");
+    expect(selectOptions(stale)[0]?.label).toBe("stress box 3");
+    expect(await sheet("Ilsa")).toEqual(before);
+    const redo = await app.run(ILSA, {
+      type: "fate.absorb",
+      flowId: second.result.replyIsPanelOf!,
+      option: selectOptions(stale)[0]!.value,
+    });
+    expect(replyText(redo)).toContain("Ilsa takes a hit of 2 shifts: stress box 3");
+  });
 });

@@ -311,6 +311,26 @@ export const absorbChoice = defineUseCase({
       return finish(ctx, table, flow, state, target, options[0] ?? "takenOut");
     }
     if (!ctx.intent.option) refuse("errors.fate.chooseAbsorption");
+    // The sheet may have changed since the panel was drawn (another hit): then it is redrawn with the
+    // ways that still work, and the chooser is told to pick again.
+    const sheet = fateCharacter(target);
+    const current = absorptionOptions(sheet.stress[state.kind!], sheet.consequences, state.shifts).map(
+      encodeAbsorption,
+    );
+    const chosen = encodeAbsorption(decodeAbsorption(ctx.intent.option!));
+    if (!current.includes(chosen) && current.length > 0) {
+      return {
+        reply: hitView(ctx.publicLang, flow, state, target, chooserOf(table, target)),
+        replyMode: "update" as const,
+        effects: [
+          {
+            kind: "followup" as const,
+            view: { ephemeral: true, content: t(ctx.userLang, "fate.hit.chooseAgain") },
+          },
+        ],
+      };
+    }
+    if (current.length === 0) return finish(ctx, table, flow, state, target, "takenOut");
     return finish(ctx, table, flow, state, target, decodeAbsorption(ctx.intent.option!));
   },
 });

@@ -695,6 +695,15 @@ export default {
   "log.fate.factionHitWay": "faction {name} took the hit of {shifts} on {track} another way",
   "errors.fate.factionChangedSinceHit":
     "{name} has changed since this hit: it stays as it was taken. Adjust with `{/faction hit name shifts track}` or `{/faction scene name}`.",
+  "fate.challenge.invokeMenu":
+    "{name} invokes an aspect on the task {task}: {mode}. {fp, plural, one {# fate point} other {# fate points}} left.",
+  "fate.challenge.invoked":
+    "✨ {name} invokes «{aspect}» on the task {task} ({mode}, {payment}): now **{result}**, {outcome}.",
+  "log.fate.challengeInvoke": "{name} invoked «{aspect}» on the challenge task {task} ({mode}, {payment})",
+  "errors.fate.noChallengeRollOfYours":
+    "None of your characters has rolled a task of this challenge yet: `{/fate-challenge roll task skill}` first.",
+  "errors.fate.challengeTaskNotRolled":
+    "The task {task} has not been rolled yet: `{/fate-challenge roll task skill}`.",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":
@@ -785,5 +794,7 @@ export default {
   "cmd.conflict.next.desc": "Fate: pass the turn on (the GM or the player whose turn it is)",
   "fate.boost.formTitle": "Name the boost",
   "fate.boost.formLabel": "The boost (a short-lived aspect)",
+  "fate.hit.chooseAgain":
+    "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;

@@ -858,6 +858,14 @@ export default {
   "log.fate.factionHitWay": "фракция {name} приняла удар в {shifts} по счётчику {track} иначе",
   "errors.fate.factionChangedSinceHit":
     "Фракция {name} изменилась после этого удара: он остаётся таким, каким был принят. Поправить: `{/faction hit name shifts track}` или `{/faction scene name}`.",
+  "fate.challenge.invokeMenu":
+    "{name} призывает аспект на задачу {task}: {mode}. Осталось {fp, plural, one {# очко судьбы} few {# очка судьбы} many {# очков судьбы} other {# очка судьбы}}.",
+  "fate.challenge.invoked":
+    "✨ {name} призывает «{aspect}» на задачу {task} ({mode}, {payment}): теперь **{result}**, {outcome}.",
+  "log.fate.challengeInvoke": "{name} призывает «{aspect}» на задачу вызова {task} ({mode}, {payment})",
+  "errors.fate.noChallengeRollOfYours":
+    "Ни один ваш персонаж ещё не бросал задачу этого вызова: сначала `{/fate-challenge roll task skill}`.",
+  "errors.fate.challengeTaskNotRolled": "Задача {task} ещё не брошена: `{/fate-challenge roll task skill}`.",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":
@@ -953,5 +961,7 @@ export default {
   "cmd.conflict.next.desc": "Fate: передать ход (ведущий или игрок, чей сейчас ход)",
   "fate.boost.formTitle": "Назовите усиление",
   "fate.boost.formLabel": "Усиление (недолгий аспект)",
+  "fate.hit.chooseAgain":
+    "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;
