@@ -181,10 +181,11 @@ export default {
   "mw.conflict.betrayalBonus": "{n} (betrayal)",
   "mw.conflict.killIntent": "{by} intends to kill {target}",
   "mw.conflict.tradeDeclared": "{name} declares a trade: {level} for both sides",
-  "mw.conflict.traded": "Trade declared by {name}: both sides get a {level}",
-  "mw.conflict.waitingRoll": "Join, help, betray or trade now; the GM rolls every die at once.",
+  "mw.conflict.traded": "Trade declared by {name}: both sides get {level}",
+  "mw.conflict.waitingRoll":
+    "Before the roll: join or leave, help, betray, declare an intent to kill or a trade. The GM rolls every die at once.",
   "mw.conflict.rolled":
-    "Rolled. Buy narration with `{/conflict narrate character}`, spend successes with `{/conflict damage target quality}`.",
+    "Rolled. Each narrator spends their pairing's successes on the panel; anyone may buy a narration there too, or with `{/conflict narrate character}`.",
   "mw.conflict.closed": "This conflict is over.",
   "mw.conflict.result": "Result: **{n}**",
   "mw.conflict.addsZero": "(adds 0)",
@@ -255,7 +256,7 @@ export default {
   "mw.trust.panel.closed": "The round is over: the changes were revealed and trust points refilled.",
   "mw.trust.panel.submitted": "Submitted",
   "mw.trust.panel.pending": "Waiting for",
-  "mw.trust.panel.dmClosed": "DMs closed (submitting in the channel)",
+  "mw.trust.panel.dmClosed": "DMs closed (private form in the channel)",
   "mw.trust.panel.proposals": "Changes so far",
   "mw.trust.button.reveal": "Reveal now (GM)",
   "mw.trust.button.edit": "Change my trust",
@@ -612,7 +613,8 @@ export default {
   "mw.conflict.button.rollAll": "Roll all open",
   "mw.conflict.rollAllRolled": "🎲 {title}: rolled",
   "mw.conflict.rollAllSkipped": "⏸️ {title}: not rolled — {reason}",
-  "errors.mw.noConflictToRoll": "No open conflict here waits for its roll. The GM starts one with `{/conflict start}`.",
+  "errors.mw.noConflictToRoll":
+    "No open conflict here waits for its roll. The GM starts one with `{/conflict start}`.",
   "mw.conflict.button.damageForm": "Damage on an ability or with a condition…",
   "mw.conflict.damageFormTitle": "Spend successes as damage",
   "mw.conflict.damageFormTarget": "Target",

@@ -182,9 +182,9 @@ export default {
   "mw.conflict.tradeDeclared": "{name} объявляет размен: {level} для обеих сторон",
   "mw.conflict.traded": "Размен объявил {name}: обе стороны получают «{level}»",
   "mw.conflict.waitingRoll":
-    "Вступайте, помогайте, предавайте или объявляйте размен; ведущий бросает все кубики разом.",
+    "До броска: вступайте или выходите, помогайте, предавайте, объявляйте намерение убить или размен. Ведущий бросает все кубики разом.",
   "mw.conflict.rolled":
-    "Кубики брошены. Купить повествование — `{/conflict narrate character}`, потратить успехи — `{/conflict damage target quality}`.",
+    "Кубики брошены. Каждый рассказчик тратит успехи своей пары на панели; там же (или командой `{/conflict narrate character}`) можно купить повествование.",
   "mw.conflict.closed": "Конфликт завершён.",
   "mw.conflict.result": "Результат: **{n}**",
   "mw.conflict.addsZero": "(добавляет 0)",
@@ -223,7 +223,7 @@ export default {
   "mw.duel.penalty": "ущерб: −{n} к сумме",
   "mw.duel.autoStrike": "Третий кубик: оба атакуют.",
   "mw.duel.struck": "{name} атакует!",
-  "mw.duel.outcome": "**{degree}** (разница {margin}): раунд за персонажем {name}",
+  "mw.duel.outcome": "**{degree}** (разница {margin}): раунд выигрывает {name}",
   "mw.duel.button.accept": "Принять",
   "mw.duel.button.decline": "Отказаться",
   "mw.duel.button.peek": "Мои кубики",
@@ -259,7 +259,7 @@ export default {
   "mw.trust.panel.closed": "Раунд окончен: изменения открыты, очки доверия восполнены.",
   "mw.trust.panel.submitted": "Отправили",
   "mw.trust.panel.pending": "Ждём",
-  "mw.trust.panel.dmClosed": "Личка закрыта (отправляют в канале)",
+  "mw.trust.panel.dmClosed": "Личка закрыта (личная форма в канале)",
   "mw.trust.panel.proposals": "Изменения на сейчас",
   "mw.trust.button.reveal": "Открыть сейчас (ведущий)",
   "mw.trust.button.edit": "Изменить доверие",
@@ -729,12 +729,14 @@ export default {
     "Вы заключили договор с Ведьмой. Она в точности исполняет свою часть, пока вы исполняете свою; что обещано и что нужно сделать взамен, решаете вы.",
   "mw.fate.desc.worst-fear":
     "Глубинная, постоянная фобия, о которой узнала Ведьма, — боязнь темноты, а не одна страшная ночь. Продумайте её историю.",
-  "cmd.conflict.roll.all.desc": "Бросить разом все открытые здесь конфликты (разделившийся групповой конфликт)",
+  "cmd.conflict.roll.all.desc":
+    "Бросить разом все открытые здесь конфликты (разделившийся групповой конфликт)",
   "cmd.conflict.roll.all.name": "все",
   "mw.conflict.button.rollAll": "Бросить все",
   "mw.conflict.rollAllRolled": "🎲 {title}: брошено",
   "mw.conflict.rollAllSkipped": "⏸️ {title}: не брошено — {reason}",
-  "errors.mw.noConflictToRoll": "Здесь нет открытого конфликта, ждущего броска. Ведущий начинает его командой `{/conflict start}`.",
+  "errors.mw.noConflictToRoll":
+    "Здесь нет открытого конфликта, ждущего броска. Ведущий начинает его командой `{/conflict start}`.",
   "mw.conflict.button.damageForm": "Ущерб способности или с условием…",
   "mw.conflict.damageFormTitle": "Потратить успехи на Ущерб",
   "mw.conflict.damageFormTarget": "Цель",
