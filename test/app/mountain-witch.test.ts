@@ -382,6 +382,9 @@ describe("The Mountain Witch use cases", () => {
     const post = effects(lastKeep, "post") as Extract<Effect, { kind: "post" }>[];
     expect(viewText(post[0]!.view)).toContain("Tragic love");
     expect(viewText(post[0]!.view)).toContain("Worst fear");
+    // Shown by the deal, not by the last player who kept: the log credits the GM who dealt.
+    const undealt = await app.db.logEntry.findFirstOrThrow({ where: { action: "darkfate.undealt" } });
+    expect(undealt.actorUserId).toBe(GM.id);
     const revealed = await run(P1, { type: "darkfate.reveal" });
     expect(viewText(revealed.result.reply)).toContain("Unholy pact");
     expect(replyText(await run(P3, { type: "character.show", name: "Akio" }))).toContain("Unholy pact");
