@@ -153,7 +153,7 @@ describe("e2e reliability: a bounded chaos run", () => {
       "every interaction to be answered or given up",
     );
     await works("the chaos");
-    expect(Date.now() - started, "the chaos is bounded").toBeLessThan(45_000);
+    expect(Date.now() - started, "the chaos is bounded").toBeLessThan(55_000);
     // The supervisor never stopped; it restarted the bot after each kill.
     expect(e2e.bot.alive()).toBe(true);
     expect(e2e.bot.logs().filter((l) => l.msg === "bot process exited; starting it again")).toHaveLength(2);
@@ -163,8 +163,9 @@ describe("e2e reliability: a bounded chaos run", () => {
     const done = sent.filter(
       (s, i) => s.books && answers[i] && !answers[i]!.includes("temporarily unavailable"),
     );
-    const changes = sent.filter((s) => s.books).length;
-    expect(done.length, "a good part of the changes went through").toBeGreaterThan(changes / 5);
+    // Not a vacuous run: changes of both kinds went through between the faults.
+    expect(done.filter((s) => s.books === "fate").length).toBeGreaterThan(5);
+    expect(done.filter((s) => s.books === "reserve").length).toBeGreaterThan(5);
     expect(answers.some((a) => a?.includes("temporarily unavailable"))).toBe(true);
     expect(redeliveries).toBeGreaterThan(10);
     expect(e2e.double.requests().filter((r) => r.fault).length, "5xx injected").toBeGreaterThanOrEqual(5);
