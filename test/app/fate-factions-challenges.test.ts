@@ -184,6 +184,7 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
         title: "Escape the burning archive",
         tasks: "Athletics, Stealth 3, Save the scrolls",
       });
+      const panelFlow = started.result.replyIsPanelOf!;
       const text = replyText(started);
       expect(text).toContain("1. **Athletics** — difficulty Fair (+2)");
       expect(text).toContain("2. **Stealth** — difficulty Good (+3)");
@@ -224,8 +225,36 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
       expect(panel).toContain("Wren, Will");
       expect(panel).toContain("Successes 1 · with style 1 · ties 0 · fails 1 · to roll 0");
       expect(panel).toContain("lean to **success**");
+      // Ilsa invokes an aspect on her Stealth roll (a fail: −2 + 3 = 1 against Good) for +2.
+      const fpBefore = await fp("Ilsa");
+      expect(
+        (
+          await app.refused(OTHER, {
+            type: "fate-challenge.invoke",
+            flowId: panelFlow,
+            mode: "plus2",
+            task: 1,
+            aspect: "Never backs down",
+          })
+        ).code,
+      ).toBe("errors.notYourCharacter");
+      const menu = await app.run(PLAYER, {
+        type: "fate-challenge.invoke-menu",
+        flowId: panelFlow,
+        mode: "plus2",
+      });
+      expect(replyText(menu)).toContain("Stealth");
+      const invoked = await app.run(PLAYER, {
+        type: "fate-challenge.invoke",
+        flowId: panelFlow,
+        mode: "plus2",
+        task: 1,
+        aspect: "Never backs down",
+      });
+      expect(replyText(invoked)).toContain("now **Good (+3)**, Tie");
+      expect(await fp("Ilsa")).toBe(fpBefore - 1);
       const ended = await app.run(GM, { type: "fate-challenge.end" });
-      expect(replyText(ended)).toContain("2 successes, 1 fail, 0 ties, every task rolled");
+      expect(replyText(ended)).toContain("2 successes, 0 fails, 1 tie, every task rolled");
       expect((await app.refused(PLAYER, { type: "fate-challenge.show" })).code).toBe(
         "errors.fate.noChallenge",
       );

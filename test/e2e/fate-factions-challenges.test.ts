@@ -168,6 +168,20 @@ describe("e2e: Fate factions, challenges, self-compels and fate points spent", (
     expect(reused.ephemeral).toBe(true);
     expect(reused.message?.text).toContain("already been used in this challenge");
     await slash(player, "fate-challenge", ["roll"], { task: "Stealth", skill: "stealth" }).settled();
+    // The panel's invoke button (rendered before the restart) still works: +2 on Ilsa's latest roll.
+    const fpBefore = await fp("Ilsa");
+    const menu = await e2e.double
+      .click(player, panel, componentId(e2e.double.message(panel.id), "fate-challenge.invoke-menu", "plus2"))
+      .settled();
+    expect(menu.original?.ephemeral).toBe(true);
+    expect(menu.original?.text).toContain("Ilsa призывает аспект на задачу Stealth");
+    await e2e.double
+      .select(player, menu.original!, componentId(menu.original!, "fate-challenge.invoke"), [
+        optionValue(menu.original!, "Never backs down"),
+      ])
+      .settled();
+    expect(await fp("Ilsa")).toBe(fpBefore - 1);
+    await eventually(panel.id, "Never backs down (+2 to the result, fate point)");
     await slash(other, "fate-challenge", ["roll"], { task: "3", skill: "will" }).settled();
     const done = await eventually(panel.id, "to roll 0");
     expect(done.text).toContain("Wren, Will");

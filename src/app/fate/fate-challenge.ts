@@ -1,26 +1,41 @@
 import { z } from "zod";
+import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
+import { spendFreeInvoke, usableFreeInvokes } from "../../rules/fate/aspects.js";
 import {
   type ChallengeTask,
   challengeTally,
   endChallenge,
   type FateChallenge,
   findChallengeTask,
+  invokeOnChallengeTask,
+  latestTaskRolledBy,
   parseChallengeTasks,
   rollChallengeTask,
   startChallenge,
 } from "../../rules/fate/challenge.js";
 import { totalSkill } from "../../rules/fate/character.js";
+import { choosePayment } from "../../rules/fate/check.js";
+import { spendFatePoints } from "../../rules/fate/fate-points.js";
 import { signed } from "../../rules/fate/ladder.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
-import { actingCharacter, requireGm, requireTable } from "../access.js";
-import { answerWithPanel, createFlow, findOpenFlow, panelEdit, saveFlowState } from "../flows.js";
+import { sqlFor } from "../../store/db.js";
+import { actingCharacter, canControl, requireControl, requireGm, requireTable } from "../access.js";
+import {
+  answerWithPanel,
+  createFlow,
+  findOpenFlow,
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+} from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
-import { fateCharacter } from "./state.js";
+import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
+import { characterById, fateCharacter, saveFatePoints } from "./state.js";
 import { ladderText, skillText } from "./views.js";
 
 /** A Fate challenge in the `flow` table (kind `fate.challenge`): the rules' state as it is. */
@@ -35,16 +50,34 @@ function taskLine(lang: Lang, index: number, task: ChallengeTask): string {
   if (!task.roll) return `☐ ${head}`;
   const roll = task.roll;
   const mark = roll.outcome === "fail" ? "❌" : roll.outcome === "tie" ? "➖" : "✅";
+  const extra = [
+    ...(roll.rerolledDice ?? []).map((d) =>
+      t(lang, "fate.check.rerolled", { dice: `\`${d.symbols.join(" ")}\` (${d.rolled.join(" ")})` }),
+    ),
+    ...((roll.invokes ?? []).length > 0
+      ? [
+          t(lang, "fate.check.invokes", {
+            list: (roll.invokes ?? [])
+              .map(
+                (i) =>
+                  `${i.aspect} (${t(lang, `fate.invokeMode.${i.mode}`)}, ${t(lang, `fate.payment.${i.paidWith}`)})`,
+              )
+              .join("; "),
+          }),
+        ]
+      : []),
+  ].map((l) => `\n   ${l}`);
+  const plus2 = (roll.invokes ?? []).filter((i) => i.mode === "plus2").length * 2;
   return `${mark} ${head}\n   ${t(lang, "fate.challenge.rolled", {
     name: roll.characterName,
     skill: skillText(lang, roll.skill),
     dice: `\`${roll.dice.symbols.join(" ")}\` (${roll.dice.rolled.join(" ")}) ${signed(roll.dice.total)}`,
     value: signed(roll.skillValue),
-    bonus: roll.bonus === 0 ? "" : ` ${signed(roll.bonus)}`,
+    bonus: (roll.bonus === 0 ? "" : ` ${signed(roll.bonus)}`) + (plus2 === 0 ? "" : ` ${signed(plus2)}`),
     result: ladderText(lang, roll.result),
     shifts: signed(roll.shifts),
     outcome: t(lang, `fate.outcome.${roll.outcome}`),
-  })}`;
+  })}${extra.join("")}`;
 }
 
 function challengeEmbed(lang: Lang, challenge: FateChallenge): EmbedView {
@@ -71,8 +104,29 @@ function challengeEmbed(lang: Lang, challenge: FateChallenge): EmbedView {
   };
 }
 
-function challengeView(lang: Lang, challenge: FateChallenge): MessageView {
-  return { embeds: [challengeEmbed(lang, challenge)] };
+function challengeView(lang: Lang, challenge: FateChallenge, flowId?: number): MessageView {
+  const rolled = challenge.tasks.some((t) => t.roll);
+  return {
+    embeds: [challengeEmbed(lang, challenge)],
+    rows:
+      challenge.status === "open" && rolled && flowId !== undefined
+        ? [
+            [
+              {
+                kind: "button",
+                label: t(lang, "fate.button.plus2"),
+                intent: { type: "fate-challenge.invoke-menu", flowId, mode: "plus2" },
+              },
+              {
+                kind: "button",
+                style: "secondary",
+                label: t(lang, "fate.button.reroll"),
+                intent: { type: "fate-challenge.invoke-menu", flowId, mode: "reroll" },
+              },
+            ],
+          ]
+        : [],
+  };
 }
 
 async function openChallenge(ctx: Pick<ActionContext, "tx" | "table">) {
@@ -177,7 +231,7 @@ export const fateChallengeRoll = defineUseCase({
     });
     return {
       reply: { content: line, embeds: [challengeEmbed(ctx.publicLang, next)] },
-      effects: [panelEdit(flow, challengeView(ctx.publicLang, next))],
+      effects: [panelEdit(flow, challengeView(ctx.publicLang, next, flow.id))],
     };
   },
 });
@@ -191,7 +245,7 @@ export const fateChallengeShow = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { flow } = await openChallenge(ctx);
-    return answerWithPanel(ctx, flow, challengeView(ctx.publicLang, flow.state));
+    return answerWithPanel(ctx, flow, challengeView(ctx.publicLang, flow.state, flow.id));
   },
 });
 
@@ -227,5 +281,157 @@ export const fateChallengeEnd = defineUseCase({
       },
       effects: [panelEdit(flow, challengeView(ctx.publicLang, ended))],
     };
+  },
+});
+
+const invokeMode = z.enum(["plus2", "reroll"]);
+
+/** The roller's player (the GM for a GM character): the aspects to invoke on their latest roll here. */
+export const fateChallengeInvokeMenu = defineUseCase({
+  type: "fate-challenge.invoke-menu",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("fate-challenge.invoke-menu"),
+    flowId: z.number().int().positive(),
+    mode: invokeMode,
+  }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.challenge");
+    const mine = await sqlFor(ctx.tx).rows<Character>`
+      SELECT * FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL`;
+    const ids = mine.filter((c) => canControl(table, ctx.actor, c)).map((c) => String(c.id));
+    const task = latestTaskRolledBy(flow.state, ids);
+    if (task === null) refuse("errors.fate.noChallengeRollOfYours");
+    const roll = flow.state.tasks[task]!.roll!;
+    const roller = mine.find((c) => String(c.id) === roll.characterId)!;
+    const aspects = await invokableAspects(ctx.tx, table);
+    if (aspects.length === 0) refuse("errors.fate.noAspects");
+    return {
+      reply: {
+        ephemeral: true,
+        content: t(ctx.userLang, "fate.challenge.invokeMenu", {
+          name: roller.name,
+          task: flow.state.tasks[task]!.name,
+          mode: `@fate.invokeMode.${ctx.intent.mode}`,
+          fp: roller.fatePoints,
+        }),
+        rows: [
+          [
+            {
+              kind: "select",
+              intent: { type: "fate-challenge.invoke", flowId: flow.id, mode: ctx.intent.mode, task },
+              field: "aspect",
+              placeholder: t(ctx.userLang, "fate.select.aspect"),
+              options: [...aspects]
+                .sort((a, b) => b.aspect.freeInvokes.length - a.aspect.freeInvokes.length)
+                .slice(0, 25)
+                .map((a) => ({
+                  label: a.aspect.name.slice(0, 90),
+                  value: a.ref,
+                  description: t(ctx.userLang, "fate.invoke.option", {
+                    where: a.characterName ?? t(ctx.userLang, "fate.aspect.scene"),
+                    kind: `@fate.aspectKind.${a.aspect.kind}`,
+                    free: a.aspect.freeInvokes.length,
+                  }).slice(0, 100),
+                })),
+            },
+          ],
+        ],
+      },
+    };
+  },
+});
+
+/**
+ * Invokes an aspect on a task's roll (its roller's player; the GM for a GM character): a free
+ * invoke the roller may use first, else one of the roller's fate points (docs/rules/fate.md §3.2).
+ */
+export const fateChallengeInvoke = defineUseCase({
+  type: "fate-challenge.invoke",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("fate-challenge.invoke"),
+    flowId: z.number().int().positive(),
+    mode: invokeMode,
+    task: z.number().int().min(0).max(20),
+    aspect: z.string().min(1).max(100),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const flow = await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.challenge");
+    const roll = flow.state.tasks[ctx.intent.task]?.roll;
+    if (!roll)
+      refuse("errors.fate.challengeTaskNotRolled", { task: flow.state.tasks[ctx.intent.task]?.name ?? "?" });
+    const roller = await characterById(ctx.tx, table.id, Number(roll.characterId));
+    requireControl(ctx, roller);
+    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, roller.id);
+    const invokerId = String(roller.id);
+    const free = usableFreeInvokes(found.aspect, invokerId);
+    const paidWith =
+      found.aspect.kind === "boost"
+        ? "free-invoke"
+        : choosePayment(free, roller.fatePoints, found.aspect.name);
+    if (paidWith === "free-invoke" && free === 0)
+      refuse("errors.fate.noFreeInvokes", { aspect: found.aspect.name });
+    const next = invokeOnChallengeTask(
+      flow.state,
+      ctx.intent.task,
+      { aspect: found.aspect.name, invokerId, mode: ctx.intent.mode, paidWith },
+      ctx.dice,
+    );
+    let fatePoints = roller.fatePoints;
+    if (paidWith === "fate-point") {
+      fatePoints = spendFatePoints({ fatePoints }, 1).fatePoints;
+      await saveFatePoints(ctx.tx, roller.id, fatePoints);
+    } else {
+      const after = spendFreeInvoke(found.aspect, invokerId);
+      await saveInvokedAspect(ctx.tx, table, found, found.aspect.kind === "boost" ? null : after);
+    }
+    await saveFlowState(ctx.tx, flow.id, next);
+    const rolled = next.tasks[ctx.intent.task]!;
+    await appendLog(ctx, table.id, {
+      action: "fate.challenge.invoke",
+      characterId: roller.id,
+      summary: {
+        key: "log.fate.challengeInvoke",
+        params: {
+          name: roller.name,
+          aspect: found.aspect.name,
+          task: rolled.name,
+          mode: `@fate.invokeMode.${ctx.intent.mode}`,
+          payment: `@fate.payment.${paidWith}`,
+        },
+      },
+      before: {
+        fatePoints: roller.fatePoints,
+        freeInvokes: found.aspect.freeInvokes.length,
+        result: roll.result,
+      },
+      after: { fatePoints, result: rolled.roll!.result },
+      dice: ctx.intent.mode === "reroll" ? { rerolled: roll.dice, now: rolled.roll!.dice } : undefined,
+    });
+    const fromMenu =
+      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+    const lang = fromMenu ? ctx.userLang : ctx.publicLang;
+    const text = t(lang, "fate.challenge.invoked", {
+      name: roller.name,
+      aspect: found.aspect.name,
+      task: rolled.name,
+      mode: `@fate.invokeMode.${ctx.intent.mode}`,
+      payment: `@fate.payment.${paidWith}`,
+      result: ladderText(lang, rolled.roll!.result),
+      outcome: t(lang, `fate.outcome.${rolled.roll!.outcome}`),
+    });
+    const effects = [panelEdit(flow, challengeView(ctx.publicLang, next, flow.id))];
+    if (fromMenu)
+      return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update" as const, effects };
+    return { reply: { content: text, embeds: [challengeEmbed(ctx.publicLang, next)] }, effects };
   },
 });

@@ -39,6 +39,8 @@ import {
 } from "./faction.js";
 import {
   fateChallengeEnd,
+  fateChallengeInvoke,
+  fateChallengeInvokeMenu,
   fateChallengeRoll,
   fateChallengeShow,
   fateChallengeStart,
@@ -116,6 +118,8 @@ export const useCases: UseCase<any>[] = [
   fateChallengeRoll,
   fateChallengeShow,
   fateChallengeEnd,
+  fateChallengeInvokeMenu,
+  fateChallengeInvoke,
 ];
 export const autocompleteSources: AutocompleteSource[] = [skillSource, aspectSource, checkSource];
 export const hooks: SystemHooks = sheetHooks;

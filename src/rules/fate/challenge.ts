@@ -1,5 +1,6 @@
 import type { DiceSource } from "../dice.js";
 import { refuse } from "../errors.js";
+import type { AppliedInvoke } from "./check.js";
 import { type FateDiceRoll, rollFateDice } from "./dice.js";
 import { type Outcome, outcome } from "./outcomes.js";
 import { echo, normaliseName, resolveSkill, type SkillKey } from "./skills.js";
@@ -15,6 +16,12 @@ export interface ChallengeRoll {
   result: number;
   shifts: number;
   outcome: Outcome;
+  /** Invokes on this roll (+2 or a reroll). Missing in rolls saved before invokes: none. */
+  invokes?: AppliedInvoke[];
+  /** Dice replaced by rerolls, oldest first. */
+  rerolledDice?: FateDiceRoll[];
+  /** 1 for the challenge's first roll, 2 for the next…; missing in rolls saved before: 0. */
+  order?: number;
 }
 
 /** One task: a name (often a skill's), its difficulty, and the roll once made. */
@@ -152,6 +159,9 @@ export function rollChallengeTask(
     result,
     shifts,
     outcome: outcome(shifts),
+    invokes: [],
+    rerolledDice: [],
+    order: challenge.tasks.filter((t) => t.roll).length + 1,
   };
   return {
     ...challenge,
@@ -187,4 +197,65 @@ export function challengeTally(challenge: FateChallenge): ChallengeTally {
 export function endChallenge(challenge: FateChallenge): FateChallenge {
   if (challenge.status !== "open") refuse("errors.fate.challengeEnded");
   return { ...challenge, status: "ended" };
+}
+
+/**
+ * An invoke on a task's roll after seeing it (docs/rules/fate.md §3.2): +2 to the result or a
+ * reroll of the four dice; the result, shifts and outcome follow. As on a check, one aspect is
+ * paid for with a fate point once per roll. Paying (a free invoke or a fate point) is the caller's.
+ */
+export function invokeOnChallengeTask(
+  challenge: FateChallenge,
+  task: number,
+  invoke: {
+    aspect: string;
+    invokerId: string;
+    mode: "plus2" | "reroll";
+    paidWith: AppliedInvoke["paidWith"];
+  },
+  dice: DiceSource,
+): FateChallenge {
+  if (challenge.status !== "open") refuse("errors.fate.challengeEnded");
+  const roll = challenge.tasks[task]?.roll;
+  if (!roll)
+    return refuse("errors.fate.challengeTaskNotRolled", { task: challenge.tasks[task]?.name ?? "?" });
+  const invokes = roll.invokes ?? [];
+  if (
+    invoke.paidWith === "fate-point" &&
+    invokes.some(
+      (i) => i.paidWith === "fate-point" && normaliseName(i.aspect) === normaliseName(invoke.aspect),
+    )
+  ) {
+    return refuse("errors.fate.aspectAlreadyInvoked", { aspect: invoke.aspect });
+  }
+  const nextInvokes = [...invokes, { ...invoke }];
+  let rolled = roll.dice;
+  let rerolledDice = roll.rerolledDice ?? [];
+  if (invoke.mode === "reroll") {
+    rerolledDice = [...rerolledDice, roll.dice];
+    rolled = rollFateDice(dice);
+  }
+  const plus2 = nextInvokes.filter((i) => i.mode === "plus2").length * 2;
+  const result = rolled.total + roll.skillValue + roll.bonus + plus2;
+  const shifts = result - challenge.tasks[task]!.difficulty;
+  const next: ChallengeRoll = {
+    ...roll,
+    dice: rolled,
+    rerolledDice,
+    invokes: nextInvokes,
+    result,
+    shifts,
+    outcome: outcome(shifts),
+  };
+  return { ...challenge, tasks: challenge.tasks.map((t, i) => (i === task ? { ...t, roll: next } : t)) };
+}
+
+/** The task whose roll came last among those made by these characters (for "invoke on my roll"), or null. */
+export function latestTaskRolledBy(challenge: FateChallenge, characterIds: readonly string[]): number | null {
+  let best: number | null = null;
+  challenge.tasks.forEach((t, i) => {
+    if (!t.roll || !characterIds.includes(t.roll.characterId)) return;
+    if (best === null || (t.roll.order ?? 0) >= (challenge.tasks[best]!.roll!.order ?? 0)) best = i;
+  });
+  return best;
 }

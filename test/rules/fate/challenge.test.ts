@@ -5,6 +5,8 @@ import {
   challengeTally,
   endChallenge,
   findChallengeTask,
+  invokeOnChallengeTask,
+  latestTaskRolledBy,
   parseChallengeTasks,
   rollChallengeTask,
   startChallenge,
@@ -60,6 +62,39 @@ describe("a challenge (docs/rules/fate.md §3.4)", () => {
     });
     const ended = endChallenge(challenge);
     expectRefusal(() => endChallenge(ended), "errors.fate.challengeEnded");
+  });
+
+  it("«Призывая Аспект… получить +2… перебросить проверку» works on a task's roll too", () => {
+    let challenge = startChallenge("Climb", parseChallengeTasks("Athletics 3, Lore"));
+    const a = roll(0, "athletics", 2, [3, 3, 3, 3]); // 0 + 2 = 2 vs 3 → fail
+    challenge = rollChallengeTask(challenge, a.input, a.dice);
+    expect(challenge.tasks[0]!.roll!.outcome).toBe("fail");
+    const invoked = {
+      aspect: "Sure-footed",
+      invokerId: "a",
+      mode: "plus2" as const,
+      paidWith: "fate-point" as const,
+    };
+    challenge = invokeOnChallengeTask(challenge, 0, invoked, scriptedDice([]));
+    expect(challenge.tasks[0]!.roll).toMatchObject({ result: 4, shifts: 1, outcome: "success" });
+    expectRefusal(
+      () => invokeOnChallengeTask(challenge, 0, invoked, scriptedDice([])),
+      "errors.fate.aspectAlreadyInvoked",
+    );
+    challenge = invokeOnChallengeTask(
+      challenge,
+      0,
+      { ...invoked, mode: "reroll", aspect: "Rope" },
+      scriptedDice([1, 1, 3, 3]),
+    );
+    expect(challenge.tasks[0]!.roll).toMatchObject({ result: 6, shifts: 3, outcome: "style" });
+    expect(challenge.tasks[0]!.roll!.rerolledDice).toHaveLength(1);
+    expectRefusal(
+      () => invokeOnChallengeTask(challenge, 1, invoked, scriptedDice([])),
+      "errors.fate.challengeTaskNotRolled",
+    );
+    expect(latestTaskRolledBy(challenge, ["a"])).toBe(0);
+    expect(latestTaskRolledBy(challenge, ["b"])).toBeNull();
   });
 
   it("finds a task by number, name or skill", () => {
