@@ -209,6 +209,9 @@ describe("Fate conflicts, hits and invokes (app layer, real PostgreSQL)", () => 
     const pinned = await app.db.aspect.findFirstOrThrow({ where: { name: "Pinned down" } });
     const ilsa = await app.db.character.findFirstOrThrow({ where: { name: "Ilsa" } });
     expect(pinned.freeInvokeHolders).toEqual([{ holderId: String(ilsa.id), side: "pc" }]);
+    expect(replyText(await app.run(GM, { type: "aspect.list" }))).toContain(
+      "Pinned down — Situational aspect · 1 free invoke (Ilsa ×1)",
+    );
     // The Captain may invoke the aspect placed on him, but only with his own fate point.
     app.useDice(scriptedDice(ZERO));
     await app.run(GM, { type: "check", skill: "fight", character: "Captain", vs: 2 });

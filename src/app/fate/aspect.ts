@@ -125,10 +125,24 @@ export const aspectRemove = defineUseCase({
 
 export async function aspectLines(ctx: Pick<ActionContext, "tx" | "publicLang">, table: GameTable) {
   const all = await tableAspects(ctx.tx, table.id);
+  const names = new Map((await liveCharacters(ctx.tx, table.id)).map((c) => [String(c.id), c.name]));
+  // Whose the free invokes are (docs/rules/fate.md §3.2): "Ilsa ×1, anyone ×1".
+  const owners = (a: (typeof all)[number]) => {
+    const counts = new Map<string, number>();
+    for (const f of a.aspect.freeInvokes) {
+      const who = f.holderId
+        ? (names.get(f.holderId) ?? t(ctx.publicLang, `fate.conflict.side.${f.side ?? "pc"}`))
+        : f.side
+          ? t(ctx.publicLang, `fate.conflict.side.${f.side}`)
+          : t(ctx.publicLang, "fate.aspect.anyone");
+      counts.set(who, (counts.get(who) ?? 0) + 1);
+    }
+    return [...counts.entries()].map(([who, n]) => `${who} ×${n}`).join(", ");
+  };
   const line = (a: (typeof all)[number]) =>
     `• ${a.aspect.name} — ${t(ctx.publicLang, `fate.aspectKind.${a.aspect.kind}`)}${
       a.aspect.freeInvokes.length > 0
-        ? ` · ${t(ctx.publicLang, "fate.aspect.free", { count: a.aspect.freeInvokes.length })}`
+        ? ` · ${t(ctx.publicLang, "fate.aspect.free", { count: a.aspect.freeInvokes.length })} (${owners(a)})`
         : ""
     }`;
   const scene = all.filter((a) => a.characterId === null).map(line);

@@ -704,6 +704,15 @@ export default {
     "None of your characters has rolled a task of this challenge yet: `{/fate-challenge roll task skill}` first.",
   "errors.fate.challengeTaskNotRolled":
     "The task {task} has not been rolled yet: `{/fate-challenge roll task skill}`.",
+  "fate.faction.cleared": "🏛️ {name} recovers: the {slot} consequence is gone.",
+  "log.fate.factionClear": "faction {name}: the {slot} consequence cleared",
+  "errors.fate.factionConsequenceFree": "{name} has no {slot} consequence to clear. See `{/faction show name}`.",
+  "cmd.faction.clear.desc": "GM: a faction's consequence heals",
+  "cmd.faction.clear.name.desc": "The faction",
+  "cmd.faction.clear.severity.desc": "Which consequence",
+  "cmd.faction.clear.severity.choice.mild": "Mild (2)",
+  "cmd.faction.clear.severity.choice.moderate": "Moderate (4)",
+  "cmd.faction.clear.severity.choice.severe": "Severe (6)",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":
@@ -796,5 +805,6 @@ export default {
   "fate.boost.formLabel": "The boost (a short-lived aspect)",
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
+  "fate.aspect.anyone": "anyone",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;

@@ -866,6 +866,18 @@ export default {
   "errors.fate.noChallengeRollOfYours":
     "Ни один ваш персонаж ещё не бросал задачу этого вызова: сначала `{/fate-challenge roll task skill}`.",
   "errors.fate.challengeTaskNotRolled": "Задача {task} ещё не брошена: `{/fate-challenge roll task skill}`.",
+  "fate.faction.cleared": "🏛️ Фракция {name} оправляется: последствие ({slot}) снято.",
+  "log.fate.factionClear": "фракция {name}: снято последствие {slot}",
+  "errors.fate.factionConsequenceFree": "У фракции {name} нет последствия «{slot}». Посмотреть: `{/faction show name}`.",
+  "cmd.faction.clear.name": "снять",
+  "cmd.faction.clear.desc": "Ведущий: последствие фракции проходит",
+  "cmd.faction.clear.name.name": "название",
+  "cmd.faction.clear.name.desc": "Фракция",
+  "cmd.faction.clear.severity.name": "последствие",
+  "cmd.faction.clear.severity.desc": "Какое последствие",
+  "cmd.faction.clear.severity.choice.mild": "Лёгкое (2)",
+  "cmd.faction.clear.severity.choice.moderate": "Среднее (4)",
+  "cmd.faction.clear.severity.choice.severe": "Серьёзное (6)",
   // (end of factions, challenges, compels and fate points spent)
   // Conflicts, hits and invokes: turns, choosing how to absorb a hit, free invokes by side, boosts.
   "errors.fate.oneBoxPerHit":
@@ -963,5 +975,6 @@ export default {
   "fate.boost.formLabel": "Усиление (недолгий аспект)",
   "fate.hit.chooseAgain":
     "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
+  "fate.aspect.anyone": "любой",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;
