@@ -5,7 +5,7 @@
  * challenge form).
  */
 import { z } from "zod";
-import type { GameTable } from "../../generated/prisma/client.js";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import {
   asNegotiation,
@@ -299,7 +299,10 @@ export const negotiationPreMenu = defineUseCase({
       return { modal };
     }
     if (state.phase === 1) refuse("errors.bh.preActivationNotAllowed", { phase: 1 });
-    const options = hunter.traits.flatMap((tr) =>
+    const fresh = await sqlFor(ctx.tx).one<Pick<Character, "sheet">>`
+      SELECT sheet FROM "character" WHERE id = ${Number(hunter.id)}`;
+    const traits = fresh ? hunterSheet(fresh).traits : hunter.traits;
+    const options = traits.flatMap((tr) =>
       (["attack", "defence"] as const).map((as) => ({
         label: t(ctx.userLang, "bh.negotiation.preOption", { trait: tr.name, role: as, value: tr.value }),
         value: `${as}:${tr.name}`,
@@ -391,13 +394,21 @@ export async function preActivateInNegotiation(
   let already: string[] = [];
   let sheet: ReturnType<typeof hunterSheet> | null = null;
   if (pre.by !== GM_SIDE) {
-    const character = await sqlFor(ctx.tx).one<{ sheet: unknown }>`
+    const character = await sqlFor(ctx.tx).one<Pick<Character, "sheet">>`
       SELECT sheet FROM "character" WHERE id = ${Number(pre.by)}`;
     if (!character) refuse("errors.bh.notInNegotiation", { name: pre.by });
-    sheet = hunterSheet(character as never);
+    sheet = hunterSheet(character);
     already = sheet.preActivated;
   }
-  const { state, added } = preActivate(flow.state, pre, already);
+  // The hunter's traits as they are now (the sheet may have changed since the negotiation opened).
+  const traitsNow = sheet?.traits.map((tr) => ({ name: tr.name, sphere: tr.sphere, value: tr.value }));
+  const current: NegotiationState = traitsNow
+    ? {
+        ...flow.state,
+        hunters: flow.state.hunters.map((h) => (h.id === pre.by ? { ...h, traits: traitsNow } : h)),
+      }
+    : flow.state;
+  const { state, added } = preActivate(current, pre, already);
   await saveFlowState(ctx.tx, flow.id, state);
   if (sheet) await saveHunterSheet(ctx.tx, Number(pre.by), markPreActivated(sheet, [added.trait]));
   const name = added.by === GM_SIDE ? t(ctx.publicLang, "bh.negotiation.gm") : nameOf(state, added.by);
