@@ -347,6 +347,22 @@ describe("e2e: a Beast Hunters session that is played to its end", () => {
     expect(logged).toContainEqual({ actor_user_id: gm, character_id: Number(yak) });
     expect((await challenge()).state.challenge.advantage[yak]).toEqual({ obstacle: 2 });
 
+    // /challenge show moves the live panel: the old message says so and keeps no live button.
+    const moved = await slash(bob, "challenge", ["show"]).settled();
+    const old = await waitForMessage(panelId, "This panel has moved");
+    const controls = (old.components as Array<{ components: Array<{ disabled?: boolean }> }>).flatMap(
+      (r) => r.components,
+    );
+    expect(controls.length).toBeGreaterThan(0);
+    expect(controls.every((c) => c.disabled === true)).toBe(true);
+    const newPanel = (
+      await e2e.database.query<{ panel_message_id: string }>(
+        "SELECT panel_message_id FROM flow WHERE id = $1",
+        [flowId],
+      )
+    )[0]!.panel_message_id;
+    expect(newPanel).toBe(moved.original!.id);
+
     await slash(gm, "challenge", ["end"], { concede: true }).settled();
     // /reserve set mid-adventure asks on a button and says what it would clear; nothing changes yet.
     const spentBefore = (await pool()).spent;
