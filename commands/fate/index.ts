@@ -237,6 +237,13 @@ const faction = defineCommand({
         ],
       },
       { name: "scene", options: [factionName, { name: "passed", type: "boolean" }] },
+      {
+        name: "clear",
+        options: [
+          factionName,
+          { name: "severity", type: "string", required: true, choices: ["mild", "moderate", "severe"] },
+        ],
+      },
       { name: "delete", options: [factionName] },
     ],
   },

@@ -312,6 +312,12 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
       expect(shown).toContain("Army: ☐☒☒");
       expect(shown).toContain("Economy: ☐☐☐");
       expect(shown).toContain("Drill");
+      const healed = await app.run(GM, { type: "faction.clear", name: "Iron Legion", severity: "mild" });
+      expect(replyText(healed)).toContain("Iron Legion recovers: the Mild (2) consequence is gone");
+      expect(replyText(healed)).toContain("Mild (2): —");
+      expect(
+        (await app.refused(GM, { type: "faction.clear", name: "Iron Legion", severity: "mild" })).code,
+      ).toBe("errors.fate.factionConsequenceFree");
       const out = await app.run(GM, {
         type: "faction.hit",
         name: "Iron Legion",

@@ -106,7 +106,7 @@ export function factionEmbed(lang: Lang, faction: Faction): EmbedView {
   const consequences = faction.consequences
     .map(
       (s) =>
-        `${t(lang, `fate.consequenceSlot.${s.id}`)} : ${
+        `${t(lang, `fate.consequenceSlot.${s.id}`)}: ${
           s.taken ? (s.aspect?.name ?? t(lang, "fate.sheet.unnamed")) : "—"
         }`,
     )
@@ -540,6 +540,54 @@ export const factionHitWay = defineUseCase({
       after: { stress: after.stress, consequences: after.consequences },
     });
     return { reply: hitView(ctx.publicLang, null, next, after, hit), replyMode: "update" };
+  },
+});
+
+/** GM: a faction's consequence heals (docs/rules/fate.md §3.5: consequences as for characters, §3.3 recovery). */
+export const factionClear = defineUseCase({
+  type: "faction.clear",
+  systems: ["fate"],
+  schema: z.object({
+    type: z.literal("faction.clear"),
+    name: factionName,
+    severity: z.enum(["mild", "moderate", "severe"]),
+  }),
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const table = requireGm(ctx);
+    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const slot = faction.consequences.find((s) => s.id === ctx.intent.severity);
+    if (!slot?.taken)
+      refuse("errors.fate.factionConsequenceFree", {
+        name: faction.name,
+        slot: `@fate.consequenceSlot.${ctx.intent.severity}`,
+      });
+    const after: Faction = {
+      ...faction,
+      consequences: faction.consequences.map((s) =>
+        s.id === ctx.intent.severity ? { ...s, taken: false, aspect: null } : s,
+      ),
+    };
+    await saveFaction(ctx.tx, table, after);
+    await appendLog(ctx, table.id, {
+      action: "fate.faction.clear",
+      summary: {
+        key: "log.fate.factionClear",
+        params: { name: faction.name, slot: `@fate.consequenceSlot.${ctx.intent.severity}` },
+      },
+      before: { aspect: slot.aspect?.name ?? null },
+    });
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.faction.cleared", {
+          name: faction.name,
+          slot: `@fate.consequenceSlot.${ctx.intent.severity}`,
+        }),
+        embeds: [factionEmbed(ctx.publicLang, after)],
+      },
+    };
   },
 });
 

@@ -27,6 +27,7 @@ import {
 import { contestResolve, contestRoll, contestShow, contestStart } from "./contest.js";
 import {
   factionCheck,
+  factionClear,
   factionCreate,
   factionDelete,
   factionFp,
@@ -107,6 +108,7 @@ export const useCases: UseCase<any>[] = [
   factionHit,
   factionDelete,
   factionCheck,
+  factionClear,
   factionHitWay,
   factionScene,
   factionInvokeMenu,

@@ -706,7 +706,8 @@ export default {
     "The task {task} has not been rolled yet: `{/fate-challenge roll task skill}`.",
   "fate.faction.cleared": "🏛️ {name} recovers: the {slot} consequence is gone.",
   "log.fate.factionClear": "faction {name}: the {slot} consequence cleared",
-  "errors.fate.factionConsequenceFree": "{name} has no {slot} consequence to clear. See `{/faction show name}`.",
+  "errors.fate.factionConsequenceFree":
+    "{name} has no {slot} consequence to clear. See `{/faction show name}`.",
   "cmd.faction.clear.desc": "GM: a faction's consequence heals",
   "cmd.faction.clear.name.desc": "The faction",
   "cmd.faction.clear.severity.desc": "Which consequence",

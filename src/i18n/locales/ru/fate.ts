@@ -868,7 +868,8 @@ export default {
   "errors.fate.challengeTaskNotRolled": "Задача {task} ещё не брошена: `{/fate-challenge roll task skill}`.",
   "fate.faction.cleared": "🏛️ Фракция {name} оправляется: последствие ({slot}) снято.",
   "log.fate.factionClear": "фракция {name}: снято последствие {slot}",
-  "errors.fate.factionConsequenceFree": "У фракции {name} нет последствия «{slot}». Посмотреть: `{/faction show name}`.",
+  "errors.fate.factionConsequenceFree":
+    "У фракции {name} нет последствия «{slot}». Посмотреть: `{/faction show name}`.",
   "cmd.faction.clear.name": "снять",
   "cmd.faction.clear.desc": "Ведущий: последствие фракции проходит",
   "cmd.faction.clear.name.name": "название",
