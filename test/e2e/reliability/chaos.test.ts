@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../../src/store/embedded-postgres.js";
 import { ActError, type InteractionHandle } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
-import { answerOf, redeliver, sleep, stopCluster, waitUntil } from "./ops.js";
+import {
+  answerOf,
+  checkFateBooks,
+  checkReserveBooks,
+  redeliver,
+  sleep,
+  stopCluster,
+  waitUntil,
+} from "./ops.js";
 
 const CALLBACK = "POST /interactions/:interactionId/:token/callback";
 const FOLLOWUP = "PATCH /webhooks/:appId/:token/messages/:messageId";
@@ -175,42 +183,11 @@ describe("e2e reliability: a bounded chaos run", () => {
     ).toBeGreaterThan(0);
     expect(undelivered).toBeLessThan(sent.length);
 
-    // The ledger checks. Fate points: exactly the gifts in the log, each logged once.
-    const [ash] = await e2e.database.query<{ id: number; fate_points: number }>(
-      "SELECT id, fate_points FROM character WHERE name = 'Ash'",
-    );
-    const gifts = await e2e.database.query<{ reason: string; amount: number }>(
-      "SELECT reason, (summary->'params'->>'amount')::int AS amount FROM log_entry WHERE action = 'fate.fp.give' AND character_id = $1",
-      [ash!.id],
-    );
-    expect(new Set(gifts.map((g) => g.reason)).size).toBe(gifts.length);
-    expect(ash!.fate_points - initialFatePoints).toBe(gifts.reduce((sum, g) => sum + g.amount, 0));
-    // The reserve: what is spent is exactly the spends in the log, each logged once, each step chained.
-    const [pool] = await e2e.database.query<{ spent: number; total: number }>(
-      "SELECT r.spent, r.total FROM reserve_pool r JOIN game_table g ON g.id = r.table_id WHERE g.channel_id = $1",
-      [huntChannel],
-    );
-    const spends = await e2e.database.query<{
-      reason: string;
-      amount: number;
-      before: number;
-      after: number;
-    }>(
-      "SELECT l.reason, (l.summary->'params'->>'amount')::int AS amount, (l.before->>'spent')::int AS before, (l.after->>'spent')::int AS after FROM log_entry l JOIN game_table g ON g.id = l.table_id WHERE l.action = 'reserve.spend' AND g.channel_id = $1 ORDER BY l.id",
-      [huntChannel],
-    );
-    expect(new Set(spends.map((s) => s.reason)).size).toBe(spends.length);
-    expect(pool!.spent).toBe(spends.reduce((sum, s) => sum + s.amount, 0));
-    for (const [i, spend] of spends.entries()) {
-      expect(spend.before).toBe(i === 0 ? 0 : spends[i - 1]!.after);
-      expect(spend.after - spend.before).toBe(spend.amount);
-    }
-    // Everything the GM was told was done is in the books.
-    const logged = {
-      fate: new Set(gifts.map((g) => g.reason)),
-      reserve: new Set(spends.map((s) => s.reason)),
-    };
-    for (const change of done) expect(logged[change.books!].has(change.reason), change.reason).toBe(true);
+    // The ledger checks: fate points = their log, reserve spent = its log, everything told done is there.
+    const [ash] = await e2e.database.query<{ id: number }>("SELECT id FROM character WHERE name = 'Ash'");
+    const asked = (books: Sent["books"]) => sent.filter((s) => s.books === books);
+    expect(await checkFateBooks(e2e.database, ash!.id, initialFatePoints, asked("fate"))).toBeGreaterThan(5);
+    expect(await checkReserveBooks(e2e.database, huntChannel, asked("reserve"))).toBeGreaterThan(5);
     // Every applied interaction is recorded once with its log entry, and no other.
     const [counts] = await e2e.database.query<{ processed: number; logged: number }>(
       "SELECT (SELECT count(*)::int FROM processed_interaction) AS processed, (SELECT count(*)::int FROM log_entry) AS logged",

@@ -5,12 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../../src/store/embedded-postgres.js";
 import type { InteractionHandle } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
-import { answerOf, POSTGRES_STOPS, sleep, stopCluster, waitUntil } from "./ops.js";
+import {
+  type AskedChange,
+  answerOf,
+  checkFateBooks,
+  checkReserveBooks,
+  POSTGRES_STOPS,
+  sleep,
+  stopCluster,
+  waitUntil,
+} from "./ops.js";
 
 /**
  * PostgreSQL restarted ten times in a row under a steady load of commands: the bot process never
  * exits, every interaction is answered in time (the unavailable notice while the server is away),
- * the next command after each restart works, and the fate point books are exact.
+ * the next command after each restart works, and the books (fate points, a Beast Hunters reserve)
+ * are exact.
  */
 describe("e2e reliability: database restarts under load", () => {
   let root: string;
@@ -19,6 +29,8 @@ describe("e2e reliability: database restarts under load", () => {
   let gm: string;
   const players: string[] = [];
   let initialFatePoints = 0;
+  let ashId = 0;
+  let huntChannel: string;
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), "storybot-restarts-"));
@@ -31,10 +43,18 @@ describe("e2e reliability: database restarts under load", () => {
     await e2e.double
       .slash(gm, e2e.channelId, "character", ["create"], { name: "Ash", kind: "npc" })
       .settled();
-    const [ash] = await e2e.database.query<{ fate_points: number }>(
-      "SELECT fate_points FROM character WHERE name = 'Ash'",
+    const [ash] = await e2e.database.query<{ id: number; fate_points: number }>(
+      "SELECT id, fate_points FROM character WHERE name = 'Ash'",
     );
     initialFatePoints = ash!.fate_points;
+    ashId = ash!.id;
+    huntChannel = e2e.double.addChannel({ guildId: e2e.guildId, name: "hunt" });
+    await e2e.double.slash(gm, huntChannel, "table", ["setup"], { system: "beast-hunters" }).settled();
+    await e2e.double.waitFor(
+      () => (e2e.double.registeredCommands(e2e.guildId).some((c) => c.name === "reserve") ? true : null),
+      { timeoutMs: 10_000, what: () => "the Beast Hunters commands in the guild" },
+    );
+    await e2e.double.slash(gm, huntChannel, "reserve", ["set"], { total: 10_000, ceiling: 10 }).settled();
   });
 
   afterAll(async () => {
@@ -44,21 +64,26 @@ describe("e2e reliability: database restarts under load", () => {
   });
 
   it("survives ten restarts (fast, immediate, kill -9) with every interaction answered and the books exact", async () => {
-    const gifts: Array<{ handle: InteractionHandle; reason: string }> = [];
+    const gifts: AskedChange[] = [];
+    const spends: AskedChange[] = [];
     const all: InteractionHandle[] = [];
     let n = 0;
-    // 25 interactions a second: fate point gifts by the GM and rolls by the players.
+    // 25 interactions a second: fate point gifts and reserve spends by the GM, rolls by the players.
     const load = setInterval(() => {
       n++;
-      const handle =
-        n % 2 === 0
-          ? e2e.double.slash(gm, e2e.channelId, "fp", ["give"], {
-              character: "Ash",
-              amount: 1,
-              reason: `gift ${n}`,
-            })
-          : e2e.double.slash(players[n % players.length]!, e2e.channelId, "roll", [], { expression: "1d6" });
-      if (n % 2 === 0) gifts.push({ handle, reason: `gift ${n}` });
+      const reason = `change ${n}`;
+      let handle: InteractionHandle;
+      if (n % 4 === 0) {
+        handle = e2e.double.slash(gm, e2e.channelId, "fp", ["give"], { character: "Ash", amount: 1, reason });
+        gifts.push({ handle, reason });
+      } else if (n % 4 === 2) {
+        handle = e2e.double.slash(gm, huntChannel, "reserve", ["spend"], { amount: 2, reason });
+        spends.push({ handle, reason });
+      } else {
+        handle = e2e.double.slash(players[n % players.length]!, e2e.channelId, "roll", [], {
+          expression: "1d6",
+        });
+      }
       all.push(handle);
     }, 40);
     try {
@@ -94,21 +119,9 @@ describe("e2e reliability: database restarts under load", () => {
     for (const handle of all) expect(answerOf(handle)).not.toContain("internal error");
     expect(all.length).toBeGreaterThan(10 * 25 * 2);
 
-    // The books: Ash's fate points are exactly the gifts in the log, each gift there at most once,
-    // and every gift the GM was told about is there.
-    const [ash] = await e2e.database.query<{ fate_points: number; id: number }>(
-      "SELECT id, fate_points FROM character WHERE name = 'Ash'",
-    );
-    const logged = await e2e.database.query<{ reason: string; amount: number }>(
-      "SELECT reason, (summary->'params'->>'amount')::int AS amount FROM log_entry WHERE action = 'fate.fp.give' AND character_id = $1",
-      [ash!.id],
-    );
-    expect(new Set(logged.map((l) => l.reason)).size).toBe(logged.length);
-    expect(ash!.fate_points - initialFatePoints).toBe(logged.reduce((sum, l) => sum + l.amount, 0));
-    const reasons = new Set(logged.map((l) => l.reason));
-    for (const { handle, reason } of gifts) {
-      const text = answerOf(handle) ?? "";
-      if (!text.includes("temporarily unavailable")) expect(reasons.has(reason), text).toBe(true);
-    }
+    // The books: fate points and the reserve move by exactly what their logs say, each change logged
+    // once, and every change the GM was told was done is there.
+    expect(await checkFateBooks(e2e.database, ashId, initialFatePoints, gifts)).toBeGreaterThan(10);
+    expect(await checkReserveBooks(e2e.database, huntChannel, spends)).toBeGreaterThan(10);
   }, 240_000);
 });

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { expect } from "vitest";
+import type { TestDatabase } from "../../support/database.js";
 import type { DiscordDouble, InteractionHandle } from "../double/index.js";
 
 /** Small helpers for the reliability suites: HTTP probes, Prometheus text, bounded polling. */
@@ -102,4 +104,72 @@ export function redeliver(double: DiscordDouble, guildId: string, payload: Recor
   ).gateway;
   if (!gateway.dispatchOne(guildId, "INTERACTION_CREATE", payload))
     throw new Error("no session to redeliver to");
+}
+
+/** A change to the books a user asked for: its interaction, and the reason it is logged under. */
+export interface AskedChange {
+  handle: InteractionHandle;
+  reason: string;
+}
+
+/** What the user was told was done: answered, and not with the unavailable notice. */
+function toldDone(change: AskedChange): boolean {
+  const answer = answerOf(change.handle);
+  return answer !== null && !answer.includes("temporarily unavailable");
+}
+
+/**
+ * The fate point books of one character: its fate points moved by exactly the gifts in its log,
+ * each logged once, and every gift its giver was told was done is there. Returns how many are logged.
+ */
+export async function checkFateBooks(
+  database: Pick<TestDatabase, "query">,
+  characterId: number,
+  initialFatePoints: number,
+  asked: AskedChange[],
+): Promise<number> {
+  const [character] = await database.query<{ fate_points: number }>(
+    "SELECT fate_points FROM character WHERE id = $1",
+    [characterId],
+  );
+  const gifts = await database.query<{ reason: string; amount: number }>(
+    "SELECT reason, (summary->'params'->>'amount')::int AS amount FROM log_entry WHERE action = 'fate.fp.give' AND character_id = $1",
+    [characterId],
+  );
+  const reasons = new Set(gifts.map((g) => g.reason));
+  expect(reasons.size, "each gift logged once").toBe(gifts.length);
+  expect(character!.fate_points - initialFatePoints, "fate points = their log").toBe(
+    gifts.reduce((sum, g) => sum + g.amount, 0),
+  );
+  for (const change of asked.filter(toldDone)) expect(reasons.has(change.reason), change.reason).toBe(true);
+  return gifts.length;
+}
+
+/**
+ * The reserve books of the table in `channelId`: what is spent is exactly the spends in its log,
+ * each logged once and each starting where the last one ended, and every spend the GM was told
+ * was done is there. Returns how many are logged.
+ */
+export async function checkReserveBooks(
+  database: Pick<TestDatabase, "query">,
+  channelId: string,
+  asked: AskedChange[],
+): Promise<number> {
+  const [pool] = await database.query<{ spent: number }>(
+    "SELECT r.spent FROM reserve_pool r JOIN game_table g ON g.id = r.table_id WHERE g.channel_id = $1",
+    [channelId],
+  );
+  const spends = await database.query<{ reason: string; amount: number; before: number; after: number }>(
+    "SELECT l.reason, (l.summary->'params'->>'amount')::int AS amount, (l.before->>'spent')::int AS before, (l.after->>'spent')::int AS after FROM log_entry l JOIN game_table g ON g.id = l.table_id WHERE l.action = 'reserve.spend' AND g.channel_id = $1 ORDER BY l.id",
+    [channelId],
+  );
+  const reasons = new Set(spends.map((s) => s.reason));
+  expect(reasons.size, "each spend logged once").toBe(spends.length);
+  expect(pool!.spent, "reserve spent = its log").toBe(spends.reduce((sum, s) => sum + s.amount, 0));
+  for (const [i, spend] of spends.entries()) {
+    expect(spend.before).toBe(i === 0 ? 0 : spends[i - 1]!.after);
+    expect(spend.after - spend.before).toBe(spend.amount);
+  }
+  for (const change of asked.filter(toldDone)) expect(reasons.has(change.reason), change.reason).toBe(true);
+  return spends.length;
 }
