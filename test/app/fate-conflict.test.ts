@@ -448,4 +448,22 @@ describe("Fate conflicts, hits and invokes (app layer, real PostgreSQL)", () => 
     });
     expect(replyText(redo)).toContain("Ilsa takes a hit of 2 shifts: stress box 3");
   });
+
+  it("an attack whose hit is not settled stays open when its attacker rolls again: the hit is not lost", async () => {
+    app.useDice(scriptedDice([...ZERO, ...ZERO]));
+    const rolled = await app.run(GM, {
+      type: "check",
+      skill: "fight",
+      action: "attack",
+      target: "Wren",
+      character: "Captain",
+      bonus: 1,
+      vs: 0,
+    });
+    await app.run(GM, { type: "check", skill: "shoot", character: "Captain", vs: 2 });
+    const attackFlow = await app.db.flow.findUniqueOrThrow({ where: { id: rolled.result.replyIsPanelOf! } });
+    expect(attackFlow.status).toBe("open");
+    const applied = await app.run(WREN, { type: "fate.apply-hit", flowId: attackFlow.id });
+    expect(replyText(applied)).toContain("A hit of 1 shift on Wren from Captain");
+  });
 });

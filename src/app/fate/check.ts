@@ -137,7 +137,8 @@ export function panel(
 }
 
 /**
- * Older checks of the same roller stop taking invokes: "your latest check" is unambiguous.
+ * Older checks of the same roller stop taking invokes: "your latest check" is unambiguous. An
+ * attack on someone whose hit is not settled stays open (its panel still applies or settles it).
  * One statement finds and closes them (a contest's rolls stay open; their state is unchanged).
  */
 async function closeOlderChecks(ctx: Ctx, table: GameTable, rollerId: number): Promise<Effect[]> {
@@ -146,6 +147,9 @@ async function closeOlderChecks(ctx: Ctx, table: GameTable, rollerId: number): P
     UPDATE flow SET status = 'closed', closed_at = ${now}, updated_at = ${now}
     WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
       AND state -> 'rollerId' = ${JSON.stringify(rollerId)}::jsonb AND state -> 'contestFlowId' = 'null'::jsonb
+      -- An attack on someone stays open until its hit is settled: the dice are down (docs/rules/fate.md §3.4).
+      AND NOT (state -> 'check' ->> 'action' = 'attack' AND state -> 'targetId' <> 'null'::jsonb
+               AND state -> 'hitApplied' = 'null'::jsonb)
     RETURNING *`;
   return closed
     .sort((a, b) => a.id - b.id)
