@@ -22,8 +22,13 @@ WORKDIR /app
 ENV NODE_ENV=production HTTP_HOST=0.0.0.0
 COPY package.json package-lock.json ./
 # Production dependencies only; the install scripts are skipped because the Prisma client was
-# generated and compiled in the build stage.
-RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# generated and compiled in the build stage. Optional packages are left out (the embedded
+# PostgreSQL: the compose file gives DATABASE_URL), all but one: the native binary of the chart's
+# canvas, of the version the lock file gives, for this image's platform.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
+ && npm install --no-save --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
+      "@napi-rs/canvas-linux-$(node -p process.arch)-gnu@$(node -p "require('@napi-rs/canvas/package.json').version")" \
+ && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY prisma ./prisma
 USER node
