@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../../../src/app/table-cache.js";
 import type { InteractionHandle } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
-import { answerOf, getText, metricValue, sleep, waitUntil } from "./ops.js";
+import { type AskedChange, answerOf, checkFateBooks, getText, metricValue, sleep, waitUntil } from "./ops.js";
 
 const RUSSIAN = /[а-яё]/i;
 
@@ -19,6 +19,7 @@ describe("e2e reliability: one database connection killed under the running bot"
   let gm: string;
   let player: string;
   let base: string;
+  let otherChannel: string;
 
   const show = async () => {
     const view = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).settled();
@@ -43,6 +44,48 @@ describe("e2e reliability: one database connection killed under the running bot"
   const fatePoints = async () =>
     (await sql.query<{ fate_points: number }>("SELECT fate_points FROM character WHERE name = 'Ash'"))
       .rows[0]!.fate_points;
+  const characterNamed = async (name: string) =>
+    (
+      await sql.query<{ id: number; fate_points: number }>(
+        "SELECT id, fate_points FROM character WHERE name = $1",
+        [name],
+      )
+    ).rows[0]!;
+
+  /**
+   * 20 interactions a second in `channel` until finished: rolls, and fate point gifts to `character`.
+   * `finish` stops it after at least a second, waits for every one to be answered, none wrongly, and
+   * gives the gifts for the books.
+   */
+  const startLoad = (channel: string, character: string) => {
+    const rolls: InteractionHandle[] = [];
+    const gifts: AskedChange[] = [];
+    let n = 0;
+    const ticker = setInterval(() => {
+      n++;
+      if (n % 2 === 1) {
+        rolls.push(e2e.double.slash(gm, channel, "roll", [], { expression: "1d6" }));
+        return;
+      }
+      const reason = `${character} ${n}`;
+      const handle = e2e.double.slash(gm, channel, "fp", ["give"], { character, amount: 1, reason });
+      gifts.push({ handle, reason });
+    }, 50);
+    return {
+      cancel: () => clearInterval(ticker),
+      async finish(): Promise<AskedChange[]> {
+        // At least a second of it, however quickly the test got here.
+        await waitUntil(() => n >= 20, 5000, "a second of load");
+        clearInterval(ticker);
+        const all = [...rolls, ...gifts.map((g) => g.handle)];
+        await waitUntil(() => all.every((h) => answerOf(h) !== null), 10_000, "the load to be answered");
+        for (const handle of rolls) expect(answerOf(handle)).toMatch(/1d6/);
+        for (const handle of all) expect(answerOf(handle)).not.toMatch(/internal error|went wrong/i);
+        expect(all.length).toBeGreaterThan(10);
+        return gifts;
+      },
+    };
+  };
 
   beforeAll(async () => {
     e2e = await startE2E();
@@ -55,6 +98,11 @@ describe("e2e reliability: one database connection killed under the running bot"
     await e2e.double
       .slash(gm, e2e.channelId, "character", ["create"], { name: "Ash", kind: "npc" })
       .settled();
+    otherChannel = e2e.double.addChannel({ guildId: e2e.guildId, name: "other" });
+    await e2e.double.slash(gm, otherChannel, "table", ["setup"], { system: "fate" }).settled();
+    await e2e.double
+      .slash(gm, otherChannel, "character", ["create"], { name: "Birch", kind: "npc" })
+      .settled();
   });
   afterAll(async () => {
     await sql?.end().catch(() => {});
@@ -62,11 +110,9 @@ describe("e2e reliability: one database connection killed under the running bot"
   });
 
   it("the table cache's LISTEN connection killed alone: no answer from memory while it is down, a re-read after it reconnects, then memory again", async () => {
-    // A steady load in the meantime (10 a second): every one must be answered, none wrongly.
-    const load: InteractionHandle[] = [];
-    const ticker = setInterval(() => {
-      load.push(e2e.double.slash(gm, e2e.channelId, "roll", [], { expression: "1d6" }));
-    }, 100);
+    const ash = await characterNamed("Ash");
+    // A steady load on the same table in the meantime.
+    const load = startLoad(e2e.channelId, "Ash");
     try {
       // Before: the cache answers from memory (a change it was not told about is not seen).
       await waitUntil(
@@ -120,23 +166,28 @@ describe("e2e reliability: one database connection killed under the running bot"
         "the cache to answer from memory again",
         50,
       );
-    } finally {
-      clearInterval(ticker);
+    } catch (error) {
+      load.cancel();
+      throw error;
     }
-    await waitUntil(() => load.every((h) => answerOf(h) !== null), 10_000, "every roll to be answered");
-    for (const handle of load) expect(answerOf(handle)).toMatch(/1d6/);
-    expect(load.length).toBeGreaterThan(5);
+    const gifts = await load.finish();
+    expect(await checkFateBooks(e2e.database, ash.id, ash.fate_points, gifts)).toBeGreaterThan(5);
     expect(e2e.bot.alive()).toBe(true);
     expect(e2e.double.failedInteractions()).toEqual([]);
   });
 
   it("a pool connection killed in the middle of a transaction: that command is told 'temporarily unavailable' within 3 s, nothing of it is kept, and the next one works", async () => {
     const before = await fatePoints();
+    const birch = await characterNamed("Birch");
+    // A steady load on another table meanwhile, which the lock below does not hold up.
+    const load = startLoad(otherChannel, "Birch");
     const brokenBefore = metricValue(
       await getText(`${base}/metrics`),
       "storybot_database_connection_errors_total",
     );
-    const [table] = (await sql.query<{ id: number }>("SELECT id FROM game_table")).rows;
+    const [table] = (
+      await sql.query<{ id: number }>("SELECT id FROM game_table WHERE channel_id = $1", [e2e.channelId])
+    ).rows;
     // Hold the table's lock so the bot's transaction is caught half-way (interaction recorded, table row asked for).
     const locker = new pg.Client({ connectionString: e2e.database.url });
     await locker.connect();
@@ -154,7 +205,7 @@ describe("e2e reliability: one database connection killed under the running bot"
       await waitUntil(
         async () => {
           const { rows } = await sql.query<{ pid: number }>(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND backend_xid IS NOT NULL AND pid <> $1",
+            "SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)) AND backend_xid IS NOT NULL",
             [lockerPid],
           );
           victim = rows[0]?.pid ?? 0;
@@ -170,10 +221,16 @@ describe("e2e reliability: one database connection killed under the running bot"
       expect(answer?.text).toContain("temporarily unavailable");
       expect(answer?.ephemeral).toBe(true);
       expect((answer?.createdAt ?? Number.POSITIVE_INFINITY) - view.dispatchedAt).toBeLessThan(3000);
+    } catch (error) {
+      load.cancel();
+      throw error;
     } finally {
       await locker.query("ROLLBACK").catch(() => {});
       await locker.end();
     }
+    // The other table's load went on, answered and booked exactly.
+    const otherGifts = await load.finish();
+    expect(await checkFateBooks(e2e.database, birch.id, birch.fate_points, otherGifts)).toBeGreaterThan(5);
     // Nothing of it was kept: not the fate points, not the log, not the interaction id.
     expect(await fatePoints()).toBe(before);
     expect(
