@@ -52,7 +52,7 @@ export const conflictStart = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     if (await openConflict(ctx, table)) refuse("errors.fate.conflictOpen");
-    // [decision, docs/rules/fate.md §3.4] The seed names no skill for the order of an exchange: it
+    // [decision, docs/rules/fate.md §3.4] The rules name no skill for the order of an exchange: it
     // starts by Notice, highest first (Fate's custom), and the GM changes it with /conflict order.
     const characters = (await liveCharacters(ctx.tx, table.id))
       .filter((c) => c.status === "active")
