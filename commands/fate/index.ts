@@ -236,7 +236,10 @@ const faction = defineCommand({
           { name: "bonus", type: "integer", min: -20, max: 20 },
         ],
       },
-      { name: "scene", options: [factionName, { name: "passed", type: "boolean" }] },
+      {
+        name: "scene",
+        options: [factionName, { name: "from", type: "string", autocomplete: "character", maxLength: 64 }],
+      },
       {
         name: "clear",
         options: [

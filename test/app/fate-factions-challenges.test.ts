@@ -359,9 +359,16 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
 
     it("«одно очко судьбы на сцену»: a new scene clears stress and gives 1 FP, unless a character passes one", async () => {
       await app.run(GM, { type: "faction.scene", name: "Iron Legion" });
-      await app.run(GM, { type: "faction.scene", name: "Iron Legion", passed: true });
+      const wren = await fp("Wren");
+      await app.run(GM, { type: "fp.give", character: "Wren", amount: 1 });
+      const passed = await app.run(GM, { type: "faction.scene", name: "Iron Legion", from: "Wren" });
+      expect(replyText(passed)).toContain(
+        `Wren passes it a fate point (Wren: ${wren + 1} → ${wren}; Iron Legion: 1 → 2)`,
+      );
+      expect(await fp("Wren")).toBe(wren);
       const legion = (await factions()).find((f) => f.name === "Iron Legion")!;
-      expect(legion.fatePoints).toBe(1);
+      expect(legion.fatePoints).toBe(2);
+      await app.run(GM, { type: "faction.fp", name: "Iron Legion", amount: -1 });
       expect(legion.stress).toEqual({
         politics: [false, false, false],
         army: [false, false, false],

@@ -23,6 +23,7 @@ import {
   hitFaction,
   loadFaction,
   newFaction,
+  passFatePointToFaction,
   resolveFactionAbility,
   rollFactionCheck,
 } from "../../rules/fate/faction.js";
@@ -32,7 +33,7 @@ import { ACTIONS, type FateAction, outcome } from "../../rules/fate/outcomes.js"
 import { echo } from "../../rules/fate/skills.js";
 import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
 import type { Tx } from "../../store/db.js";
-import { requireGm, requireTable } from "../access.js";
+import { actingCharacter, requireGm, requireTable } from "../access.js";
 import { createFlow, panelEdit, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
@@ -40,6 +41,7 @@ import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import {
   findTableAspect,
+  saveFatePoints,
   saveTableAspect,
   saveTableState,
   type TableAspect,
@@ -253,37 +255,82 @@ export const factionFp = defineUseCase({
 
 /**
  * GM: a new scene with the faction in it (docs/rules/fate.md §3.5): last scene's stress boxes
- * clear, and the faction gets 1 FP unless a character present passes it one (`passed`).
+ * clear, and the faction gets 1 FP — unless a character present passes it one of theirs
+ * (`from`: that character's point goes to the faction; [decision] the GM records it for the player).
  */
 export const factionScene = defineUseCase({
   type: "faction.scene",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("faction.scene"), name: factionName, passed: z.boolean().optional() }),
+  schema: z.object({
+    type: z.literal("faction.scene"),
+    name: factionName,
+    from: z.string().min(1).max(100).optional(),
+  }),
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
     const table = requireGm(ctx);
     const faction = findFaction(factionsOf(table), ctx.intent.name);
-    const passed = ctx.intent.passed ?? false;
-    const after = factionSceneFatePoint(clearFactionStress(faction), passed);
+    const cleared = clearFactionStress(faction);
+    const giver = ctx.intent.from
+      ? await actingCharacter(ctx, ctx.intent.from, { gmMayActForPlayers: true })
+      : null;
+    let after: Faction;
+    let giverAfter: number | null = null;
+    if (giver) {
+      const passed = passFatePointToFaction({ fatePoints: giver.fatePoints }, cleared);
+      after = passed.faction;
+      giverAfter = passed.character.fatePoints;
+      await saveFatePoints(ctx.tx, giver.id, giverAfter);
+    } else {
+      after = factionSceneFatePoint(cleared, false);
+    }
     await saveFaction(ctx.tx, table, after);
     await appendLog(ctx, table.id, {
       action: "fate.faction.scene",
-      summary: {
-        key: "log.fate.factionScene",
-        params: { name: faction.name, from: faction.fatePoints, to: after.fatePoints },
+      characterId: giver?.id ?? null,
+      summary: giver
+        ? {
+            key: "log.fate.factionScenePassed",
+            params: {
+              name: faction.name,
+              character: giver.name,
+              from: faction.fatePoints,
+              to: after.fatePoints,
+            },
+          }
+        : {
+            key: "log.fate.factionScene",
+            params: { name: faction.name, from: faction.fatePoints, to: after.fatePoints },
+          },
+      before: {
+        fatePoints: faction.fatePoints,
+        stress: faction.stress,
+        characterFatePoints: giver?.fatePoints,
       },
-      before: { fatePoints: faction.fatePoints, stress: faction.stress },
-      after: { fatePoints: after.fatePoints, stress: after.stress },
+      after: {
+        fatePoints: after.fatePoints,
+        stress: after.stress,
+        characterFatePoints: giverAfter ?? undefined,
+      },
     });
     return {
       reply: {
-        content: t(ctx.publicLang, passed ? "fate.faction.scenePassed" : "fate.faction.sceneFp", {
-          name: faction.name,
-          from: faction.fatePoints,
-          to: after.fatePoints,
-        }),
+        content: giver
+          ? t(ctx.publicLang, "fate.faction.scenePassed", {
+              name: faction.name,
+              character: giver.name,
+              cfrom: giver.fatePoints,
+              cto: giverAfter ?? 0,
+              from: faction.fatePoints,
+              to: after.fatePoints,
+            })
+          : t(ctx.publicLang, "fate.faction.sceneFp", {
+              name: faction.name,
+              from: faction.fatePoints,
+              to: after.fatePoints,
+            }),
         embeds: [factionEmbed(ctx.publicLang, after)],
       },
     };

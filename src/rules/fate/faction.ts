@@ -181,6 +181,17 @@ export function factionSceneFatePoint(faction: Faction, characterCanPass: boolea
   return characterCanPass ? faction : gainFatePoints(faction, 1);
 }
 
+/**
+ * A character present passes the faction one of their fate points instead (docs/rules/fate.md
+ * §3.5: "a character able to pass it theirs"): the character has one fewer, the faction one more.
+ */
+export function passFatePointToFaction<C extends { fatePoints: number }>(
+  character: C,
+  faction: Faction,
+): { character: C; faction: Faction } {
+  return { character: spendFatePoints(character, 1), faction: gainFatePoints(faction, 1) };
+}
+
 // --- Hits on a faction (docs/rules/fate.md §3.5) ---
 
 /** One way to take a hit: at most one stress box (0-based index) and some free consequence slots. */

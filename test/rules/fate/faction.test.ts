@@ -13,6 +13,7 @@ import {
   hitFaction,
   loadFaction,
   newFaction,
+  passFatePointToFaction,
   resolveFactionAbility,
   rollFactionCheck,
   validateFactionAbilities,
@@ -57,6 +58,10 @@ describe("factions (docs/rules/fate.md §3.5)", () => {
     expectRefusal(() => addFactionAspect(guild, "One more"), "errors.fate.tooManyFactionAspects");
     expect(factionSceneFatePoint(guild, false).fatePoints).toBe(1);
     expect(factionSceneFatePoint(guild, true).fatePoints).toBe(0);
+    // «…персонаж, способный передать ей своё»: the character's point moves to the faction.
+    const passed = passFatePointToFaction({ fatePoints: 1 }, guild);
+    expect([passed.character.fatePoints, passed.faction.fatePoints]).toEqual([0, 1]);
+    expectRefusal(() => passFatePointToFaction({ fatePoints: 0 }, guild), "errors.fate.notEnoughFatePoints");
   });
 
   it("«три стресс-трекера: Политика, Армия и Экономика… изначально имеет три деления»", () => {

@@ -537,7 +537,9 @@ export default {
     "(The cheapest way; {count, plural, one {one other way} other {# other ways}} would also absorb it — the GM may choose below.)",
   "fate.faction.sceneFp": "🏛️ A new scene for {name}: stress cleared, +1 fate point ({from} → {to}).",
   "fate.faction.scenePassed":
-    "🏛️ A new scene for {name}: stress cleared; a character present passes it a fate point, so none from the GM ({to}).",
+    "🏛️ A new scene for {name}: stress cleared; {character} passes it a fate point ({character}: {cfrom} → {cto}; {name}: {from} → {to}), so none from the GM.",
+  "log.fate.factionScenePassed":
+    "a new scene for faction {name}: {character} passed it a fate point ({from} → {to}), stress cleared",
   "fate.faction.checkTitle": "🏛️ {name}: {ability} — {action}",
   "fate.faction.invokeMenu":
     "{name} invokes an aspect: {mode}. It has {fp, plural, one {# fate point} other {# fate points}}.",
@@ -658,7 +660,7 @@ export default {
   "cmd.faction.check.bonus.desc": "Any extra modifier",
   "cmd.faction.scene.desc": "GM: a new scene with the faction — stress clears, +1 FP",
   "cmd.faction.scene.name.desc": "The faction",
-  "cmd.faction.scene.passed.desc": "A character present passes it a fate point instead (no FP from the GM)",
+  "cmd.faction.scene.from.desc": "A character present who passes it one of their fate points instead",
   "cmd.faction.delete.desc": "GM: remove a faction",
   "cmd.faction.delete.name.desc": "The faction",
   "cmd.fate-challenge.desc": "Fate challenge: a series of overcome rolls, a different skill each",

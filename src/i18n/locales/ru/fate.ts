@@ -657,7 +657,9 @@ export default {
     "(Самый дешёвый способ; поглотить удар можно ещё {count, plural, one {# способом} other {# способами}} — ведущий может выбрать ниже.)",
   "fate.faction.sceneFp": "🏛️ Новая сцена для фракции {name}: стресс снят, +1 очко судьбы ({from} → {to}).",
   "fate.faction.scenePassed":
-    "🏛️ Новая сцена для фракции {name}: стресс снят; очко судьбы ей передаёт присутствующий персонаж, от ведущего — нет ({to}).",
+    "🏛️ Новая сцена для фракции {name}: стресс снят; {character} передаёт ей своё очко судьбы ({character}: {cfrom} → {cto}; {name}: {from} → {to}), от ведущего — нет.",
+  "log.fate.factionScenePassed":
+    "новая сцена для фракции {name}: {character} передаёт ей очко судьбы ({from} → {to}), стресс снят",
   "fate.faction.checkTitle": "🏛️ {name}: {ability} — {action}",
   "fate.faction.invokeMenu":
     "{name} призывает аспект: {mode}. У фракции {fp, plural, one {# очко судьбы} few {# очка судьбы} many {# очков судьбы} other {# очка судьбы}}.",
@@ -799,8 +801,8 @@ export default {
   "cmd.faction.scene.desc": "Ведущий: новая сцена с фракцией — стресс снят, +1 ОС",
   "cmd.faction.scene.name.name": "название",
   "cmd.faction.scene.name.desc": "Фракция",
-  "cmd.faction.scene.passed.name": "передали",
-  "cmd.faction.scene.passed.desc": "Очко судьбы ей передаёт присутствующий персонаж (от ведущего — нет)",
+  "cmd.faction.scene.from.name": "от",
+  "cmd.faction.scene.from.desc": "Присутствующий персонаж, который вместо этого передаёт ей своё очко судьбы",
   "cmd.faction.delete.name": "удалить",
   "cmd.faction.delete.desc": "Ведущий: удалить фракцию",
   "cmd.faction.delete.name.name": "название",
