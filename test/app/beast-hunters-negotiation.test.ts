@@ -200,4 +200,10 @@ describe("Beast Hunters negotiation tracker", () => {
     const [negotiation] = (await flows("bh.negotiation")).slice(-1);
     expect(negotiation).toMatchObject({ status: "open", state: { phase: 3, sphere: "social" } });
   });
+  it("naming another sphere on an open negotiation changes it (logged), without moving the phase", async () => {
+    const changed = await app.run(GM, { type: "challenge.negotiate", sphere: "mental" });
+    expect(replyText(changed)).toContain("The challenge is mental.");
+    const [negotiation] = (await flows("bh.negotiation")).slice(-1);
+    expect(negotiation).toMatchObject({ status: "open", state: { phase: 3, sphere: "mental" } });
+  });
 });

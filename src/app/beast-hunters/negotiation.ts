@@ -168,6 +168,22 @@ export const challengeNegotiate = defineUseCase({
   async run(ctx) {
     const table = requireGm(ctx);
     const open = await findNegotiation(ctx, table.id);
+    if (open && ctx.intent.sphere && ctx.intent.sphere !== open.state.sphere) {
+      // The GM names the sphere in phase 1 as the plan takes shape; naming another one changes it.
+      const state = { ...open.state, sphere: ctx.intent.sphere };
+      await saveFlowState(ctx.tx, open.id, state);
+      await appendLog(ctx, table.id, {
+        action: "negotiation.sphere",
+        summary: { key: "bh.log.negotiationSphere", params: { sphere: state.sphere } },
+        before: { sphere: open.state.sphere },
+        after: { sphere: state.sphere },
+      });
+      if (ctx.intent.phase === undefined || ctx.intent.phase === state.phase)
+        return answerNegotiation(ctx, open, state, [
+          t(ctx.publicLang, "bh.negotiation.sphereSet", { sphere: state.sphere }),
+        ]);
+      return movePhase(ctx, table, { ...open, state }, ctx.intent.phase);
+    }
     if (open) return movePhase(ctx, table, open, ctx.intent.phase);
     if (!ctx.intent.sphere) refuse("errors.bh.negotiationNeedsSphere");
     const flow = await openNegotiation(ctx, table, {

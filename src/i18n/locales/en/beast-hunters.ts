@@ -628,4 +628,6 @@ export default {
   "bh.panel.moved":
     "⤵️ This panel has moved: the live one is further down ({at}). These buttons no longer work.",
   "bh.event.turnSkipped": "{actor} passes the turn without an action.",
+  "bh.negotiation.sphereSet": `The challenge is ${sphere}.`,
+  "bh.log.negotiationSphere": `Negotiation: the challenge is ${sphere}`,
 } satisfies Messages;

@@ -794,4 +794,8 @@ export default {
     "{mention} — {name} получает фатальный урон и должен выбрать: выжить и проиграть приключение или выиграть его и уйти.",
   "bh.panel.moved": "⤵️ Панель перенесена: действующая ниже ({at}). Эти кнопки больше не работают.",
   "bh.event.turnSkipped": "{actor} пропускает ход без действия.",
+  "bh.negotiation.sphereSet":
+    "Испытание — {sphere, select, physical {физическое} social {социальное} mental {ментальное} other {{sphere}}}.",
+  "bh.log.negotiationSphere":
+    "Переговоры: испытание {sphere, select, physical {физическое} social {социальное} mental {ментальное} other {{sphere}}}",
 } satisfies Messages;
