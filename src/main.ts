@@ -131,9 +131,10 @@ function shardIdsOf(client: Client): number[] {
 
 /**
  * How old an interaction that arrives during start-up may get while it waits for the app to be
- * ready; after that it gets the unavailable notice, leaving Discord's 3 s for the router to defer.
+ * ready; after that it gets the unavailable notice. The router defers 1.2 s after it starts, so
+ * an interaction handed over at this age is still deferred within Discord's 3 s.
  */
-const STARTUP_WAIT_MS = 1500;
+const STARTUP_WAIT_MS = 1000;
 
 /** How long a shard process must have run for its next death to be respawned without delay. */
 const SHARD_STABLE_MS = 60_000;
