@@ -48,6 +48,7 @@ import type { MessageView } from "../views.js";
 import { conflictPanel, participantName } from "./conflict-view.js";
 import {
   activeDamage,
+  adoptPanel,
   clearDamage,
   persistDamage,
   persistTrustRefund,
@@ -129,6 +130,8 @@ async function saved(
   extra: { note?: string; effects?: Effect[]; close?: boolean } = {},
 ): Promise<ActionResult> {
   await saveFlowState(ctx.tx, flow.id, state, extra.close ?? state.phase === "closed");
+  // The conflict's buttons and menus are on its public panel only.
+  await adoptPanel(ctx, flow);
   const view = await panel(ctx, flow, state);
   const effects: Effect[] = [...(extra.effects ?? [])];
   if (isFromPanel(ctx, flow)) {

@@ -36,6 +36,7 @@ import { type ActionContext, type ActionResult, defineUseCase, type Effect } fro
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
 import {
   activeDamage,
+  adoptPanel,
   clearDamage,
   durationText,
   persistDamage,
@@ -497,6 +498,8 @@ export const duelAccept = defineUseCase({
     const table = requireTable(ctx);
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     await requireOpponentPlayer(ctx, flow);
+    // Accept and Decline are on the public challenge panel only.
+    await adoptPanel(ctx, flow);
     const damage = await activeDamage(ctx.tx, [flow.state.duel.a.characterId, flow.state.duel.b.characterId]);
     const duel = acceptDuel(flow.state.duel, ctx.dice, damage);
     await clearDamage(ctx, duel.expiredDamageIds);
@@ -517,6 +520,8 @@ export const duelDecline = defineUseCase({
   async run(ctx) {
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     await requireOpponentPlayer(ctx, flow);
+    // Accept and Decline are on the public challenge panel only.
+    await adoptPanel(ctx, flow);
     const duel = declineDuel(flow.state.duel);
     await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel }, true);
     const view = duelPanel(ctx.publicLang, flow.id, duel);

@@ -198,6 +198,25 @@ export async function persistTrustRefund(
   });
 }
 
+/**
+ * A click on a public panel that arrives before the bot recorded that panel's message (the
+ * answer that posted it is still being recorded): the clicked message is the panel, so it is
+ * recorded now and the action edits it in place. Call only for components that exist on the
+ * public panel alone (never on a private message).
+ */
+export async function adoptPanel(
+  ctx: Pick<ActionContext, "tx" | "invocation">,
+  flow: { id: number; panelChannelId: string | null; panelMessageId: string | null },
+): Promise<void> {
+  const source = ctx.invocation.sourceMessageId;
+  if (flow.panelMessageId !== null || source === undefined || !ctx.invocation.guildId) return;
+  await sqlFor(ctx.tx).run`
+    UPDATE flow SET panel_channel_id = ${ctx.invocation.channelId}, panel_message_id = ${source}
+    WHERE id = ${flow.id} AND panel_message_id IS NULL`;
+  flow.panelChannelId = ctx.invocation.channelId;
+  flow.panelMessageId = source;
+}
+
 /** Writes damage to a stored character: an entry, or a status change when taken out. */
 export async function persistDamage(
   ctx: Pick<ActionContext, "tx" | "actor" | "now">,
