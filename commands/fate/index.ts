@@ -189,7 +189,13 @@ const contest = defineCommand({
 });
 
 /** `/faction` (docs/rules/fate.md §3.5): the GM's factions with aspects, abilities, stunts, fate points and stress. */
-const factionName = { name: "name", type: "string", required: true, maxLength: 64 } as const;
+const factionName = {
+  name: "name",
+  type: "string",
+  required: true,
+  autocomplete: "fate-faction",
+  maxLength: 64,
+} as const;
 const FACTION_ABILITY_CHOICES = [
   "military",
   "magic",
@@ -229,7 +235,7 @@ const faction = defineCommand({
       {
         name: "check",
         options: [
-          { name: "faction", type: "string", required: true, maxLength: 64 },
+          { name: "faction", type: "string", required: true, autocomplete: "fate-faction", maxLength: 64 },
           { name: "ability", type: "string", required: true, choices: FACTION_ABILITY_CHOICES },
           { name: "action", type: "string", choices: ["overcome", "advantage", "attack", "defend"] },
           { name: "vs", type: "integer", min: -20, max: 20 },

@@ -202,6 +202,24 @@ describe("e2e: Fate factions, challenges, self-compels and fate points spent", (
       abilities: "military 4, resources 3, popularity 2, espionage 1, art 1",
       aspects: "Discipline above all; Old grudges; Too many borders",
     }).settled();
+    const names = await e2e.double.autocomplete(
+      gm,
+      e2e.channelId,
+      "faction",
+      ["check"],
+      { faction: "iro" },
+      "faction",
+    );
+    expect(names.map((c) => c.name)).toEqual(["Iron Legion"]);
+    const aspects = await e2e.double.autocomplete(
+      player,
+      e2e.channelId,
+      "invoke",
+      [],
+      { aspect: "too" },
+      "aspect",
+    );
+    expect(aspects.map((c) => c.name)).toEqual(["Too many borders"]);
     await slash(gm, "faction", ["scene"], { name: "Iron Legion" }).settled();
     expect((await faction("Iron Legion")).fatePoints).toBe(1);
     const rolled = await slash(gm, "faction", ["check"], {

@@ -1,6 +1,6 @@
 import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { aspectAdd, aspectCompel, aspectList, aspectRemove } from "./aspect.js";
-import { aspectSource, skillSource } from "./autocomplete.js";
+import { aspectSource, factionSource, skillSource } from "./autocomplete.js";
 import {
   applyAttackHit,
   check,
@@ -123,5 +123,10 @@ export const useCases: UseCase<any>[] = [
   fateChallengeInvokeMenu,
   fateChallengeInvoke,
 ];
-export const autocompleteSources: AutocompleteSource[] = [skillSource, aspectSource, checkSource];
+export const autocompleteSources: AutocompleteSource[] = [
+  skillSource,
+  aspectSource,
+  checkSource,
+  factionSource,
+];
 export const hooks: SystemHooks = sheetHooks;
