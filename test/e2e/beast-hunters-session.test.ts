@@ -244,7 +244,7 @@ describe("e2e: a Beast Hunters session that is played to its end", () => {
     expect(twice.ephemeral).toBe(true);
     expect(twice.message?.text).toContain("“Big” was already pre-activated in this adventure");
     const out = await slash(pavel, "challenge", ["activate"], { trait: "Сила", as: "attack" }).response();
-    expect(out.message?.text).toContain("Якхара не участвует в этих переговорах.");
+    expect(out.message?.text).toContain("Якхара не участвует в этих переговорах (выбыл из приключения");
 
     // The last 3 points buy the last challenge; a crash in it; the GM concedes; the adventure ends.
     const last = await slash(gm, "challenge", ["start"], {

@@ -534,9 +534,10 @@ export default {
   "errors.bh.negotiationOver":
     "This negotiation is over. The GM opens the next one with {/challenge negotiate}.",
   "errors.bh.phaseForwardOnly": "The negotiation is in phase {phase}; phases only move forward, up to 3.",
-  "errors.bh.notInNegotiation": "{name} is not in this negotiation.",
+  "errors.bh.notInNegotiation":
+    "{name} is not in this negotiation (out of the adventure, or not chosen): only its hunters pre-activate.",
   "errors.bh.notInNegotiationYou":
-    "You have no hunter in this negotiation. The GM may act for an absent player with {/challenge activate character}.",
+    "You have no hunter in this negotiation: the GM chose who takes part. Ask the GM to include yours in the next one ({/challenge negotiate hunters}).",
   "errors.bh.noNegotiation": "No negotiation is open. The GM opens one with {/challenge negotiate}.",
   "errors.bh.negotiationNeedsSphere":
     "Name the sphere (and phase) to open a negotiation: {/challenge negotiate sphere}.",

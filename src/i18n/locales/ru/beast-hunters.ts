@@ -686,9 +686,10 @@ export default {
   "errors.bh.negotiationOver":
     "Эти переговоры окончены. Следующие ведущий открывает командой {/challenge negotiate}.",
   "errors.bh.phaseForwardOnly": "Переговоры в фазе {phase}; фазы идут только вперёд, до 3.",
-  "errors.bh.notInNegotiation": "{name} не участвует в этих переговорах.",
+  "errors.bh.notInNegotiation":
+    "{name} не участвует в этих переговорах (выбыл из приключения или не выбран): пред-активируют только их охотники.",
   "errors.bh.notInNegotiationYou":
-    "У вас нет охотника в этих переговорах. За отсутствующего игрока ведущий действует через {/challenge activate character}.",
+    "У вас нет охотника в этих переговорах: участников выбрал ведущий. Попросите его включить вашего в следующие ({/challenge negotiate hunters}).",
   "errors.bh.noNegotiation": "Переговоры не открыты. Ведущий открывает их командой {/challenge negotiate}.",
   "errors.bh.negotiationNeedsSphere":
     "Чтобы открыть переговоры, укажите сферу (и фазу): {/challenge negotiate sphere}.",
