@@ -359,4 +359,25 @@ describe("Mountain Witch session rules (app)", () => {
     await run(HAMADA, { type: "duel.end", flowId: flow.id });
     expect((await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } })).status).not.toBe("open");
   });
+
+  it("«Покупка (перехват) повествования»: a dead character who buys a duel's narration chooses its one damage, not the winner", async () => {
+    // Hamada 6, Aki 1: Hamada wins; Yanagi (dead) buys the narration and turns it into a wound only.
+    app.useDice(scriptedDice([6, 1]));
+    await run(HAMADA, { type: "duel.challenge", opponent: "Aki", lethal: false });
+    await run(AKI, { type: "duel.accept" });
+    await run(HAMADA, { type: "duel.strike" });
+    await run(YANAGI, { type: "duel.trust", use: "narration", target: "Hamada" });
+    expect(await refused(HAMADA, { type: "duel.damage", quality: "double" })).toMatchObject({
+      code: "errors.mw.duelNarrationBought",
+      params: { name: "Yanagi" },
+    });
+    const aki = await app.db.character.findFirstOrThrow({ where: { name: "Aki" } });
+    const before = await app.db.damageEntry.count({ where: { characterId: aki.id, clearedAt: null } });
+    await run(YANAGI, { type: "duel.damage", quality: "partial" });
+    expect(await app.db.damageEntry.count({ where: { characterId: aki.id, clearedAt: null } })).toBe(
+      before + 1,
+    );
+    expect((await app.db.character.findFirstOrThrow({ where: { name: "Aki" } })).status).toBe("active");
+    await run(GM, { type: "duel.end" });
+  });
 });

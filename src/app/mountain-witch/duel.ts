@@ -592,7 +592,7 @@ export const duelDamage = defineUseCase({
   async run(ctx) {
     const table = requireTable(ctx);
     const flow = await loadDuel(ctx, ctx.intent.flowId);
-    const side = mySide(flow.state, ctx.actor.userId);
+    const side = await damagingSide(ctx, table, flow.state.duel);
     const { state: duel, damage } = spendDuelDamage(flow.state.duel, {
       attackerSide: side,
       quality: ctx.intent.quality,
@@ -611,6 +611,27 @@ export const duelDamage = defineUseCase({
     return answerWithPanel(ctx, flow, view);
   },
 });
+
+/**
+ * Whose the round's damage is to choose (docs/rules/mountain-witch.md §1.1, §1.4): the winner's,
+ * unless a dead character's player bought the narration — then the buyer's alone, for the
+ * winning side.
+ */
+async function damagingSide(
+  ctx: ActionContext<{ type: string }>,
+  table: GameTable,
+  duel: DuelState,
+): Promise<SideKey> {
+  const result = duel.result;
+  const buyer = result?.narratorBought ? duel.trustUses.findLast((u) => u.use === "narration") : undefined;
+  if (!result?.winner || !buyer) return mySide({ duel, secret: { a: null, b: null } }, ctx.actor.userId);
+  if (buyer.spenderPlayerId !== ctx.actor.userId) {
+    const who = await sqlFor(ctx.tx).one<{ name: string }>`
+      SELECT name FROM "character" WHERE id = ${buyer.spenderId} AND table_id = ${table.id}`;
+    refuse("errors.mw.duelNarrationBought", { name: who?.name ?? `#${buyer.spenderId}` });
+  }
+  return result.winner;
+}
 
 /** Closes a duel flow and logs its end. */
 async function closeDuel(

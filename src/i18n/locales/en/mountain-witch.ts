@@ -622,4 +622,5 @@ export default {
   "mw.conflict.damageFormAbility": "Ability it takes away (optional)",
   "mw.conflict.damageFormCondition": "Condition that ends it (optional)",
   "errors.mw.qualityUnknown": "“{text}” is not an amount of success: write ½, 1, 1½ or 2.",
+  "errors.mw.duelNarrationBought": "{name} bought the narration of this round: only they choose its damage.",
 } satisfies Messages;

@@ -744,4 +744,5 @@ export default {
   "mw.conflict.damageFormAbility": "Какую способность отнимает (необяз.)",
   "mw.conflict.damageFormCondition": "Условие, снимающее Ущерб (необяз.)",
   "errors.mw.qualityUnknown": "«{text}» — не мера успеха: напишите ½, 1, 1½ или 2.",
+  "errors.mw.duelNarrationBought": "Повествование этого раунда купил(а) {name}: Ущерб выбирает только он(а).",
 } satisfies Messages;
