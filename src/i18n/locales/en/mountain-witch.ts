@@ -590,7 +590,7 @@ export default {
   "mw.sheet.propsSaved": "Props saved (colour only: no effect on the dice).",
   "log.mw.sheet.props": "changed the props of {name}",
   "errors.mw.backgroundNeeded":
-    "Give at least one answer: `ronin` (why and how a ronin), `money` (why the money) or `text` (“-” clears one).",
+    "Give at least one answer: `{/character background ronin}` (why and how a ronin), `{/character background money}` (why the money) or `{/character background text}` (“-” clears one).",
   "cmd.character.background.ronin.desc": "Why and how did your character become a ronin? (“-” clears)",
   "cmd.character.background.money.desc":
     "Why do they need the money enough to go against the Witch? (“-” clears)",

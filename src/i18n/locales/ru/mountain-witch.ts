@@ -681,7 +681,7 @@ export default {
   "mw.conflict.left":
     "{name} выходит из конфликта до броска{n, plural, =0 {.} one {: возвращается # очко доверия.} few {: возвращаются # очка доверия.} many {: возвращаются # очков доверия.} other {: возвращается # очка доверия.}}",
   "log.mw.trust.refund":
-    "{holder} вернул(а) {amount} доверия от персонажа {giver} (вышел из конфликта до броска)",
+    "{holder} вернул(а) {amount} доверия от персонажа {giver} (выход из конфликта до броска)",
   "mw.conflict.button.leave": "Выйти",
   "cmd.conflict.leave.desc": "Выйти из конфликта до броска: потраченное в нём доверие вернётся",
   "cmd.conflict.leave.name": "выйти",
@@ -705,7 +705,7 @@ export default {
   "mw.sheet.propsSaved": "Реквизит сохранён (только для красоты сцены, на кубики не влияет).",
   "log.mw.sheet.props": "изменил(а) реквизит персонажа {name}",
   "errors.mw.backgroundNeeded":
-    "Дайте хотя бы один ответ: `ronin` (почему и как стал ронином), `money` (зачем деньги) или `text` («-» очищает).",
+    "Дайте хотя бы один ответ: `{/character background ronin}` (почему и как стал ронином), `{/character background money}` (зачем деньги) или `{/character background text}` («-» очищает).",
   "cmd.character.background.ronin.desc": "Почему и как персонаж стал ронином? («-» очищает)",
   "cmd.character.background.ronin.name": "ронин",
   "cmd.character.background.money.desc":
