@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompelFlowState } from "../../src/app/fate/compel.js";
+import type { Intent } from "../../src/app/intent.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
@@ -171,6 +172,26 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
       });
       expect(replyText(raised)).toContain("(now Superb (+5); Ilsa has Great (+4))");
       expect(await fp("Wren")).toBe(0);
+    });
+
+    it("the check panel's +2 button opens the form of that spend, and what the form sends spends it", async () => {
+      await app.run(GM, { type: "fp.give", character: "Wren", amount: 1 });
+      await app.run(GM, { type: "aspect.add", name: "Loose scree" });
+      app.useDice(scriptedDice([ZERO, ZERO, ZERO, ZERO]));
+      const checked = await app.run(PLAYER, { type: "check", skill: "athletics", vs: 2 });
+      const button = (checked.result.reply?.rows ?? [])
+        .flat()
+        .find((c) => c.kind === "button" && c.intent.type === "fp.spend-form");
+      expect(button).toBeDefined();
+      const form = (await app.run(OTHER, (button as { intent: Intent }).intent)).result.modal!;
+      expect(form.inputs.map((i) => i.field)).toEqual(["aspect", "reason"]);
+      // The GM pays with a GM character, so the GM's form also asks which one.
+      const gmForm = (await app.run(GM, { type: "fp.spend-form" })).result.modal!;
+      expect(gmForm.inputs.map((i) => i.field)).toEqual(["aspect", "reason", "character"]);
+      const before = await fp("Wren");
+      const spent = await app.run(OTHER, { ...form.intent, aspect: "Loose scree", reason: "it slides" });
+      expect(replyText(spent)).toContain("Loose scree");
+      expect(await fp("Wren")).toBe(before - 1);
     });
   });
 

@@ -6,7 +6,7 @@ import { checkOpposition, checkResult, invokeAspect } from "../../rules/fate/che
 import { adjustFatePoints } from "../../rules/fate/fate-points.js";
 import { FATE_POINT_USES, spendFatePointOn } from "../../rules/fate/fp-spend.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, findCharacter, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
 import { panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
@@ -143,6 +143,43 @@ export const fpRefresh = defineUseCase({
             description: lines.join("\n") || t(ctx.publicLang, "fate.fp.none"),
             tone: "success",
           },
+        ],
+      },
+    };
+  },
+});
+
+/**
+ * The check panel's "+2 to the difficulty" button: a private form for `/fp spend on:passive`
+ * (the aspect invoked and the reason; the GM also names the GM character who pays).
+ */
+export const fpSpendForm = defineUseCase({
+  type: "fp.spend-form",
+  systems: ["fate"],
+  schema: z.object({ type: z.literal("fp.spend-form") }),
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const table = requireTable(ctx);
+    const lang = ctx.userLang;
+    return {
+      modal: {
+        title: t(lang, "fate.fp.formTitle"),
+        intent: { type: "fp.spend", on: "passive" },
+        inputs: [
+          { field: "aspect", label: t(lang, "fate.fp.formAspect"), style: "short", maxLength: 100 },
+          { field: "reason", label: t(lang, "fate.fp.formReason"), style: "short", maxLength: 200 },
+          ...(isGm(table, ctx.actor)
+            ? [
+                {
+                  field: "character",
+                  label: t(lang, "fate.fp.formCharacter"),
+                  style: "short" as const,
+                  maxLength: 100,
+                },
+              ]
+            : []),
         ],
       },
     };

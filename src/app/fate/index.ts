@@ -46,7 +46,7 @@ import {
   fateChallengeShow,
   fateChallengeStart,
 } from "./fate-challenge.js";
-import { fpGive, fpRefresh, fpShow, fpSpend } from "./fp.js";
+import { fpGive, fpRefresh, fpShow, fpSpend, fpSpendForm } from "./fp.js";
 import { absorbChoice } from "./harm.js";
 import {
   characterRace,
@@ -114,6 +114,7 @@ export const useCases: UseCase<any>[] = [
   factionInvokeMenu,
   factionInvokeAspect,
   fpSpend,
+  fpSpendForm,
   compelGmAgree,
   compelGmDecline,
   fateChallengeStart,

@@ -134,7 +134,7 @@ export function checkRows(
               kind: "button" as const,
               label: t(lang, "fate.button.passive"),
               style: "secondary" as const,
-              intent: { type: "fate.invoke-menu", flowId, mode: "passive" },
+              intent: { type: "fp.spend-form" },
             },
           ]
         : []),
