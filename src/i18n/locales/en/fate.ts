@@ -84,9 +84,6 @@ export default {
   "fate.aspectKind.consequence": "Consequence",
   "fate.aspectKind.faction": "Faction aspect",
 
-  "fate.consequence.mild": "Mild consequence",
-  "fate.consequence.moderate": "Moderate consequence",
-  "fate.consequence.severe": "Severe consequence",
   "fate.consequenceSlot.mild": "Mild (2)",
   "fate.consequenceSlot.moderate": "Moderate (4)",
   "fate.consequenceSlot.severe": "Severe (6)",

@@ -98,9 +98,6 @@ export default {
   "fate.aspectKind.consequence": "Последствие",
   "fate.aspectKind.faction": "Аспект фракции",
 
-  "fate.consequence.mild": "Лёгкое последствие",
-  "fate.consequence.moderate": "Среднее последствие",
-  "fate.consequence.severe": "Серьёзное последствие",
   ...Object.fromEntries(
     Object.entries(slotsNominative).map(([key, name]) => [
       `fate.consequenceSlot.${key}`,
