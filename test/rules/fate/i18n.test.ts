@@ -82,7 +82,7 @@ describe("Fate messages", () => {
         ]),
       ),
       ...ASPECT_KINDS.map((k) => `fate.aspectKind.${k}`),
-      ...SEVERITIES.map((s) => `fate.consequence.${s}`),
+      ...SEVERITIES.map((s) => `fate.consequenceSlot.${s}`),
       ...FACTION_ABILITIES.map((a) => `fate.factionAbility.${a.key}`),
     ];
     for (const key of keys) {
