@@ -1,23 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { componentId, components } from "./components.js";
 import type { MessageView } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
-
-type Component = { type: number; custom_id?: string; options?: Array<{ value: string; label: string }> };
-
-function components(view: MessageView | null | undefined): Component[] {
-  return ((view?.components ?? []) as Array<{ components?: Component[] }>).flatMap(
-    (row) => row.components ?? [],
-  );
-}
-
-/** The custom_id of a component whose intent has this type (and whose custom_id contains `contains`). */
-function componentId(view: MessageView | null | undefined, type: string, contains = ""): string {
-  const found = components(view).find(
-    (c) => c.custom_id?.startsWith(`i1|${type}|`) && c.custom_id.includes(contains),
-  );
-  if (!found?.custom_id) throw new Error(`no ${type} ${contains} component on: ${view?.text ?? "(none)"}`);
-  return found.custom_id;
-}
 
 /** The custom_id of the select offering `value`. */
 function selectOffering(view: MessageView | null | undefined, value: string): string {

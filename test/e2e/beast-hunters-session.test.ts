@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView } from "./double/index.js";
+import { componentId } from "./components.js";
 import { type E2E, startE2E } from "./harness.js";
-
-/** The custom_id of a component on a message whose intent has this type (and contains `contains`). */
-function componentId(view: MessageView | null | undefined, type: string, contains = ""): string {
-  for (const row of (view?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>) {
-    for (const c of row.components ?? []) {
-      if (c.custom_id?.startsWith(`i1|${type}|`) && c.custom_id.includes(contains)) return c.custom_id;
-    }
-  }
-  throw new Error(`no ${type} component on message: ${view?.text ?? "(none)"}`);
-}
 
 interface Participant {
   id: string;

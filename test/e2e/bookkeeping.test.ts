@@ -1,15 +1,8 @@
 import { loadImage } from "@napi-rs/canvas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AttachmentView, MessageView } from "./double/index.js";
+import { componentId } from "./components.js";
+import type { AttachmentView } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
-
-/** The custom_id of a component on a message whose intent has this type. */
-function componentId(view: MessageView | null | undefined, type: string): string {
-  for (const row of (view?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>) {
-    for (const c of row.components ?? []) if (c.custom_id?.startsWith(`i1|${type}|`)) return c.custom_id;
-  }
-  throw new Error(`no ${type} component on message: ${view?.text ?? "(none)"}`);
-}
 
 const bytesOf = (file: AttachmentView | undefined) => Buffer.from(file?.base64 ?? "", "base64");
 

@@ -1,29 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView } from "./double/index.js";
+import { componentId, optionValue } from "./components.js";
 import { type E2E, startE2E } from "./harness.js";
-
-/** The custom_id of a component on a message whose intent has this type (buttons and selects). */
-function componentId(view: MessageView | null | undefined, type: string, contains = ""): string {
-  for (const row of (view?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>) {
-    for (const c of row.components ?? []) {
-      if (c.custom_id?.startsWith(`i1|${type}|`) && c.custom_id.includes(contains)) return c.custom_id;
-    }
-  }
-  throw new Error(`no ${type} component on message: ${view?.text ?? "(none)"}`);
-}
-
-/** The value of the select option whose label is `label`. */
-function optionValue(view: MessageView | null | undefined, label: string): string {
-  for (const row of (view?.components ?? []) as Array<{
-    components?: Array<{ options?: Array<{ label: string; value: string }> }>;
-  }>) {
-    for (const c of row.components ?? []) {
-      const found = c.options?.find((o) => o.label === label);
-      if (found) return found.value;
-    }
-  }
-  throw new Error(`no option ${label} on message: ${view?.text ?? "(none)"}`);
-}
 
 describe("e2e: Fate factions, challenges, self-compels and fate points spent", () => {
   let e2e: E2E;

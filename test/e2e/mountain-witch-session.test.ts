@@ -9,24 +9,9 @@
  * carries damage enough (a −1 per entry) that the winner is certain whatever the dice.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { componentId, components } from "./components.js";
 import type { MessageView } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
-
-type Component = { custom_id?: string; type?: number; options?: { value: string; label: string }[] };
-
-function components(view: MessageView | null | undefined): Component[] {
-  return ((view?.components ?? []) as Array<{ components?: Component[] }>).flatMap((r) => r.components ?? []);
-}
-
-/** The custom_id of a component whose intent has this type (and, if given, contains `also`). */
-function componentId(view: MessageView | null | undefined, type: string, also = ""): string {
-  const found = components(view).find(
-    (c) => c.custom_id?.startsWith(`i1|${type}|`) && c.custom_id.includes(also),
-  );
-  if (!found?.custom_id)
-    throw new Error(`no ${type} ${also} component on message: ${view?.text ?? "(none)"}`);
-  return found.custom_id;
-}
 
 function optionsOf(
   view: MessageView | null | undefined,

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { componentId } from "./components.js";
 import type { MessageView } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
-
-/** The custom_id of a component on a message whose intent has this type (buttons and selects). */
-function componentId(view: MessageView | null | undefined, type: string): string {
-  for (const row of (view?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>) {
-    for (const c of row.components ?? []) if (c.custom_id?.startsWith(`i1|${type}|`)) return c.custom_id;
-  }
-  throw new Error(`no ${type} component on message: ${view?.text ?? "(none)"}`);
-}
 
 const DIE = /🎲 \d/;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { t } from "../../src/i18n/index.js";
 import { DARK_FATES, type DarkFate } from "../../src/rules/mountain-witch/index.js";
+import { componentId } from "./components.js";
 import { type InteractionView, type MessageView, visibleText } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
 import { auditSecret, findSecretLeaks } from "./secrets.js";
@@ -12,14 +13,6 @@ import { auditSecret, findSecretLeaks } from "./secrets.js";
  * every surface is scanned for the secret values: each reaches only the one player it belongs to,
  * until its reveal.
  */
-
-/** The custom_id of a component on a message whose intent has this type. */
-function componentId(view: MessageView | null | undefined, type: string): string {
-  for (const row of (view?.components ?? []) as Array<{ components?: Array<{ custom_id?: string }> }>) {
-    for (const c of row.components ?? []) if (c.custom_id?.startsWith(`i1|${type}|`)) return c.custom_id;
-  }
-  throw new Error(`no ${type} component on message: ${view?.text ?? "(none)"}`);
-}
 
 const answerOf = (view: InteractionView) => view.followups[0] ?? view.original;
 

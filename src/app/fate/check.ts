@@ -37,7 +37,7 @@ import {
   saveFatePoints,
   tableAspects,
 } from "./state.js";
-import { attackHit, checkView, ladderText } from "./views.js";
+import { aspectInvokeOptions, attackHit, checkView, ladderText } from "./views.js";
 
 type Ctx = Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "dice" | "table" | "invocation">;
 
@@ -435,15 +435,7 @@ export const invokeMenu = defineUseCase({
               intent: { type: "invoke", flowId: flow.id, mode: ctx.intent.mode },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: sorted.slice(0, 25).map((a) => ({
-                label: a.aspect.name.slice(0, 90),
-                value: a.ref,
-                description: t(ctx.userLang, "fate.invoke.option", {
-                  where: a.characterName ?? t(ctx.userLang, "fate.aspect.scene"),
-                  kind: `@fate.aspectKind.${a.aspect.kind}`,
-                  free: free(a),
-                }).slice(0, 100),
-              })),
+              options: aspectInvokeOptions(ctx.userLang, sorted, free),
             },
           ],
         ],

@@ -48,7 +48,7 @@ import {
   tableAspects,
   tableState,
 } from "./state.js";
-import { boxesText, diceText, ladderText } from "./views.js";
+import { aspectInvokeOptions, boxesText, diceText, ladderText } from "./views.js";
 
 const factionName = z.string().min(1).max(100);
 const flowId = z.number().int().positive();
@@ -908,15 +908,7 @@ export const factionInvokeMenu = defineUseCase({
               intent: { type: "faction.invoke", flowId: flow.id, mode: ctx.intent.mode },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: sorted.slice(0, 25).map((a) => ({
-                label: a.aspect.name.slice(0, 90),
-                value: a.ref,
-                description: t(ctx.userLang, "fate.invoke.option", {
-                  where: a.characterName ?? t(ctx.userLang, "fate.aspect.scene"),
-                  kind: `@fate.aspectKind.${a.aspect.kind}`,
-                  free: a.aspect.freeInvokes.length,
-                }).slice(0, 100),
-              })),
+              options: aspectInvokeOptions(ctx.userLang, sorted),
             },
           ],
         ],

@@ -36,7 +36,7 @@ import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
-import { ladderText, skillText } from "./views.js";
+import { aspectInvokeOptions, ladderText, skillText } from "./views.js";
 
 /** A Fate challenge in the `flow` table (kind `fate.challenge`): the rules' state as it is. */
 export type ChallengeFlowState = FateChallenge;
@@ -326,18 +326,10 @@ export const fateChallengeInvokeMenu = defineUseCase({
               intent: { type: "fate-challenge.invoke", flowId: flow.id, mode: ctx.intent.mode, task },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: [...aspects]
-                .sort((a, b) => b.aspect.freeInvokes.length - a.aspect.freeInvokes.length)
-                .slice(0, 25)
-                .map((a) => ({
-                  label: a.aspect.name.slice(0, 90),
-                  value: a.ref,
-                  description: t(ctx.userLang, "fate.invoke.option", {
-                    where: a.characterName ?? t(ctx.userLang, "fate.aspect.scene"),
-                    kind: `@fate.aspectKind.${a.aspect.kind}`,
-                    free: a.aspect.freeInvokes.length,
-                  }).slice(0, 100),
-                })),
+              options: aspectInvokeOptions(
+                ctx.userLang,
+                [...aspects].sort((a, b) => b.aspect.freeInvokes.length - a.aspect.freeInvokes.length),
+              ),
             },
           ],
         ],

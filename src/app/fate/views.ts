@@ -5,7 +5,27 @@ import { ladderName, signed } from "../../rules/fate/ladder.js";
 import { actionOutcome, outcome } from "../../rules/fate/outcomes.js";
 import { SKILLS, type SkillKey } from "../../rules/fate/skills.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
-import type { CheckFlowState } from "./state.js";
+import type { CheckFlowState, TableAspect } from "./state.js";
+
+/**
+ * The options of an invoke's aspect select (at most 25): the aspect, where it is, its kind and how
+ * many of its free invokes `free` says the invoker may spend.
+ */
+export function aspectInvokeOptions(
+  lang: Lang,
+  aspects: readonly TableAspect[],
+  free: (aspect: TableAspect) => number = (a) => a.aspect.freeInvokes.length,
+) {
+  return aspects.slice(0, 25).map((a) => ({
+    label: a.aspect.name.slice(0, 90),
+    value: a.ref,
+    description: t(lang, "fate.invoke.option", {
+      where: a.characterName ?? t(lang, "fate.aspect.scene"),
+      kind: `@fate.aspectKind.${a.aspect.kind}`,
+      free: free(a),
+    }).slice(0, 100),
+  }));
+}
 
 /** "Great (+4)"; beyond the ladder just "+9". */
 export function ladderText(lang: Lang, value: number): string {
