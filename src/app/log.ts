@@ -1,11 +1,18 @@
+import type { MessageKey } from "../i18n/index.js";
 import { type Db, sqlFor, type Tx } from "../store/db.js";
 import type { ActionContext } from "./use-case.js";
+
+/** A log entry's text: a message key, rendered in the reader's language, and its parameters. */
+export interface LogSummary {
+  key: MessageKey;
+  params?: Record<string, string | number>;
+}
 
 export interface LogInput {
   /** A stable action name, e.g. `roll`, `trust.spend`, `reserve.spend`. */
   action: string;
   /** A message key (rendered in the reader's language) and its parameters. Never a secret unless `visibleTo` is set. */
-  summary: { key: string; params?: Record<string, string | number> };
+  summary: LogSummary;
   characterId?: number | null;
   before?: unknown;
   after?: unknown;

@@ -25,7 +25,7 @@ import { flowPanel, setFlowPanel } from "../app/flows.js";
 import type { Intent } from "../app/intent.js";
 import type { ActionResult, Actor, AutocompleteSource, Effect, Invocation } from "../app/use-case.js";
 import type { MessageView } from "../app/views.js";
-import { hasMessage, type Lang, langFromLocale, t } from "../i18n/index.js";
+import { isMessageKey, type Lang, langFromLocale, type MessageKey, t } from "../i18n/index.js";
 import { interactionScope, type Logger } from "../log.js";
 import { DomainError } from "../rules/errors.js";
 import { isDatabaseUnavailable } from "../store/db.js";
@@ -154,7 +154,7 @@ function slashInput(interaction: ChatInputCommandInteraction): SlashInput {
   return { command: interaction.commandName, path, options };
 }
 
-function errorView(lang: Lang, key: string, params: Record<string, string | number> = {}): MessageView {
+function errorView(lang: Lang, key: MessageKey, params: Record<string, string | number> = {}): MessageView {
   return { ephemeral: true, embeds: [{ description: `⚠️ ${t(lang, key, params)}`, tone: "failure" }] };
 }
 
@@ -373,7 +373,8 @@ export function createRouter(client: Client, deps: RouterDeps) {
       if (error instanceof DomainError) {
         outcome = "refused";
         // A button or menu has no options: a refusal that would name some has a variant without.
-        const code = isComponent && hasMessage(`${error.code}.button`) ? `${error.code}.button` : error.code;
+        const buttonCode = `${error.code}.button`;
+        const code = isComponent && isMessageKey(buttonCode) ? buttonCode : error.code;
         view = errorView(lang, code, error.params as Record<string, string | number>);
       } else if (isDatabaseUnavailable(error)) {
         outcome = "unavailable";

@@ -2,9 +2,9 @@ import { IntlMessageFormat } from "intl-messageformat";
 import { commandReference } from "../../commands/names.js";
 import en from "./locales/en/index.js";
 import ru from "./locales/ru/index.js";
-import type { Lang, Messages } from "./types.js";
+import type { Lang, MessageKey, Messages } from "./types.js";
 
-export type { Lang, Messages } from "./types.js";
+export type { ErrorKey, Lang, MessageKey, Messages } from "./types.js";
 export { LANGS } from "./types.js";
 
 export const catalogues: Record<Lang, Messages> = { en, ru };
@@ -14,7 +14,7 @@ const compiled = new Map<string, IntlMessageFormat>();
 export type MessageParams = Record<string, string | number | boolean | null | undefined>;
 
 /** The message `key` in `lang`, formatted with `params`. A missing key shows itself, never throws. */
-export function t(lang: Lang, key: string, params: MessageParams = {}): string {
+export function t(lang: Lang, key: MessageKey, params: MessageParams = {}): string {
   const source = catalogues[lang][key] ?? catalogues.en[key];
   if (source === undefined) return key;
   const cacheKey = `${lang}\u0000${key}`;
@@ -65,13 +65,25 @@ function resolveKeyParams(lang: Lang, params: MessageParams): MessageParams {
     resolved ??= { ...params };
     resolved[name] = value
       .split(", ")
-      .map((ref) => (hasMessage(ref.slice(1)) ? t(lang, ref.slice(1)) : ref))
+      .map((ref) => {
+        const key = ref.slice(1);
+        return isMessageKey(key) ? t(lang, key) : ref;
+      })
       .join(", ");
   }
   return resolved ?? params;
 }
 
-export function hasMessage(key: string): boolean {
+/**
+ * The key of a message family named by a stored value (`character.status.` + a row's status): the
+ * database gives a plain string; the catalogue tests check the family.
+ */
+export function familyKey(prefix: string, value: string): MessageKey {
+  return `${prefix}${value}` as MessageKey;
+}
+
+/** Whether `key` is a message key (for keys read from stored data or built at run time). */
+export function isMessageKey(key: string): key is MessageKey {
   return key in catalogues.en;
 }
 

@@ -1,3 +1,4 @@
+import type { ErrorKey } from "../i18n/types.js";
 /**
  * The generic dice roller behind `/roll` (docs/rules/common.md §4.3): parse a dice expression into a small
  * JSON-serialisable AST, roll it through a DiceSource, and return every die rolled.
@@ -518,7 +519,7 @@ class Parser {
     let reroll: FaceTest | undefined;
     let success: FaceTest | undefined;
     let failure: FaceTest | undefined;
-    const twice = (key: string) => {
+    const twice = (key: ErrorKey) => {
       throw new DomainError(key, { term: fragment(this.text(start, this.tokens[this.index - 1]!.end)) });
     };
     for (;;) {

@@ -4,9 +4,11 @@
  * user's own language (a refusal is private). Parameters must never carry a secret value;
  * a parameter naming a message ("@system.fate") is shown in that language too.
  */
+import type { ErrorKey } from "../i18n/types.js";
+
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorKey,
     readonly params: Readonly<Record<string, string | number>> = {},
   ) {
     super(code);
@@ -14,6 +16,6 @@ export class DomainError extends Error {
   }
 }
 
-export function refuse(code: string, params: Record<string, string | number> = {}): never {
+export function refuse(code: ErrorKey, params: Record<string, string | number> = {}): never {
   throw new DomainError(code, params);
 }

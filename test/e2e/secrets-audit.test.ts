@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageKey } from "../../src/i18n/index.js";
 import { t } from "../../src/i18n/index.js";
 import { DARK_FATES, type DarkFate } from "../../src/rules/mountain-witch/index.js";
 import { componentId } from "./components.js";
@@ -97,7 +98,7 @@ describe("e2e: secrets audit of The Mountain Witch (duel dice, secret trust, dar
   ) {
     const answer = answerOf(await action);
     expect(answer?.ephemeral, `${key}: ${answer?.text}`).toBe(true);
-    expect(answer?.text).toContain(t("en", key, params));
+    expect(answer?.text).toContain(t("en", key as MessageKey, params));
     refusals.push(answer?.text ?? "");
     return answer!;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allCommandJson } from "../../commands/index.js";
+import type { MessageKey } from "../../src/i18n/index.js";
 import { catalogues, type Lang, t } from "../../src/i18n/index.js";
 
 /** A command, subcommand group, subcommand or option as registered with Discord. */
@@ -56,7 +57,7 @@ describe("refusals that name a command", () => {
     let named = 0;
     for (const lang of ["en", "ru"] as const) {
       for (const key of refusalKeys) {
-        for (const shown of commandsIn(t(lang, key, params))) {
+        for (const shown of commandsIn(t(lang, key as MessageKey, params))) {
           named += 1;
           expect(problemWith(lang, shown), `${lang} ${key}: ${shown}`).toBeNull();
         }
@@ -80,7 +81,7 @@ describe("refusals that name a command", () => {
         (k) => k.startsWith("errors.") && k.endsWith(".button"),
       )) {
         expect(catalogues.en[key.slice(0, -".button".length)], key).toBeDefined();
-        for (const shown of commandsIn(t(lang, key, params)))
+        for (const shown of commandsIn(t(lang, key as MessageKey, params)))
           expect(shown, `${lang} ${key}`).not.toContain(":");
       }
     }

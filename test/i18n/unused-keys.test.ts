@@ -43,7 +43,7 @@ function specKeys(spec: CommandSpec): string[] {
 /**
  * A key is used when the code names it whole ("bh.reserve.none", "@system.fate"), when a command spec
  * reads it, or when it belongs to a family the code builds from a template (`mw.degree.${level}`:
- * any key with that shape).
+ * any key with that shape) or names by its prefix (`familyKey("character.status.", …)`).
  */
 function unusedKeys(): string[] {
   const code = [...sourceFiles(path.join(ROOT, "src")), ...sourceFiles(path.join(ROOT, "commands"))]
@@ -58,6 +58,9 @@ function unusedKeys(): string[] {
       (parts) =>
         new RegExp(`^${parts.map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[\\w.-]+")}$`),
     );
+  // `familyKey("character.status.", row.status)`: a family named by a stored value.
+  for (const m of code.matchAll(/familyKey\(\s*"([\w.-]+)"/g))
+    families.push(new RegExp(`^${m[1]!.replace(/[.]/g, "\\.")}[\\w.-]+$`));
   const fromSpecs = new Set(commands.flatMap((c) => specKeys(c.spec)));
   return Object.keys(catalogues.en).filter(
     (key) => !quoted.has(key) && !fromSpecs.has(key) && !families.some((family) => family.test(key)),

@@ -1,4 +1,4 @@
-import { type Lang, t } from "../../i18n/index.js";
+import { type Lang, type MessageKey, t } from "../../i18n/index.js";
 import {
   advantageOf,
   bestResource,
@@ -28,7 +28,7 @@ type Params = Record<string, string | number>;
 
 /** One event as a message key and its parameters (names and numbers only, so any reader's language works). */
 export interface EventMessage {
-  key: string;
+  key: MessageKey;
   params: Params;
   dice?: number[];
   before?: unknown;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { type Lang, type MessageKey, t } from "../../i18n/index.js";
 import {
   addObstacle,
   applyChallengeAction,
@@ -230,7 +230,7 @@ async function awardVp(
   table: GameTable,
   state: ChallengeState,
   vp: Record<string, number>,
-  reasonKey: string,
+  reasonKey: MessageKey,
   reasonParams: Record<string, string | number>,
 ) {
   for (const [id, amount] of Object.entries(vp)) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Character, GameTable, LogEntry, ReservePool } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { type Lang, type MessageKey, t } from "../../i18n/index.js";
 import {
   type Adventure,
   addAdventureVp,
@@ -17,7 +17,7 @@ import { refuse } from "../../rules/errors.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { isGm, requireGm, requireTable } from "../access.js";
 import { findOpenFlow } from "../flows.js";
-import { appendLog } from "../log.js";
+import { appendLog, type LogSummary } from "../log.js";
 import { cleanText, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
@@ -48,7 +48,7 @@ export async function recordReserve(
   table: GameTable,
   pool: ReservePool,
   next: Reserve,
-  log: { action: string; key: string; params?: Record<string, string | number>; reason?: string | null },
+  log: { action: string; key: MessageKey; params?: Record<string, string | number>; reason?: string | null },
 ): Promise<void> {
   // The CHECK constraint (spent within 0..total) stays the last word on the amounts.
   const changed = await sqlFor(ctx.tx).run`
@@ -315,7 +315,7 @@ export const reserveShow = defineUseCase({
         AND action IN ('reserve.set', 'reserve.spend', 'reserve.concede', 'challenge.start', 'challenge.refund')
       ORDER BY id DESC LIMIT 10`;
     const lines = history.reverse().map((e) => {
-      const summary = e.summary as { key: string; params?: Record<string, string | number> };
+      const summary = e.summary as unknown as LogSummary;
       const reason = e.reason ? ` — _${e.reason}_` : "";
       return `<t:${Math.floor(e.at.getTime() / 1000)}:t> <@${e.actorUserId}> ${t(ctx.publicLang, summary.key, summary.params)}${reason}`;
     });

@@ -36,7 +36,7 @@ export async function saveHunterSheet(tx: Tx, characterId: number, sheet: Hunter
 }
 
 export const sphereShort = (lang: Lang, sphere: Sphere) => t(lang, `bh.sphere.short.${sphere}`);
-export const categoryShort = (lang: Lang, sphere: Sphere, kind: string) =>
+export const categoryShort = (lang: Lang, sphere: Sphere, kind: "attack" | "defence") =>
   t(lang, `bh.category.short.${sphere}.${kind}`);
 
 /** `Л▣▣□ С□□ Т□ В□ Ф□`: filled boxes first. */

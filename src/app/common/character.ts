@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { ZODIAC_SIGNS } from "../../rules/mountain-witch/zodiac.js";
 import { sqlFor } from "../../store/db.js";
@@ -96,12 +96,14 @@ export async function sheetEmbed(
     ? `<@${character.ownerUserId}>`
     : t(ctx.publicLang, "character.gmCharacter");
   const status =
-    character.status !== "active" ? ` · ${t(ctx.publicLang, `character.status.${character.status}`)}` : "";
+    character.status !== "active"
+      ? ` · ${t(ctx.publicLang, familyKey("character.status.", character.status))}`
+      : "";
   // A GM character's kind already says whose it is: "GM character", not "GM character · GM character".
   const owner = character.ownerUserId ? ` · ${who}` : "";
   return {
     title: character.name,
-    description: `${t(ctx.publicLang, `character.kind.${character.kind}`)}${owner}${status}`,
+    description: `${t(ctx.publicLang, familyKey("character.kind.", character.kind))}${owner}${status}`,
     fields,
     tone: "info",
   };
@@ -146,9 +148,10 @@ export const characterList = defineUseCase({
       const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.publicLang, "character.gmCharacter");
       const strength =
         table.system === "mountain-witch" && c.kind === "npc"
-          ? ` · ${t(ctx.publicLang, `mw.strength.${c.strength}`)}`
+          ? ` · ${t(ctx.publicLang, familyKey("mw.strength.", c.strength ?? ""))}`
           : "";
-      const status = c.status !== "active" ? ` · ${t(ctx.publicLang, `character.status.${c.status}`)}` : "";
+      const status =
+        c.status !== "active" ? ` · ${t(ctx.publicLang, familyKey("character.status.", c.status))}` : "";
       return `• **${c.name}** — ${who}${strength}${status}`;
     });
     return {

@@ -10,6 +10,7 @@ import type { EmbedView, MessageView } from "../views.js";
 export const HELP_TOPICS = ["start", "mountain-witch", "beast-hunters", "fate", "dice"] as const;
 export type HelpTopic = (typeof HELP_TOPICS)[number];
 const GAME_TOPICS: readonly string[] = ["mountain-witch", "beast-hunters", "fate"] satisfies Game[];
+const isGameTopic = (topic: HelpTopic): topic is HelpTopic & Game => GAME_TOPICS.includes(topic);
 
 /** Discord's limits: https://discord.com/developers/docs/resources/message#embed-object-embed-limits */
 const FIELD_VALUE_MAX = 1024;
@@ -96,7 +97,10 @@ export function helpMessages(lang: Lang, topic: HelpTopic): MessageView[] {
       : [];
   const intro: EmbedView = {
     title: t(lang, `help.${topic}.title`),
-    description: t(lang, GAME_TOPICS.includes(topic) ? `help.${topic}.round` : `help.${topic}.body`),
+    description: t(
+      lang,
+      isGameTopic(topic) ? (`help.${topic}.round` as const) : (`help.${topic}.body` as const),
+    ),
     tone: "info",
   };
   const topics = HELP_TOPICS.map((name) => t(lang, `cmd.help.topic.choice.${name}`)).join(" · ");

@@ -1,6 +1,7 @@
 import type { GameTable, LogEntry } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
+import type { LogSummary } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 import type { FileView } from "../views.js";
 
@@ -53,10 +54,8 @@ export async function readableLog(
   });
 }
 
-type Summary = { key: string; params?: Record<string, string | number> };
-
 export const entryText = (lang: Lang, entry: LogEntry) => {
-  const summary = entry.summary as Summary;
+  const summary = entry.summary as unknown as LogSummary;
   return t(lang, summary.key, summary.params);
 };
 
@@ -121,7 +120,7 @@ export function logMarkdown(
   exportedAt: Date,
 ): string {
   const lines = [
-    `# ${t(lang, "logExport.title", { system: t(lang, `system.${table.system}`) })}`,
+    `# ${t(lang, "logExport.title", { system: t(lang, familyKey("system.", table.system)) })}`,
     "",
     `_${t(lang, "logExport.subtitle", { count: entries.length, at: isoMinute(exportedAt) })}_`,
   ];

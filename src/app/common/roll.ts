@@ -83,7 +83,7 @@ export async function performRoll(ctx: ActionContext, request: RollRequest): Pro
   const entry = {
     action: secret ? "roll.secret" : "roll",
     summary: {
-      key: secret ? "log.roll.secret" : "log.roll",
+      key: secret ? ("log.roll.secret" as const) : ("log.roll" as const),
       params: { expression: result.expression, total: totals.join(", ") },
     },
     dice: result,

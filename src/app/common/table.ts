@@ -1,16 +1,16 @@
 import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
 import { requireGmOrAdmin, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
-import { appendLog } from "../log.js";
+import { appendLog, type LogSummary } from "../log.js";
 import { type ActionContext, defineUseCase, SYSTEMS } from "../use-case.js";
 import type { EmbedView } from "../views.js";
 import { LOG_FORMATS, logFile, parseLogBound } from "./log-export.js";
 
-export const systemName = (lang: Lang, system: string) => t(lang, `system.${system}`);
+export const systemName = (lang: Lang, system: string) => t(lang, familyKey("system.", system));
 
 export const tableSetup = defineUseCase({
   type: "table.setup",
@@ -89,7 +89,7 @@ export async function tableSummary(
             { name: t(ctx.publicLang, "table.show.chapter"), value: String(table.chapter), inline: true },
             {
               name: t(ctx.publicLang, "table.show.trustMode"),
-              value: t(ctx.publicLang, `table.trust.${table.trustMode}`),
+              value: t(ctx.publicLang, familyKey("table.trust.", table.trustMode)),
               inline: true,
             },
           ]
@@ -235,7 +235,7 @@ export const tableLog = defineUseCase({
     });
     const lines = entries.reverse().map((e) => {
       const when = `<t:${Math.floor(e.at.getTime() / 1000)}:t>`;
-      const summary = e.summary as { key: string; params?: Record<string, string | number> };
+      const summary = e.summary as unknown as LogSummary;
       const reason = e.reason ? ` — _${e.reason}_` : "";
       return `${when} <@${e.actorUserId}> ${t(ctx.userLang, summary.key, summary.params)}${reason}`;
     });

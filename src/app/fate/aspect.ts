@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Aspect as AspectRow, Character, GameTable } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   ASPECT_KINDS,
@@ -131,9 +131,9 @@ export async function aspectLines(ctx: Pick<ActionContext, "tx" | "publicLang">,
     const counts = new Map<string, number>();
     for (const f of a.aspect.freeInvokes) {
       const who = f.holderId
-        ? (names.get(f.holderId) ?? t(ctx.publicLang, `fate.conflict.side.${f.side ?? "pc"}`))
+        ? (names.get(f.holderId) ?? t(ctx.publicLang, familyKey("fate.conflict.side.", f.side ?? "pc")))
         : f.side
-          ? t(ctx.publicLang, `fate.conflict.side.${f.side}`)
+          ? t(ctx.publicLang, familyKey("fate.conflict.side.", f.side))
           : t(ctx.publicLang, "fate.aspect.anyone");
       counts.set(who, (counts.get(who) ?? 0) + 1);
     }

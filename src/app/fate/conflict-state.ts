@@ -1,5 +1,5 @@
 import type { Character, GameTable } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { clearStress } from "../../rules/fate/character.js";
 import {
   conflictWinner,
@@ -67,7 +67,7 @@ export function conflictView(
   const lines = turnOrder(conflict).map((id) => {
     const p = byId.get(id)!;
     const status = t(lang, `fate.conflict.status.${p.status}`);
-    const side = t(lang, `fate.conflict.side.${p.side}`);
+    const side = t(lang, familyKey("fate.conflict.side.", p.side));
     const consequences =
       p.consequencesTaken > 0
         ? ` · ${t(lang, "fate.conflict.consequences", { count: p.consequencesTaken })}`
@@ -86,7 +86,7 @@ export function conflictView(
   if (conflict.status === "ended") {
     lines.push(
       winner
-        ? t(lang, "fate.conflict.won", { side: t(lang, `fate.conflict.side.${winner}`) })
+        ? t(lang, "fate.conflict.won", { side: t(lang, familyKey("fate.conflict.side.", winner)) })
         : t(lang, "fate.conflict.over"),
     );
   }
@@ -161,7 +161,7 @@ function endAnnouncement(lang: Lang, state: ConflictFlowState): string {
   const head = winner
     ? t(lang, "fate.conflict.endWinner", {
         title: state.conflict.title || t(lang, "fate.conflict.untitled"),
-        side: t(lang, `fate.conflict.side.${winner}`),
+        side: t(lang, familyKey("fate.conflict.side.", winner)),
       })
     : t(lang, "fate.conflict.endNoWinner", {
         title: state.conflict.title || t(lang, "fate.conflict.untitled"),

@@ -8,7 +8,7 @@ import { FATE_POINT_USES, spendFatePointOn } from "../../rules/fate/fp-spend.js"
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
 import { panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
-import { appendLog } from "../log.js";
+import { appendLog, type LogSummary } from "../log.js";
 import { cleanText } from "../names.js";
 import { defineUseCase, type Effect } from "../use-case.js";
 import { panel } from "./check.js";
@@ -213,7 +213,7 @@ export const fpSpend = defineUseCase({
     const effects: Effect[] = [];
     let after: number;
     let detail: string;
-    let summary: { key: string; params: Record<string, string | number> };
+    let summary: LogSummary;
     if (ctx.intent.on === "passive") {
       if (!ctx.intent.aspect) refuse("errors.fate.spendNeedsAspect");
       const flow = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`

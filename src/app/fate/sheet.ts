@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Aspect as AspectRow, Character } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   addStunt,
@@ -23,7 +23,7 @@ import { signed } from "../../rules/fate/ladder.js";
 import { echo, normaliseName, resolveSkill, SKILL_KEYS, SKILLS } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, requireTable } from "../access.js";
-import { appendLog } from "../log.js";
+import { appendLog, type LogSummary } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
 import { aspectLines } from "./aspect.js";
@@ -63,7 +63,7 @@ async function changeSheet(
   ctx: ActionContext<{ type: string; character?: string }>,
   action: string,
   change: (row: Character) => ReturnType<typeof fateCharacter>,
-  summary: (row: Character) => { key: string; params?: Record<string, string | number> },
+  summary: (row: Character) => LogSummary,
 ) {
   const table = requireTable(ctx);
   const row = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
@@ -361,7 +361,7 @@ export const hooks: SystemHooks = {
           aspects
             .map(
               (a) =>
-                `• ${t(ctx.publicLang, `fate.aspectKind.${a.kind}`)}: ${a.name}${a.freeInvokes > 0 ? ` (${t(ctx.publicLang, "fate.aspect.free", { count: a.freeInvokes })})` : ""}`,
+                `• ${t(ctx.publicLang, familyKey("fate.aspectKind.", a.kind))}: ${a.name}${a.freeInvokes > 0 ? ` (${t(ctx.publicLang, "fate.aspect.free", { count: a.freeInvokes })})` : ""}`,
             )
             .join("\n")
             .slice(0, 1024) || "—",

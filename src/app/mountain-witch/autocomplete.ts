@@ -1,5 +1,5 @@
 /** Autocomplete for Mountain Witch options. Never lists a secret: names, ids and public damage only. */
-import { t } from "../../i18n/index.js";
+import { familyKey, t } from "../../i18n/index.js";
 import type { ConflictState } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { nameKey } from "../names.js";
@@ -73,7 +73,7 @@ export const damageEntries: AutocompleteSource = {
         AND d.cleared_at IS NULL
       ORDER BY d.id LIMIT 25`;
     return entries.map((e) => ({
-      name: `#${e.id} ${e.ability ? e.ability : "−1"} · ${t(lang, `mw.durationShort.${e.duration}`)}${e.condition ? ` (${e.condition})` : ""}`,
+      name: `#${e.id} ${e.ability ? e.ability : "−1"} · ${t(lang, familyKey("mw.durationShort.", e.duration))}${e.condition ? ` (${e.condition})` : ""}`,
       value: String(e.id),
     }));
   },

@@ -1,7 +1,7 @@
 /** `/damage list|clear`: the damage entries on characters (public), cleared by the GM (conditional damage, mistakes). */
 import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import type { DamageDuration } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
@@ -53,7 +53,8 @@ export const damageList = defineUseCase({
       : characters.filter((c) => c.status !== "active" || entries.some((e) => e.characterId === c.id));
     const fields = shown.map((c) => {
       const mine = entries.filter((e) => e.characterId === c.id);
-      const status = c.status !== "active" ? ` (${t(ctx.publicLang, `character.status.${c.status}`)})` : "";
+      const status =
+        c.status !== "active" ? ` (${t(ctx.publicLang, familyKey("character.status.", c.status))})` : "";
       return {
         name: `${c.name}${status}`,
         value:

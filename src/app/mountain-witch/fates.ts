@@ -246,7 +246,7 @@ const handSchema = {
 async function ownFateChange(
   ctx: ActionContext<{ type: string; tableId?: number; characterId?: number; character?: string }>,
   change: (deck: FateDeckState, character: Character) => FateDeckState,
-  logKey: string,
+  logKey: "darkfate.redraw" | "darkfate.keep",
 ): Promise<ActionResult> {
   const table = await fateTable(ctx);
   const character = await ownCharacter(ctx, table, ctx.intent.character, ctx.intent.characterId);
@@ -259,7 +259,7 @@ async function ownFateChange(
     action: logKey,
     characterId: character.id,
     summary: {
-      key: `log.mw.fate.${logKey.split(".")[1]}`,
+      key: logKey === "darkfate.redraw" ? "log.mw.fate.redraw" : "log.mw.fate.keep",
       params: { name: character.name, fate: `@mw.fate.${hand.fate}` },
     },
     visibleTo: ctx.actor.userId,

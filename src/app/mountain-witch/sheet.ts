@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   assertMayAttemptRecovery,
@@ -66,7 +66,7 @@ export const hooks: SystemHooks = {
     if (character.kind === "npc") {
       fields.push({
         name: t(ctx.publicLang, "mw.sheet.strength"),
-        value: t(ctx.publicLang, `mw.strength.${character.strength}`),
+        value: t(ctx.publicLang, familyKey("mw.strength.", character.strength ?? "")),
         inline: true,
       });
     } else {

@@ -1,3 +1,4 @@
+import type { ErrorKey } from "../../i18n/types.js";
 /**
  * The compact text forms documented in docs/rules/beast-hunters.md, so the GM can buy an obstacle in one command:
  *
@@ -38,7 +39,7 @@ type Word = Segment[];
 const QUOTES: Record<string, string> = { '"': '"', "«": "»", "“": "”", "„": "“" };
 const SEPARATOR = /[\s,;]/;
 
-function splitWords(text: string, errorCode: string): Word[] {
+function splitWords(text: string, errorCode: ErrorKey): Word[] {
   const words: Word[] = [];
   let current: Word = [];
   let plain = "";
@@ -135,7 +136,7 @@ interface Item {
  * Groups words into items: `words… name:value` or a bare value word. Words that are not a
  * value accumulate into the next item's name, so unquoted multi-word names work.
  */
-function items(text: string, isBareValue: (word: string) => boolean, errorCode: string): Item[] {
+function items(text: string, isBareValue: (word: string) => boolean, errorCode: ErrorKey): Item[] {
   const result: Item[] = [];
   let pendingName: string[] = [];
   let pendingRaw: string[] = [];

@@ -1,3 +1,4 @@
+import type { MessageKey } from "../../i18n/types.js";
 /** The hunter's sheet (docs/rules/beast-hunters.md §2.1): validation, creation checks, renewal between adventures. */
 import { refuse } from "../errors.js";
 import {
@@ -106,7 +107,7 @@ export function validateSheet(sheet: HunterSheet): void {
 /** A creation-rule mismatch: shown to the table, never blocking (the GM may accept any sheet). */
 export interface SheetWarning {
   /** Message key under `bh.warn.`. */
-  code: string;
+  code: Extract<MessageKey, `bh.warn.${string}`>;
   params: Record<string, string | number>;
 }
 

@@ -1,3 +1,4 @@
+import type { ErrorKey } from "../../i18n/types.js";
 import type { DiceSource } from "../dice.js";
 import { refuse } from "../errors.js";
 import { type Aspect, sameAspectName, spendFreeInvoke, usableFreeInvokes } from "./aspects.js";
@@ -51,7 +52,7 @@ export interface CheckInput {
   opposition?: Opposition;
 }
 
-function assertModifier(value: number, code: string): void {
+function assertModifier(value: number, code: ErrorKey): void {
   if (!Number.isInteger(value) || Math.abs(value) > MAX_MODIFIER) refuse(code, { max: MAX_MODIFIER });
 }
 

@@ -1,3 +1,4 @@
+import type { MessageKey } from "../../i18n/types.js";
 /** The ladder of docs/rules/fate.md §3.1, top to bottom; names live in the catalogue under `fate.ladder.<key>`. */
 export const LADDER = [
   { value: 8, key: "legendary" },
@@ -19,7 +20,7 @@ export type LadderKey = (typeof LADDER)[number]["key"];
 export interface LadderName {
   value: number;
   /** `fate.ladder.great` …; null above Legendary or below Terrible, where only the number is shown. */
-  key: string | null;
+  key: Extract<MessageKey, `fate.ladder.${string}`> | null;
   /** "+4", "0", "−3" (a true minus sign, as the rulebook prints it). */
   signed: string;
 }

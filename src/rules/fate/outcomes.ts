@@ -1,3 +1,4 @@
+import type { MessageKey } from "../../i18n/types.js";
 import { refuse } from "../errors.js";
 
 /** The four outcomes of docs/rules/fate.md §3.1, by shifts (result − opposition). */
@@ -31,7 +32,7 @@ export interface ActionEffects {
   outcome: Outcome;
   shifts: number;
   /** Catalogue key of the sentence describing this outcome to the table. */
-  key: string;
+  key: Extract<MessageKey, `fate.effect.${string}`>;
   /** Overcome: what reaching the goal costs ("serious": fail, or succeed at a serious cost). */
   cost: "none" | "minor" | "serious";
   /** Boosts the roller gains. */
@@ -52,7 +53,7 @@ export interface ActionEffects {
 function effects(
   action: FateAction,
   shifts: number,
-  key: string,
+  key: ActionEffects["key"],
   overrides: Partial<Omit<ActionEffects, "action" | "outcome" | "shifts" | "key">>,
 ): ActionEffects {
   return {
@@ -84,7 +85,7 @@ export function actionOutcome(
   const result = outcome(shifts);
   switch (action) {
     case "overcome": {
-      const key = `fate.effect.overcome.${result}`;
+      const key = `fate.effect.overcome.${result}` as const;
       if (result === "fail") return effects(action, shifts, key, { cost: "serious" });
       if (result === "tie") return effects(action, shifts, key, { cost: "minor" });
       if (result === "success") return effects(action, shifts, key, {});
@@ -92,11 +93,11 @@ export function actionOutcome(
     }
     case "advantage": {
       if (existingAspect) {
-        const key = `fate.effect.advantage.existing.${result}`;
+        const key = `fate.effect.advantage.existing.${result}` as const;
         if (result === "fail") return effects(action, shifts, key, { opponentFreeInvokes: 1 });
         return effects(action, shifts, key, { freeInvokes: result === "style" ? 2 : 1 });
       }
-      const key = `fate.effect.advantage.new.${result}`;
+      const key = `fate.effect.advantage.new.${result}` as const;
       if (result === "fail") {
         return effects(action, shifts, key, { aspect: "noneOrForOpponent", opponentFreeInvokes: 1 });
       }
@@ -104,13 +105,13 @@ export function actionOutcome(
       return effects(action, shifts, key, { aspect: "created", freeInvokes: result === "style" ? 2 : 1 });
     }
     case "attack": {
-      const key = `fate.effect.attack.${result}`;
+      const key = `fate.effect.attack.${result}` as const;
       if (result === "fail") return effects(action, shifts, key, {});
       if (result === "tie") return effects(action, shifts, key, { boosts: 1 });
       return effects(action, shifts, key, { hit: shifts, mayTradeHitForBoost: result === "style" });
     }
     case "defend": {
-      const key = `fate.effect.defend.${result}`;
+      const key = `fate.effect.defend.${result}` as const;
       if (result === "fail") return effects(action, shifts, key, { hit: -shifts });
       if (result === "tie") return effects(action, shifts, key, { opponentBoosts: 1 });
       if (result === "success") return effects(action, shifts, key, {});

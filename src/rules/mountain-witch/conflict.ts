@@ -1,3 +1,4 @@
+import type { MessageKey } from "../../i18n/types.js";
 /**
  * A Mountain Witch conflict (docs/rules/mountain-witch.md §1.1–1.3) as a pure state machine over a JSON object.
  *
@@ -45,7 +46,7 @@ export interface Participant {
   id: number;
   name: string;
   /** A message key naming the participant instead of `name` (the "incapacity" obstacle). */
-  nameKey: string | null;
+  nameKey: MessageKey | null;
   kind: ParticipantKind;
   playerId: string | null;
   strength: Strength;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageKey } from "../../../src/i18n/index.js";
 import { t } from "../../../src/i18n/index.js";
 import type { InteractionView } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
@@ -150,7 +151,7 @@ describe("e2e reliability: permissions and secrets", () => {
         const view = await perform(who, act);
         const answer = answerOf(view);
         expect(answer?.ephemeral, `${what} by ${who}`).toBe(true);
-        expect(answer?.text, `${what} by ${who}`).toContain(t("en", key, params));
+        expect(answer?.text, `${what} by ${who}`).toContain(t("en", key as MessageKey, params));
         expect(await snapshot(), `${what} by ${who} changed something`).toEqual(before);
       }
     }

@@ -10,10 +10,14 @@ import type { MessageView } from "../../../src/app/views.js";
 import { createClient } from "../../../src/discord/client.js";
 import { encodeIntent } from "../../../src/discord/custom-id.js";
 import { createRouter } from "../../../src/discord/router.js";
+import type { MessageKey } from "../../../src/i18n/index.js";
 import { seededDice } from "../../../src/rules/dice.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { DiscordDouble } from "../double/index.js";
 import { waitUntil } from "./ops.js";
+
+/** The log text of the test-only use cases below: never shown to anyone. */
+const PROBE = "probe" as MessageKey;
 
 /**
  * The real router and discord.js client, in this process, against the Discord double, with probe
@@ -43,7 +47,7 @@ const useCases: UseCase<any>[] = [
     ephemeral: (intent) => intent.private === true,
     async run(ctx) {
       await sleep(ctx.intent.ms);
-      await appendLog(ctx, ctx.table!.id, { action: "probe.slow", summary: { key: "probe" } });
+      await appendLog(ctx, ctx.table!.id, { action: "probe.slow", summary: { key: PROBE } });
       return {
         reply: say(`slow done ${ctx.intent.ms}`, ctx.intent.private === true),
         ...(ctx.intent.update ? { replyMode: "update" as const } : {}),
@@ -57,7 +61,7 @@ const useCases: UseCase<any>[] = [
     mutates: true,
     ephemeral: false,
     async run(ctx) {
-      await appendLog(ctx, ctx.table!.id, { action: "probe.count", summary: { key: "probe" } });
+      await appendLog(ctx, ctx.table!.id, { action: "probe.count", summary: { key: PROBE } });
       return { reply: say("counted") };
     },
   }),
@@ -125,7 +129,7 @@ const useCases: UseCase<any>[] = [
     mutates: true,
     ephemeral: false,
     async run(ctx) {
-      await appendLog(ctx, ctx.table!.id, { action: "probe.post", summary: { key: "probe" } });
+      await appendLog(ctx, ctx.table!.id, { action: "probe.post", summary: { key: PROBE } });
       return {
         reply: say("posting"),
         effects: [{ kind: "post", channelId: ctx.intent.channel, view: say("announcement") }],
@@ -163,7 +167,7 @@ const useCases: UseCase<any>[] = [
     mutates: true,
     ephemeral: true,
     async run(ctx) {
-      await appendLog(ctx, ctx.table!.id, { action: "probe.dm-closed", summary: { key: "probe" } });
+      await appendLog(ctx, ctx.table!.id, { action: "probe.dm-closed", summary: { key: PROBE } });
       return {};
     },
   }),

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { MessageKey } from "../../../src/i18n/index.js";
 import { t } from "../../../src/i18n/index.js";
 import en from "../../../src/i18n/locales/en/beast-hunters.js";
 import ru from "../../../src/i18n/locales/ru/beast-hunters.js";
@@ -66,7 +67,7 @@ describe("Beast Hunters messages", () => {
       for (const lang of ["en", "ru"] as const) {
         const text = t(
           lang,
-          key,
+          key as MessageKey,
           paramsFor(en[key as keyof typeof en] + (ru as Record<string, string>)[key]),
         );
         expect(text, `${lang} ${key}`).not.toBe(key);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { MessageKey } from "../../../src/i18n/index.js";
 import { catalogues, t } from "../../../src/i18n/index.js";
 import { ASPECT_KINDS } from "../../../src/rules/fate/aspects.js";
 import { FACTION_ABILITIES } from "../../../src/rules/fate/faction.js";
@@ -63,7 +64,7 @@ describe("Fate messages", () => {
           get: (target, name) => (target as Record<string | symbol, unknown>)[name] ?? "x",
           has: () => true,
         });
-        const text = t(lang, key, params);
+        const text = t(lang, key as MessageKey, params);
         expect(text, `${lang} ${key}`).not.toBe(key);
         expect(text).not.toMatch(/[{}]/);
       }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { MessageKey } from "../../../src/i18n/index.js";
 import { t } from "../../../src/i18n/index.js";
 import en from "../../../src/i18n/locales/en/mountain-witch.js";
 import ru from "../../../src/i18n/locales/ru/mountain-witch.js";
@@ -55,7 +56,7 @@ describe("Mountain Witch message catalogue", () => {
     const params = new Proxy({}, { get: () => 2, has: () => true }) as Record<string, number>;
     for (const key of Object.keys(en)) {
       for (const lang of ["en", "ru"] as const) {
-        const text = t(lang, key, params);
+        const text = t(lang, key as MessageKey, params);
         expect(text, `${lang} ${key}`).not.toMatch(/\{[a-z]\w*\}/i);
         expect(text).not.toBe(key);
       }

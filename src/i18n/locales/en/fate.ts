@@ -1,6 +1,6 @@
-import type { Messages } from "../../types.js";
+import { type Messages, prefixed } from "../../types.js";
 
-const skills: Record<string, string> = {
+const skills = {
   physique: "Physique",
   eloquence: "Eloquence",
   athletics: "Athletics",
@@ -21,7 +21,7 @@ const skills: Record<string, string> = {
   empathy: "Empathy",
 };
 
-const factionAbilities: Record<string, string> = {
+const factionAbilities = {
   military: "Military",
   magic: "Magic",
   resources: "Resources",
@@ -72,7 +72,7 @@ export default {
   "fate.action.attack": "Attack",
   "fate.action.defend": "Defend",
 
-  ...Object.fromEntries(Object.entries(skills).map(([key, name]) => [`fate.skill.${key}`, name])),
+  ...prefixed("fate.skill.", skills),
 
   "fate.aspectKind.ambition": "Ambition",
   "fate.aspectKind.belief": "Belief",
@@ -99,9 +99,7 @@ export default {
   "fate.payment.free-invoke": "free invoke",
   "fate.payment.fate-point": "fate point",
 
-  ...Object.fromEntries(
-    Object.entries(factionAbilities).map(([key, name]) => [`fate.factionAbility.${key}`, name]),
-  ),
+  ...prefixed("fate.factionAbility.", factionAbilities),
 
   "fate.effect.overcome.fail":
     "Fail: you don't get what you wanted — or you do, at a serious cost (the GM's call).",
