@@ -16,6 +16,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { GAMES, gameCommandModules } from "../commands/index.js";
+import { buildCommand } from "../commands/spec.js";
 import { startEmbeddedPostgres } from "../src/store/embedded-postgres.js";
 import { DiscordDouble } from "../test/e2e/double/index.js";
 import { CpuMeter, coreCount, postgresPids } from "./cpu.js";
@@ -446,11 +448,19 @@ async function waitForOutcomes(bot: BenchProcess, samples: Sample[], phase: stri
   while (Date.now() < deadline && ids.some((s) => !bot.outcomes.has(s.interactionId))) await sleep(100);
 }
 
-/** "roll", "table show", "character vp add", … for every registered command. */
+/**
+ * "roll", "table show", "character vp add", … for every command a table can use: the global ones the
+ * bot registered at start-up, and each game's, which it registers in a guild once that guild has a
+ * table of the game (during the set-up below).
+ */
 function registeredPaths(double: DiscordDouble): Set<string> {
   const out = new Set<string>();
   type Opt = { type: number; name: string; options?: Opt[] };
-  for (const command of double.registeredCommands() as unknown as Array<{ name: string; options?: Opt[] }>) {
+  const surface = [
+    ...double.registeredCommands(),
+    ...gameCommandModules(GAMES).map((c) => buildCommand(c.spec)),
+  ];
+  for (const command of surface as unknown as Array<{ name: string; options?: Opt[] }>) {
     const subs = (command.options ?? []).filter((o) => o.type === 1 || o.type === 2);
     if (subs.length === 0) out.add(command.name);
     for (const sub of subs) {
