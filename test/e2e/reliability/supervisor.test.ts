@@ -44,7 +44,9 @@ else {
   });
 
   function run(mode: string): Promise<number | null> {
-    lines = [];
+    // This run's own lines: output an earlier, killed supervisor still flushes goes to its own array.
+    const ownLines: Array<Record<string, unknown>> = [];
+    lines = ownLines;
     const child = spawn(process.execPath, ["--import", "tsx", "src/supervisor.ts", script], {
       env: { ...process.env, BOT_MODE: mode },
       stdio: ["ignore", "pipe", "pipe"],
@@ -54,9 +56,9 @@ else {
       for (const line of chunk.toString("utf8").split("\n")) {
         if (!line.trim()) continue;
         try {
-          lines.push(JSON.parse(line) as Record<string, unknown>);
+          ownLines.push(JSON.parse(line) as Record<string, unknown>);
         } catch {
-          lines.push({ msg: line });
+          ownLines.push({ msg: line });
         }
       }
     };
