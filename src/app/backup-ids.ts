@@ -34,13 +34,14 @@ function mapOne(maps: IdMaps, kind: IdKind, value: unknown): unknown {
 export function remapIds(value: unknown, maps: IdMaps): unknown {
   if (Array.isArray(value)) return value.map((v) => remapIds(v, maps));
   if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const kind = idKindOfKey(key);
-    if (kind && typeof v === "number") out[key] = mapOne(maps, kind, v);
-    else if (kind && Array.isArray(v) && v.every((x) => typeof x === "number")) {
-      out[key] = v.map((x) => mapOne(maps, kind, x));
-    } else out[key] = remapIds(v, maps);
-  }
-  return out;
+  // Built from entries, so a key such as "__proto__" in a file stays a plain key (never a prototype).
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      const kind = idKindOfKey(key);
+      if (kind && typeof v === "number") return [key, mapOne(maps, kind, v)];
+      if (kind && Array.isArray(v) && v.every((x) => typeof x === "number"))
+        return [key, v.map((x) => mapOne(maps, kind, x))];
+      return [key, remapIds(v, maps)];
+    }),
+  );
 }

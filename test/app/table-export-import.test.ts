@@ -97,6 +97,11 @@ describe("/table export and /table import", () => {
       fc.constantFrom("characterId", "targetId", "giverIds", "flowId", "damageIds", "note", "pairingId"),
       fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.array(fc.integer({ min: 1, max: 10_000 })), state),
     );
+    // A file may hold any key, "__proto__" too: it comes back as the plain key it was.
+    const odd = JSON.parse('{"characterId":[{"__proto__":null}],"note":{"__proto__":{"flowId":1}}}');
+    const none = new Map<number, number>();
+    const kept = remapIds(odd, { character: none, flow: none, damage: none, aspect: none, table: none });
+    expect(JSON.stringify(kept)).toBe(JSON.stringify(odd));
     fc.assert(
       fc.property(ids, fc.array(keyed, { maxLength: 4 }), (characters, value) => {
         const forward = new Map(characters.map((id, i) => [id, 20_000 + i]));
