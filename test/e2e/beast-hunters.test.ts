@@ -181,6 +181,22 @@ describe("e2e: Beast Hunters", () => {
     state = (await challenge()).state.challenge;
     expect(state.advantage[yakhara]).toEqual({ obstacle: 10 });
     expect(state.turn).toBe("obstacle");
+    // The panel shows the accepted offer before the crash (a kill right after an action may lose
+    // that action's redraw: the state is kept, the old panel stays until the next action).
+    await e2e.double.waitFor(
+      () => {
+        try {
+          componentId(e2e.double.message(panel.id), "challenge.accept");
+          return null;
+        } catch {
+          return true;
+        }
+      },
+      {
+        timeoutMs: 5000,
+        what: () => `the panel to drop the accepted offer: ${e2e.double.message(panel.id).text}`,
+      },
+    );
 
     // A crash mid-challenge: nothing is lost, the panel keeps working.
     await e2e.restart("kill");
