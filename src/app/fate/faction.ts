@@ -872,6 +872,12 @@ export const factionCheck = defineUseCase({
 
 const invokeMode = z.enum(["plus2", "reroll"]);
 
+/** A faction check flow of this table and the faction that rolled it. */
+async function factionCheckOf(tx: Tx, table: GameTable, flowId: number) {
+  const flow = await requireFlow<FactionCheckFlowState>(tx, table.id, flowId, "fate.faction-check");
+  return { flow, faction: findFaction(factionsOf(table), flow.state.check.factionId) };
+}
+
 /** GM: the aspects the faction may invoke on its check (its own first), as a private select. */
 export const factionInvokeMenu = defineUseCase({
   type: "faction.invoke-menu",
@@ -882,13 +888,7 @@ export const factionInvokeMenu = defineUseCase({
   ephemeral: true,
   async run(ctx) {
     const table = requireGm(ctx);
-    const flow = await requireFlow<FactionCheckFlowState>(
-      ctx.tx,
-      table.id,
-      ctx.intent.flowId,
-      "fate.faction-check",
-    );
-    const faction = findFaction(factionsOf(table), flow.state.check.factionId);
+    const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
     const all = await invokableAspects(ctx.tx, table);
     const own = all.filter((a) => a.ref.startsWith(`f${faction.id}.`));
     const sorted = [...own, ...all.filter((a) => !own.includes(a))];
@@ -932,13 +932,7 @@ export const factionInvokeAspect = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireGm(ctx);
-    const flow = await requireFlow<FactionCheckFlowState>(
-      ctx.tx,
-      table.id,
-      ctx.intent.flowId,
-      "fate.faction-check",
-    );
-    const faction = findFaction(factionsOf(table), flow.state.check.factionId);
+    const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
     const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect);
     const result = factionInvoke(
       { check: flow.state.check, faction, aspect: found.aspect, mode: ctx.intent.mode },
