@@ -3,6 +3,7 @@ import { GAMES } from "../../commands/index.js";
 import type { GameTable } from "../generated/prisma/client.js";
 import type { Lang } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
+import { refuse } from "../rules/errors.js";
 import type { Db, Tx } from "../store/db.js";
 import type { Intent } from "./intent.js";
 import type { MessageView, ModalView } from "./views.js";
@@ -34,7 +35,10 @@ export interface Invocation {
   sourceMessageId?: string;
 }
 
-export interface ActionContext<I extends Intent = Intent> {
+/** Whether a use case needs the channel's active table: see `UseCase.table`. */
+export type TableNeed = "required" | "optional" | "none";
+
+export interface ActionContext<I extends Intent = Intent, N extends TableNeed = TableNeed> {
   intent: I;
   invocation: Invocation;
   actor: Actor;
@@ -48,8 +52,11 @@ export interface ActionContext<I extends Intent = Intent> {
    * language. Private output to someone else (their DM, their secret view): `languageOf` in languages.ts.
    */
   userLang: Lang;
-  /** The channel's active table (locked FOR UPDATE when the use case mutates). */
-  table: GameTable | null;
+  /**
+   * The channel's active table (locked FOR UPDATE when the use case mutates); always there for a
+   * use case declared with `table: "required"`.
+   */
+  table: N extends "required" ? GameTable : GameTable | null;
   /** The transaction for mutating use cases, the plain client otherwise. */
   tx: Tx;
   db: Db;
@@ -102,6 +109,14 @@ export interface ActionResult {
   effects?: Effect[];
 }
 
+/**
+ * Who may take the action, checked before it runs (on the locked table row when it mutates):
+ * `gm` the table's GM; `gm-or-admin` also whoever has Manage Server (to recover a table whose GM
+ * is gone). Finer rules (a player for their own character, a participant of a flow) stay in the
+ * use case, where the character or the flow is known: `actingCharacter`, `requireControl`.
+ */
+export type Access = "gm" | "gm-or-admin";
+
 export interface UseCase<I extends Intent = Intent> {
   type: I["type"];
   schema: z.ZodType<I>;
@@ -111,7 +126,8 @@ export interface UseCase<I extends Intent = Intent> {
    * required: the channel must have an active table; optional: use it if there is one;
    * none: don't look (the use case finds its table itself, e.g. from a DM).
    */
-  table: "required" | "optional" | "none";
+  table: TableNeed;
+  access?: Access;
   /** Mutating use cases run in one transaction with the table row locked and the interaction id recorded. */
   mutates: boolean;
   /** Whether the answer is ephemeral: decides how to defer if the work runs long. */
@@ -119,8 +135,44 @@ export interface UseCase<I extends Intent = Intent> {
   run(ctx: ActionContext<I>): Promise<ActionResult>;
 }
 
-export function defineUseCase<I extends Intent>(useCase: UseCase<I>): UseCase<I> {
-  return useCase;
+/** A use case as written: its intent's schema (from the area's catalogue) names its type. */
+export interface UseCaseSpec<I extends Intent, N extends TableNeed> {
+  /** Only while the schema is still written here instead of in the area's catalogue. */
+  type?: I["type"];
+  schema: z.ZodType<I>;
+  systems?: readonly System[];
+  table: N;
+  /** Declared access needs the table: `table: "required"`. */
+  access?: N extends "required" ? Access : never;
+  mutates: boolean;
+  ephemeral: boolean | ((intent: I) => boolean);
+  run(ctx: ActionContext<I, N>): Promise<ActionResult>;
+}
+
+/** The intent type a schema accepts: the literal of its `type` field. */
+function schemaType(schema: z.ZodType): string {
+  const literal = (schema as unknown as { shape?: { type?: { value?: unknown } } }).shape?.type?.value;
+  if (typeof literal !== "string") throw new Error("an intent schema needs a literal `type`");
+  return literal;
+}
+
+export function defineUseCase<I extends Intent, N extends TableNeed>(spec: UseCaseSpec<I, N>): UseCase<I> {
+  const { access, run } = spec;
+  return {
+    ...spec,
+    type: spec.type ?? (schemaType(spec.schema) as I["type"]),
+    access,
+    run: access
+      ? (ctx) => {
+          // execute.ts guarantees the table of a `table: "required"` use case.
+          const table = ctx.table!;
+          const gm = table.gmUserId === ctx.actor.userId;
+          if (!gm && access === "gm") refuse("errors.gmOnly");
+          if (!gm && access === "gm-or-admin" && !ctx.actor.canManageGuild) refuse("errors.gmOrAdminOnly");
+          return run(ctx as ActionContext<I, N>);
+        }
+      : (run as UseCase<I>["run"]),
+  };
 }
 
 /** An autocomplete source: choices for a partly typed option. Must never list secrets. */

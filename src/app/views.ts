@@ -2,7 +2,7 @@
  * What the bot shows, as plain data. Use cases build these (already in the reader's
  * language); `src/discord/render.ts` is the only code that turns them into Discord payloads.
  */
-import type { Intent } from "./intent.js";
+import type { KnownIntent, PartialKnownIntent } from "./intents.js";
 
 export type Tone = "neutral" | "success" | "failure" | "warning" | "secret" | "info";
 
@@ -26,7 +26,7 @@ export interface ButtonView {
   kind: "button";
   label: string;
   /** What pressing it does: the same intent a slash command would produce. */
-  intent: Intent;
+  intent: KnownIntent;
   style?: "primary" | "secondary" | "success" | "danger";
   emoji?: string;
   disabled?: boolean;
@@ -35,7 +35,7 @@ export interface ButtonView {
 export interface SelectView {
   kind: "select";
   /** The intent to run; the chosen value(s) are put into `intent[field]`. */
-  intent: Intent;
+  intent: PartialKnownIntent;
   field: string;
   placeholder?: string;
   options: { label: string; value: string; description?: string }[];
@@ -62,7 +62,7 @@ export interface MessageView {
 export interface ModalView {
   title: string;
   /** The intent to run on submit; each input's value is put into `intent[input.field]`. */
-  intent: Intent;
+  intent: PartialKnownIntent;
   inputs: {
     field: string;
     label: string;

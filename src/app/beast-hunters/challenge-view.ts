@@ -774,7 +774,7 @@ export function teamActionsView(
 ): MessageView {
   const actor = state.participants.find((p) => p.id === actorId)!;
   // `menu` only keeps the selects' custom_ids apart (Discord refuses duplicates on one message).
-  const intent = (menu: string) => ({ type: "challenge.menu", flowId, menu });
+  const intent = (menu: "h" | "s" | "p") => ({ type: "challenge.menu" as const, flowId, menu });
   const opponents = state.participants.filter((p) => p.side !== actor.side);
   const standing = opponents.filter((p) => p.status === "in");
   const withAp = opponents.filter((o) => advantageOf(state, actor.id, o.id) > 0);

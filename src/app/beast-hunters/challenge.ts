@@ -36,9 +36,16 @@ import {
   type TypedFlow,
 } from "../flows.js";
 import type { Intent } from "../intent.js";
+import type { KnownIntent } from "../intents.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import {
+  type ActionContext,
+  type ActionResult,
+  defineUseCase,
+  type Effect,
+  type TableNeed,
+} from "../use-case.js";
 import type { MessageView, ModalView } from "../views.js";
 import { adventureOf, settleAdventure } from "./adventure.js";
 import {
@@ -467,7 +474,7 @@ class FormErrors extends DomainError {
 function formProblems(
   lang: Lang,
   problems: { field: FormField | null; error: DomainError }[],
-  fix: Intent | null,
+  fix: KnownIntent | null,
 ): MessageView {
   const lines = problems.map(({ field, error }) =>
     field
@@ -686,7 +693,7 @@ function action<S extends z.ZodRawShape>(
     actor: () => Promise<string>;
   }) => Promise<ChallengeAction> | ChallengeAction,
 ) {
-  return defineUseCase<Intent>({
+  return defineUseCase<Intent, "required">({
     type,
     schema: z.object({ type: z.literal(type), flowId, ...shape }) as unknown as z.ZodType<Intent>,
     systems: SYSTEMS,
@@ -726,7 +733,7 @@ const activateInChallenge = action(
  * yet), a pre-activation — the hunter's own trait, or the GM's side's in phase 3 (the GM names a
  * hunter with `character` to act for an absent player).
  */
-export const challengeActivate = defineUseCase<Intent>({
+export const challengeActivate = defineUseCase<Intent, TableNeed>({
   ...activateInChallenge,
   async run(ctx) {
     const table = requireTable(ctx);

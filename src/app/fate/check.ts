@@ -23,7 +23,7 @@ import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow } fro
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, type AutocompleteSource, defineUseCase, type Effect } from "../use-case.js";
-import type { ComponentView, MessageView } from "../views.js";
+import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { sideOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
@@ -655,7 +655,11 @@ function ownsBoost(ctx: Ctx, table: GameTable, owner: Character): boolean {
 }
 
 /** The form in which a boost's owner names it; the default name is filled in. */
-function boostForm(ctx: Ctx, intent: { type: string; flowId: number }, owner: Character) {
+function boostForm(
+  ctx: Ctx,
+  intent: { type: "fate.resolve-attack" | "fate.trade-boost"; flowId: number },
+  owner: Character,
+): ModalView {
   return {
     title: t(ctx.userLang, "fate.boost.formTitle").slice(0, 45),
     intent,

@@ -107,7 +107,7 @@ function contestView(
                   {
                     kind: "button" as const,
                     label: t(lang, "fate.button.resolveExchange"),
-                    intent: { type: "contest.resolve", flowId },
+                    intent: { type: "contest.resolve" as const, flowId },
                   },
                 ],
               ]

@@ -154,7 +154,7 @@ export function checkRows(
               kind: "button" as const,
               label: t(lang, "fate.button.passive"),
               style: "secondary" as const,
-              intent: { type: "fp.spend-form" },
+              intent: { type: "fp.spend-form" as const },
             },
           ]
         : []),

@@ -220,7 +220,7 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
                 label: t(lang, "mw.conflict.button.damageForm"),
                 style: "secondary" as const,
                 emoji: "🩸",
-                intent: { type: "conflict.damage-form", flowId },
+                intent: { type: "conflict.damage-form" as const, flowId },
               },
             ]
           : []),
