@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import type { Flow } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
@@ -68,6 +69,9 @@ export function typedFlow<S>(spec: FlowKindSpec<S>, row: Flow | TypedFlow<unknow
       `flow ${row.id} (${spec.kind}): stored state does not fit at ${issue?.path.join(".")}: ${issue?.message}`,
     );
   }
+  // Under test, a schema that would drop or change a field (and lose it on the next save) fails here.
+  if (process.env.VITEST && !isDeepStrictEqual(parsed.data, state))
+    throw new Error(`flow ${row.id} (${spec.kind}): the state schema drops or changes a stored field`);
   return { ...row, state: parsed.data, stateVersion: spec.version };
 }
 
