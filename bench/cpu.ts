@@ -1,5 +1,15 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
+
+/** Clock ticks per second, the unit of /proc's CPU times (100 on Linux almost always). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 /** CPU time (jiffies) of the whole machine and of given processes, from /proc, for load accounting. */
 interface CpuSnapshot {
@@ -17,25 +27,48 @@ function machineJiffies(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-function processJiffies(pid: number): number {
+/** The fields of /proc/<pid>/stat after the command name (field 3, the state, is index 0). */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]); // utime + stime
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return 0;
+    return null;
   }
 }
 
-function pidsNamed(name: string): number[] {
-  const out: number[] = [];
+/** CPU time of one process (utime + stime); with `reapedChildren`, also that of its children that exited. */
+function processJiffies(pid: number, reapedChildren = false): number {
+  const fields = statFields(pid);
+  if (!fields) return 0;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return reapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
+}
+
+/** CPU time of these processes together. */
+export function jiffiesOf(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + processJiffies(pid), 0);
+}
+
+/**
+ * CPU time of one PostgreSQL server — its postmaster (pid from `postmaster.pid` in its data
+ * directory), every live child (backends, checkpointer, WAL writer, autovacuum, …) and the children
+ * that already exited — and of no other server on the machine (other work may run its own).
+ */
+export function serverJiffies(dataDir: string): number {
+  let postmaster: number;
+  try {
+    postmaster = Number(readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
+  } catch {
+    return 0;
+  }
+  let total = processJiffies(postmaster, true);
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === name) out.push(Number(entry));
-    } catch {}
+    const fields = statFields(Number(entry));
+    if (fields && Number(fields[1]) === postmaster) total += processJiffies(Number(entry));
   }
-  return out;
+  return total;
 }
 
 /**
@@ -45,39 +78,40 @@ function pidsNamed(name: string): number[] {
 export class CpuMeter {
   private start: CpuSnapshot | null = null;
 
-  constructor(private readonly groups: () => Record<string, number[]>) {}
+  /** `groups` reads each group's CPU time so far (jiffies: `jiffiesOf`, `serverJiffies`). */
+  constructor(private readonly groups: () => Record<string, number>) {}
 
   private snapshot(): CpuSnapshot {
     const { busy, total } = machineJiffies();
-    const byGroup: Record<string, number> = {};
-    for (const [group, pids] of Object.entries(this.groups())) {
-      byGroup[group] = pids.reduce((sum, pid) => sum + processJiffies(pid), 0);
-    }
-    return { at: performance.now(), busy, total, byGroup };
+    return { at: performance.now(), busy, total, byGroup: this.groups() };
   }
 
   begin(): void {
     this.start = this.snapshot();
   }
 
-  /** Shares of the whole machine (1 = every core busy) per group, plus "other". */
-  end(): Record<string, number> {
+  /**
+   * `shares`: of the whole machine (1 = every core busy) per group, plus "other" and "idle";
+   * `ms`: each group's CPU milliseconds over the phase.
+   */
+  end(): { shares: Record<string, number>; ms: Record<string, number> } {
     const start = this.start;
     const end = this.snapshot();
-    if (!start) return {};
+    if (!start) return { shares: {}, ms: {} };
     const total = end.total - start.total || 1;
-    const out: Record<string, number> = {};
+    const shares: Record<string, number> = {};
+    const ms: Record<string, number> = {};
     let ours = 0;
     for (const group of Object.keys(end.byGroup)) {
       const used = (end.byGroup[group] ?? 0) - (start.byGroup[group] ?? 0);
       ours += used;
-      out[group] = Math.round((used / total) * 1000) / 1000;
+      shares[group] = Math.round((used / total) * 1000) / 1000;
+      ms[group] = (used * 1000) / CLOCK_TICKS;
     }
-    out.other = Math.max(0, Math.round(((end.busy - start.busy - ours) / total) * 1000) / 1000);
-    out.idle = Math.round(((total - (end.busy - start.busy)) / total) * 1000) / 1000;
-    return out;
+    shares.other = Math.max(0, Math.round(((end.busy - start.busy - ours) / total) * 1000) / 1000);
+    shares.idle = Math.round(((total - (end.busy - start.busy)) / total) * 1000) / 1000;
+    return { shares, ms };
   }
 }
 
-export const postgresPids = () => pidsNamed("postgres");
 export const coreCount = () => cpus().length;

@@ -10,9 +10,14 @@
  *   npm run bench -- --runs 3         repeat the measured phases and report medians
  *   npm run bench -- --no-floor --no-fairness --out /tmp/x.json
  *   npm run bench -- --scenarios "conflict|trust" --profile   (a subset; a CPU profile of the bot)
+ *   npm run bench -- --ratio-classes "roll|reserve" --ratio-rate 100 --ratio-duration 15
+ *
+ * After the measured run(s), the ratio phase: each command class (bench/scenarios.ts
+ * COMMAND_CLASSES) on its own at --ratio-rate, the bot's and PostgreSQL's CPU per interaction
+ * against the floor bot's at the same rate (the cost-per-interaction table).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -20,12 +25,14 @@ import { GAMES, gameCommandModules } from "../commands/index.js";
 import { buildCommand } from "../commands/spec.js";
 import { startEmbeddedPostgres } from "../src/store/embedded-postgres.js";
 import { DiscordDouble } from "../test/e2e/double/index.js";
-import { CpuMeter, coreCount, postgresPids } from "./cpu.js";
+import { CpuMeter, jiffiesOf, serverJiffies } from "./cpu.js";
 import { diceFairness, type FairnessResult } from "./fairness.js";
 import { InspectorSession } from "./inspector.js";
 import { Driver, Pacer, runTables, type Sample } from "./load.js";
 import { BenchProcess, stopAll } from "./processes.js";
 import {
+  COMMAND_CLASSES,
+  type CommandClass,
   FLOOR_SCENARIOS,
   type Options,
   type Role,
@@ -56,6 +63,11 @@ const { values: args } = parseArgs({
     scenarios: { type: "string" },
     "sql-census": { type: "boolean", default: false },
     "node-args": { type: "string" },
+    "ratio-rate": { type: "string" },
+    "ratio-duration": { type: "string" },
+    "ratio-classes": { type: "string" },
+    "no-ratios": { type: "boolean", default: false },
+    "strict-ratios": { type: "boolean", default: false },
   },
 });
 
@@ -91,9 +103,18 @@ const settings = {
   sqlCensus: args["sql-census"] ?? false,
   /** Write a V8 CPU profile of the bot's measured run to bench/profiles/. */
   profile: args.profile ?? false,
+  /** The cost-per-interaction table: each command class on its own, below saturation. */
+  ratios: !(args["no-ratios"] ?? false),
+  ratioRate: Number(args["ratio-rate"] ?? 100),
+  ratioDurationS: Number(args["ratio-duration"] ?? (quick ? 5 : 15)),
+  ratioWarmupS: 3,
+  /** Only the command classes whose key or name matches this regular expression. */
+  ratioClasses: args["ratio-classes"] ?? null,
+  /** A missed ratio goal makes the run exit non-zero (otherwise it is reported only). */
+  strictRatios: args["strict-ratios"] ?? false,
 };
 
-/** The targets of issue 7. */
+/** The capacity targets (at --rate; the run exits non-zero when one is missed). */
 const TARGETS = {
   maxFailed: 0,
   minRateFraction: 0.97,
@@ -103,6 +124,15 @@ const TARGETS = {
   maxRssBytes: 250 * 1024 * 1024,
   maxWarmStartupMs: 3000,
 };
+
+/**
+ * The cost-per-interaction goals at --ratio-rate: total CPU (bot + PostgreSQL) and ack p99 per
+ * interaction against the floor bot's, for `/roll` and for every game action; none failed or late.
+ */
+const RATIO_GOALS = {
+  cpu: { roll: 1.5, game: 2 },
+  ackP99: { roll: 1.5, game: 3 },
+} as const;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -219,9 +249,12 @@ async function main() {
       else available.push(scenario);
     }
     for (const s of skipped) say(`  skipped scenario "${s.name}": no /${s.missing.join(", /")} yet`);
+    const ratioClasses = settings.ratios ? ratioClassesToRun(registered) : [];
 
     const setupStarted = performance.now();
-    const setupSamples = await setUpTables(double, tables, available);
+    // The ratio classes' scenarios are prepared too, also when --scenarios leaves them out of the mix.
+    const toPrepare = [...new Set([...available, ...ratioClasses.flatMap((c) => c.scenarios)])];
+    const setupSamples = await setUpTables(double, tables, toPrepare);
     const setupFailures = setupSamples.filter((s) => s.error || s.refusal);
     say(
       `set up ${tables.length} tables in ${Math.round(performance.now() - setupStarted)} ms (${setupSamples.length} interactions, ${setupFailures.length} refused or failed, retried)`,
@@ -287,9 +320,9 @@ async function main() {
         settings.profile && run === 1 ? await InspectorSession.connect(botProcess.inspectorUrl()) : null;
       await inspector?.startProfiling();
       const cpu = new CpuMeter(() => ({
-        bot: [botProcess.pid],
-        postgres: postgresPids(),
-        bench: [process.pid],
+        bot: jiffiesOf([botProcess.pid]),
+        postgres: serverJiffies(postgres.dataDir),
+        bench: jiffiesOf([process.pid]),
       }));
       cpu.begin();
       const sampler = setInterval(() => {
@@ -300,7 +333,7 @@ async function main() {
       await sleep(settings.durationS * 1000);
       pacer.stop();
       const seconds = (performance.now() - startedAt) / 1000;
-      const cpuShares = cpu.end();
+      const cpuUsed = cpu.end();
       clearInterval(sampler);
       if (inspector) {
         const file = path.join(
@@ -328,7 +361,8 @@ async function main() {
         windowStart,
         double,
         botProcess,
-        cpuShares,
+        cpuUsed,
+        settings.rate,
       );
       printPhase(botPhase);
 
@@ -349,15 +383,15 @@ async function main() {
         pacer.begin(settings.rate);
         const floorProcess = floorBot;
         const floorCpu = new CpuMeter(() => ({
-          bot: [floorProcess.pid],
-          postgres: postgresPids(),
-          bench: [process.pid],
+          bot: jiffiesOf([floorProcess.pid]),
+          postgres: serverJiffies(postgres.dataDir),
+          bench: jiffiesOf([process.pid]),
         }));
         floorCpu.begin();
         await sleep(settings.floorDurationS * 1000);
         pacer.stop();
         const floorSeconds = (performance.now() - floorStarted) / 1000;
-        const floorCpuShares = floorCpu.end();
+        const floorCpuUsed = floorCpu.end();
         await floorDriver.drain();
         await floorLoop;
         floorRss = floorBot.rss();
@@ -368,7 +402,8 @@ async function main() {
           floorWindow,
           double,
           floorBot,
-          floorCpuShares,
+          floorCpuUsed,
+          settings.rate,
         );
         printPhase(floorPhase);
         await floorBot.stop();
@@ -379,6 +414,19 @@ async function main() {
     }
 
     if (settings.sqlCensus) printCensus(censusFile, runs);
+
+    // ---- cost per interaction: each command class on its own, below saturation ------------------
+    const ratios =
+      ratioClasses.length > 0
+        ? await runRatioPhase({
+            double,
+            tables,
+            classes: ratioClasses,
+            env,
+            postgresDir: postgres.dataDir,
+            censusFile: settings.sqlCensus ? path.join(dataRoot, "sql-census-ratio.json") : null,
+          })
+        : null;
 
     // ---- dice fairness ----------------------------------------------------------------------------
     const fairness: FairnessResult[] = settings.fairness ? diceFairness(settings.fairnessRolls) : [];
@@ -405,6 +453,7 @@ async function main() {
       broken: Object.fromEntries(driver.broken),
       fairness,
       setup: { interactions: setupSamples.length, failed: setupFailures.length },
+      ratios,
     });
     printReport(report);
     const outFile =
@@ -417,7 +466,9 @@ async function main() {
     mkdirSync(path.dirname(outFile), { recursive: true });
     writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
     say(`\nsaved ${outFile} — whole bench took ${Math.round((performance.now() - wallStart) / 1000)} s`);
-    process.exitCode = report.targets.every((t) => t.pass !== false) ? 0 : 1;
+    const capacityMet = report.targets.every((t) => t.pass !== false);
+    const ratiosMet = !ratios || ratios.goals.every((g) => g.pass);
+    process.exitCode = capacityMet && (ratiosMet || !settings.strictRatios) ? 0 : 1;
   } finally {
     await cleanup();
   }
@@ -524,7 +575,8 @@ function summarizePhase(
   windowStart: number,
   double: DiscordDouble,
   bot: BenchProcess,
-  cpu: Record<string, number>,
+  cpu: { shares: Record<string, number>; ms: Record<string, number> },
+  targetRate: number,
 ): PhaseResult {
   const samples = allSamples.filter((s) => s.phase === name);
   const ids = new Set(samples.map((s) => s.interactionId));
@@ -575,7 +627,7 @@ function summarizePhase(
   return {
     name,
     seconds: round(seconds, 2),
-    targetRate: settings.rate,
+    targetRate,
     achievedRate: round(samples.length / seconds, 1),
     interactions: samples.length,
     ack: ackOf(samples),
@@ -586,10 +638,10 @@ function summarizePhase(
     late: doubleFailures.filter((i) => i.late).length,
     failures,
     outcomes,
-    cpu,
+    cpu: cpu.shares,
     cpuMsPerInteraction: {
-      bot: round(((cpu.bot ?? 0) * coreCount() * seconds * 1000) / Math.max(1, samples.length), 3),
-      postgres: round(((cpu.postgres ?? 0) * coreCount() * seconds * 1000) / Math.max(1, samples.length), 3),
+      bot: round((cpu.ms.bot ?? 0) / Math.max(1, samples.length), 3),
+      postgres: round((cpu.ms.postgres ?? 0) / Math.max(1, samples.length), 3),
     },
   };
 }
@@ -624,6 +676,7 @@ function buildReport(input: {
   broken: Record<string, { count: number; last: string }>;
   fairness: FairnessResult[];
   setup: { interactions: number; failed: number };
+  ratios: RatioReport | null;
 }) {
   const med = (f: (r: { bot: PhaseResult; floor: PhaseResult | null }) => number | undefined) =>
     round(median(input.runs.map((r) => f(r) ?? Number.NaN)));
@@ -717,6 +770,7 @@ function buildReport(input: {
     setup: input.setup,
     fairness: input.fairness,
     runs: input.runs,
+    ratios: input.ratios,
   };
 }
 
@@ -815,6 +869,273 @@ function printReport(report: Report) {
   say("=== targets ===");
   for (const t of report.targets)
     say(`${t.pass === null ? "  -  " : t.pass ? "PASS " : "FAIL "} ${t.target}: ${t.value}`);
+  if (report.ratios) printRatios(report.ratios);
+}
+
+// ---- cost per interaction ------------------------------------------------------------------------
+
+/** The command classes `--ratio-classes` selects, each with only the scenarios the bot can run. */
+function ratioClassesToRun(registered: Set<string>): CommandClass[] {
+  const wanted = settings.ratioClasses ? new RegExp(settings.ratioClasses, "i") : null;
+  const out: CommandClass[] = [];
+  for (const cls of COMMAND_CLASSES.filter((c) => !wanted || wanted.test(c.key) || wanted.test(c.name))) {
+    const scenarios = cls.scenarios.filter((s) => requiredCommands(s).every((c) => registered.has(c)));
+    if (scenarios.length === 0) say(`  skipped command class "${cls.name}": its commands are not registered`);
+    else out.push({ ...cls, scenarios });
+  }
+  if (wanted && out.length === 0)
+    say(`  no command class matches --ratio-classes "${settings.ratioClasses}"`);
+  return out;
+}
+
+/** One row of the cost-per-interaction table. CPU in ms per interaction, latencies in ms. */
+interface RatioRow {
+  key: string;
+  command: string;
+  goal: "roll" | "game";
+  scenarios: string[];
+  interactions: number;
+  achievedRate: number;
+  botMs: number;
+  postgresMs: number;
+  totalMs: number;
+  floorMs: number;
+  ratio: number;
+  ackP50: number;
+  ackP99: number;
+  floorAckP50: number;
+  floorAckP99: number;
+  p99Ratio: number;
+  failed: number;
+  late: number;
+  refused: number;
+  /** Share of the machine used by processes that are neither ours nor the bench's. */
+  otherShare: number;
+  /** `--sql-census`: the statements the window's interactions sent, per interaction. */
+  sql: { perInteraction: number; statements: Array<{ perInteraction: number; text: string }> } | null;
+}
+
+interface RatioReport {
+  rate: number;
+  durationS: number;
+  warmupS: number;
+  floor: PhaseResult;
+  rows: RatioRow[];
+  goals: Array<{ target: string; value: string; pass: boolean }>;
+  phases: Record<string, PhaseResult>;
+  broken: Record<string, { count: number; last: string }>;
+}
+
+type Census = Array<[string, number]>;
+
+/** The bot's census of the statements since the previous call (bench/sql-census.ts, on SIGUSR2). */
+async function censusWindow(bot: BenchProcess, file: string): Promise<Census> {
+  const windowFile = `${file}.window`;
+  rmSync(windowFile, { force: true });
+  process.kill(bot.pid, "SIGUSR2");
+  for (let i = 0; i < 100; i++) {
+    if (existsSync(windowFile)) return JSON.parse(readFileSync(windowFile, "utf8")) as Census;
+    await sleep(50);
+  }
+  say("  no SQL census window from the bot");
+  return [];
+}
+
+/**
+ * Each command class on its own, one after the other, at --ratio-rate across the tables: a warm-up,
+ * then a measured window in which the bot's and its PostgreSQL's CPU time is read from /proc and
+ * divided by the interactions. Then the floor bot at the same rate for a window as long.
+ */
+async function runRatioPhase(input: {
+  double: DiscordDouble;
+  tables: TableWorld[];
+  classes: CommandClass[];
+  env: Record<string, string>;
+  postgresDir: string;
+  censusFile: string | null;
+}): Promise<RatioReport> {
+  const { double, tables, classes, env, postgresDir, censusFile } = input;
+  const rate = settings.ratioRate;
+  const windowS = settings.ratioDurationS;
+  say(
+    `\ncost per interaction: ${classes.length} command classes at ${rate}/s, ${windowS} s each (+${settings.ratioWarmupS} s warm-up), then the floor`,
+  );
+  const meter = (pid: number) =>
+    new CpuMeter(() => ({
+      bot: jiffiesOf([pid]),
+      postgres: serverJiffies(postgresDir),
+      bench: jiffiesOf([process.pid]),
+    }));
+  const pacer = new Pacer(rate);
+
+  /** Warm-up, then the measured window; returns the window's phase (and its SQL census). */
+  const measure = async (
+    target: BenchProcess,
+    name: string,
+    scenarios: Scenario[],
+    seed: number,
+  ): Promise<{ phase: PhaseResult; census: Census | null; driver: Driver }> => {
+    const driver = new Driver(double, pacer);
+    driver.phase = "warmup";
+    pacer.begin(rate);
+    const loop = runTables(driver, tables, scenarios, seed);
+    await sleep(settings.ratioWarmupS * 1000);
+    if (censusFile && target.name === "bot") await censusWindow(target, censusFile);
+    driver.phase = name;
+    const windowStart = Date.now();
+    const cpu = meter(target.pid);
+    cpu.begin();
+    const startedAt = performance.now();
+    pacer.begin(rate);
+    await sleep(windowS * 1000);
+    pacer.stop();
+    const seconds = (performance.now() - startedAt) / 1000;
+    const used = cpu.end();
+    await driver.drain();
+    await loop;
+    await waitForOutcomes(target, driver.samples, name);
+    // The census window closes once the window's interactions (and their effects) are done.
+    const census = censusFile && target.name === "bot" ? await censusWindow(target, censusFile) : null;
+    const phase = summarizePhase(name, driver.samples, seconds, windowStart, double, target, used, rate);
+    printPhase(phase);
+    return { phase, census, driver };
+  };
+
+  const censusArgs = censusFile ? ["--import", "tsx", "--import", "./bench/sql-census.ts"] : [];
+  const bot = new BenchProcess(
+    "bot",
+    BOT_SCRIPT,
+    censusFile ? { ...env, SQL_CENSUS_FILE: censusFile } : env,
+    [...BOT_NODE_ARGS, ...settings.nodeArgs, ...censusArgs],
+  );
+  await bot.start();
+  await double.waitForBot();
+  const measured: Array<{ cls: CommandClass; phase: PhaseResult; census: Census | null }> = [];
+  const broken: Record<string, { count: number; last: string }> = {};
+  for (const [i, cls] of classes.entries()) {
+    const { phase, census, driver } = await measure(
+      bot,
+      `ratio: ${cls.key}`,
+      cls.scenarios,
+      settings.seed + 1000 + i,
+    );
+    measured.push({ cls, phase, census });
+    for (const [name, b] of driver.broken) broken[name] = b;
+  }
+  await bot.stop();
+
+  const floorBot = new BenchProcess("floor", "bench/floor-bot.ts", { ...env });
+  await floorBot.start();
+  await double.waitForBot();
+  const { phase: floor } = await measure(floorBot, "ratio: floor", FLOOR_SCENARIOS, settings.seed + 999);
+  await floorBot.stop();
+
+  const floorMs = floor.cpuMsPerInteraction.bot;
+  const rows: RatioRow[] = measured.map(({ cls, phase, census }) => {
+    const totalMs = phase.cpuMsPerInteraction.bot + phase.cpuMsPerInteraction.postgres;
+    const n = Math.max(1, phase.interactions);
+    const statements = census?.reduce((sum, [, count]) => sum + count, 0) ?? 0;
+    return {
+      key: cls.key,
+      command: cls.name,
+      goal: cls.goal,
+      scenarios: cls.scenarios.map((s) => s.name),
+      interactions: phase.interactions,
+      achievedRate: phase.achievedRate,
+      botMs: phase.cpuMsPerInteraction.bot,
+      postgresMs: phase.cpuMsPerInteraction.postgres,
+      totalMs: round(totalMs, 3),
+      floorMs,
+      ratio: round(totalMs / floorMs),
+      ackP50: phase.ack.p50,
+      ackP99: phase.ack.p99,
+      floorAckP50: floor.ack.p50,
+      floorAckP99: floor.ack.p99,
+      p99Ratio: round(phase.ack.p99 / floor.ack.p99),
+      failed: phase.failed,
+      late: phase.late,
+      refused: phase.outcomes.refused ?? 0,
+      otherShare: phase.cpu.other ?? 0,
+      sql: census
+        ? {
+            perInteraction: round(statements / n),
+            statements: census.map(([text, count]) => ({ perInteraction: round(count / n, 3), text })),
+          }
+        : null,
+    };
+  });
+  const goals = rows.flatMap((r) => {
+    const cpuGoal = RATIO_GOALS.cpu[r.goal];
+    const p99Goal = RATIO_GOALS.ackP99[r.goal];
+    return [
+      {
+        target: `${r.command}: CPU per interaction ≤ ${cpuGoal} × the floor's`,
+        value: `${r.totalMs} ms (bot ${r.botMs} + PostgreSQL ${r.postgresMs}) vs ${r.floorMs} ms = ${r.ratio}×`,
+        pass: r.ratio <= cpuGoal,
+      },
+      {
+        target: `${r.command}: ack p99 ≤ ${p99Goal} × the floor's`,
+        value: `${r.ackP99} ms vs ${r.floorAckP99} ms = ${r.p99Ratio}×`,
+        pass: r.p99Ratio <= p99Goal,
+      },
+      {
+        target: `${r.command}: none failed or late`,
+        value: `${r.failed} failed (${r.late} late)`,
+        pass: r.failed === 0,
+      },
+    ];
+  });
+  return {
+    rate,
+    durationS: windowS,
+    warmupS: settings.ratioWarmupS,
+    floor,
+    rows,
+    goals,
+    phases: Object.fromEntries(measured.map((m) => [m.cls.key, m.phase])),
+    broken,
+  };
+}
+
+/** The cost-per-interaction table, as markdown (bench/README.md keeps one). */
+function ratioTable(report: RatioReport): string[] {
+  const ms = (v: number) => `${v.toFixed(2)} ms`;
+  const times = (v: number) => `${v.toFixed(1)}×`;
+  const lines = [
+    "| command | interactions/s | bot CPU | PostgreSQL CPU | total | floor | ratio | ack p50 / p99 | floor ack p50 / p99 | p99 ratio | failed (late) | refused | other load |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of report.rows) {
+    lines.push(
+      `| ${r.command.replace(/\/[a-z]+(?: [a-z0-9][\w+]*)?/g, "`$&`")} | ${r.achievedRate} | ${ms(r.botMs)} | ${ms(r.postgresMs)} | ${ms(r.totalMs)} | ${ms(r.floorMs)} | ${times(r.ratio)} | ${r.ackP50} / ${r.ackP99} ms | ${r.floorAckP50} / ${r.floorAckP99} ms | ${times(r.p99Ratio)} | ${r.failed} (${r.late}) | ${r.refused} | ${Math.round(r.otherShare * 100)} % |`,
+    );
+  }
+  return lines;
+}
+
+function printRatios(report: RatioReport) {
+  say("");
+  say(
+    `=== cost per interaction at ${report.rate}/s (each class alone, ${report.durationS} s window; the floor: ${report.floor.achievedRate}/s, ${report.floor.cpuMsPerInteraction.bot} ms CPU, ack p50 ${report.floor.ack.p50} / p99 ${report.floor.ack.p99} ms) ===`,
+  );
+  for (const line of ratioTable(report)) say(line);
+  for (const [name, b] of Object.entries(report.broken))
+    say(`scenario "${name}" could not go on ${b.count}×: ${b.last}`);
+  for (const r of report.rows) {
+    if (!r.sql) continue;
+    say(`\nSQL per interaction, ${r.command} (${r.sql.perInteraction} statements per interaction):`);
+    for (const st of r.sql.statements.slice(0, 20))
+      say(`${st.perInteraction.toFixed(2).padStart(7)}  ${st.text.slice(0, 200)}`);
+  }
+  say("");
+  say(
+    `=== cost per interaction goals (reported; a miss fails the run only with --strict-ratios${settings.strictRatios ? ", which is on" : ""}) ===`,
+  );
+  for (const g of report.goals) say(`${g.pass ? "MET  " : "MISS "} ${g.target}: ${g.value}`);
+  const missed = report.goals.filter((g) => !g.pass).length;
+  say(
+    missed === 0 ? "every cost-per-interaction goal met" : `${missed} of ${report.goals.length} goals missed`,
+  );
 }
 
 main().catch((error) => {

@@ -153,6 +153,36 @@ export const SCENARIOS: Scenario[] = [
     ],
   },
 
+  // A player invokes their own character's aspect on the check they just rolled, paying a fate point
+  // (docs/rules/fate.md §3.2): one scenario per player, as an invoke applies to the invoker's latest check.
+  ...([0, 1, 2] as const).map(
+    (i): Scenario => ({
+      name: `fate check with an invoke (p${i})`,
+      weight: 2,
+      systems: ["fate"],
+      prepare: [
+        {
+          as: `p${i}`,
+          slash: "aspect add",
+          options: (c) => ({ name: "Steady hands", character: mine(c), kind: "talent" }),
+        },
+        {
+          as: "gm",
+          slash: "fp give",
+          options: (c) => ({ character: c.table.characters[i] as string, amount: 20 }),
+        },
+      ],
+      steps: [
+        {
+          as: `p${i}`,
+          slash: "check",
+          options: (c) => ({ skill: pick(c, ["athletics", "fight", "notice"]) }),
+        },
+        { as: `p${i}`, slash: "invoke", options: { aspect: "Steady hands", pay: "fate-point" } },
+      ],
+    }),
+  ),
+
   // ---- The Mountain Witch -------------------------------------------------------------------------
   {
     name: "mw conflict round with assists",
@@ -250,6 +280,15 @@ export const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    // The GM spends from the hunters' reserve (docs/rules/beast-hunters.md §2.2), one point at a time
+    // out of the 10,000 the challenge's preparation set (set here too, for a run of this one alone).
+    name: "bh reserve spend",
+    weight: 3,
+    systems: ["beast-hunters"],
+    prepare: [{ as: "p0", slash: "reserve set", options: { total: 10000, ceiling: 40 } }],
+    steps: [{ as: "gm", slash: "reserve spend", options: { amount: 1, reason: "bench" } }],
+  },
+  {
     name: "bh reserve show",
     weight: 4,
     systems: ["beast-hunters"],
@@ -265,6 +304,67 @@ export const FLOOR_SCENARIOS: Scenario[] = [
     steps: [{ as: "player", slash: "roll", options: (c) => ({ expression: pick(c, ROLLS) }) }],
   },
   { name: "table show", weight: 1, steps: [{ as: "player", slash: "table show" }] },
+];
+
+/**
+ * The command classes of the cost-per-interaction table: each is measured on its own, in its own
+ * window, driving only its scenarios. `goal` says which ratio goal applies: `/roll`'s or a game
+ * action's.
+ */
+export interface CommandClass {
+  /** What `--ratio-classes` matches (as does the name). */
+  key: string;
+  name: string;
+  goal: "roll" | "game";
+  scenarios: Scenario[];
+}
+
+const scenariosNamed = (pattern: RegExp): Scenario[] => {
+  const found = SCENARIOS.filter((s) => pattern.test(s.name));
+  if (found.length === 0) throw new Error(`no scenario matches ${pattern}`);
+  return found;
+};
+
+export const COMMAND_CLASSES: CommandClass[] = [
+  {
+    key: "roll",
+    name: "/roll 2d6+1",
+    goal: "roll",
+    scenarios: [
+      {
+        name: "roll 2d6+1",
+        weight: 1,
+        steps: [{ as: "player", slash: "roll", options: { expression: "2d6+1" } }],
+      },
+    ],
+  },
+  { key: "reserve", name: "/reserve spend", goal: "game", scenarios: scenariosNamed(/^bh reserve spend$/) },
+  {
+    key: "fate check",
+    name: "Fate /check",
+    goal: "game",
+    scenarios: scenariosNamed(/^fate check( against opposition)?$/),
+  },
+  // Each run is a check and then an invoke on it: the class's cost is theirs together.
+  {
+    key: "fate invoke",
+    name: "Fate /check + /invoke",
+    goal: "game",
+    scenarios: scenariosNamed(/^fate check with an invoke/),
+  },
+  {
+    key: "mw conflict",
+    name: "MW conflict round",
+    goal: "game",
+    scenarios: scenariosNamed(/^mw conflict round/),
+  },
+  {
+    key: "mw trust",
+    name: "MW trust (show, secret round)",
+    goal: "game",
+    scenarios: scenariosNamed(/^mw (trust show|secret trust)/),
+  },
+  { key: "bh challenge", name: "BH challenge", goal: "game", scenarios: scenariosNamed(/^bh challenge/) },
 ];
 
 /** Every slash command path (e.g. "conflict assist") a scenario cannot run without. */
