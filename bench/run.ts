@@ -748,6 +748,7 @@ function buildReport(input: {
   ];
   return {
     when: new Date().toISOString(),
+    tree: treeInfo(),
     machine: machineInfo(),
     settings,
     summary,
@@ -772,6 +773,19 @@ function buildReport(input: {
     runs: input.runs,
     ratios: input.ratios,
   };
+}
+
+/** The commit measured, and whether the bot's sources differed from it (uncommitted changes). */
+function treeInfo(): { commit: string; uncommittedChanges: boolean } | null {
+  try {
+    const git = (...a: string[]) => execFileSync("git", a, { encoding: "utf8" }).trim();
+    return {
+      commit: git("rev-parse", "--short", "HEAD"),
+      uncommittedChanges: git("status", "--porcelain", "--", "src", "commands", "prisma").length > 0,
+    };
+  } catch {
+    return null;
+  }
 }
 
 function machineInfo() {
