@@ -28,6 +28,7 @@ import {
 } from "./store/embedded-postgres.js";
 import { migrate } from "./store/migrate.js";
 import { startPruning } from "./store/prune.js";
+import { activeTable } from "./store/tables.js";
 
 function readConfig(): Config {
   // A .env file next to the bot is the documented way to configure it (see .env.example).
@@ -263,7 +264,7 @@ async function runBot(config: Config) {
     readiness: async () => ({
       gateway: client.isReady() && client.ws.ping !== undefined,
       database: db
-        ? await db.$queryRaw`SELECT 1`.then(
+        ? await sqlFor(db).run`SELECT 1`.then(
             () => true,
             () => false,
           )
@@ -307,12 +308,12 @@ async function runBot(config: Config) {
         log.warn({ err: error }, "database connection lost; it is closed and replaced");
       },
     });
-    // Warm the pool and Prisma's query compiler so the first player after a restart is not the slow one.
+    // Warm the pool (and the statements' code paths) so the first player after a restart is not the slow one.
     // The pool fails fast (1.5 s) by design; while thousands of guilds arrive at start-up the event
     // loop is busy, so a slow first connection is retried rather than fatal.
     try {
       await waitForDatabase(databaseUrl, log, async () => {
-        await db.gameTable.findFirst({ where: { activeChannelId: "" } });
+        await activeTable(db, "");
         await inTransaction(db, async (tx) => sqlFor(tx).run`SELECT 1`);
       });
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Character, GameTable } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
-import { sqlFor, type Tx } from "../store/db.js";
+import { liveCharacterByKey, ownedCharacters } from "../store/characters.js";
+import type { Db, Tx } from "../store/db.js";
 import { nameKey } from "./names.js";
 import type { ActionContext, Actor } from "./use-case.js";
 
@@ -28,9 +29,8 @@ export function requireGmOrAdmin(ctx: Pick<ActionContext, "table" | "actor">): G
   return table;
 }
 
-export async function findCharacter(tx: Tx, tableId: number, name: string): Promise<Character> {
-  const character = await sqlFor(tx).one<Character>`
-    SELECT * FROM "character" WHERE table_id = ${tableId} AND name_key = ${nameKey(name)} AND deleted_at IS NULL`;
+export async function findCharacter(tx: Db | Tx, tableId: number, name: string): Promise<Character> {
+  const character = await liveCharacterByKey(tx, tableId, nameKey(name));
   if (!character) refuse("errors.character.notFound", { name: name.slice(0, 64) });
   return character;
 }
@@ -75,9 +75,7 @@ export async function actingCharacter(
     requireControl(ctx, character, options);
     return character;
   }
-  const own = await sqlFor(ctx.tx).rows<Character>`
-    SELECT * FROM "character" WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL
-    ORDER BY id`;
+  const own = await ownedCharacters(ctx.tx, table.id, ctx.actor.userId);
   if (own.length === 1) return own[0]!;
   if (own.length === 0)
     refuse(isGm(table, ctx.actor) ? "errors.character.nameNeeded" : "errors.character.noneOwned");

@@ -2,7 +2,8 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
-import { type Db, inTransaction, QUICK_DEADLINE_MS, sqlFor, type Tx } from "../store/db.js";
+import { type Db, inTransaction, outsideTransaction, sqlFor, type Tx } from "../store/db.js";
+import { activeTable } from "../store/tables.js";
 import { recordingDice, storeRolledDice } from "./dice-record.js";
 import type { Intent } from "./intent.js";
 import { publicLanguage, rememberUserLanguage } from "./languages.js";
@@ -31,6 +32,8 @@ export interface Executed {
   table: GameTable | null;
 }
 
+export { activeTable, lockTable } from "../store/tables.js";
+
 export class UseCaseRegistry {
   private readonly byType = new Map<string, UseCase[]>();
 
@@ -54,12 +57,6 @@ export class UseCaseRegistry {
   }
 }
 
-export async function activeTable(db: Db | Tx, channelId: string): Promise<GameTable | null> {
-  // A lookup by a unique key, no lock: no answer in QUICK_DEADLINE_MS means the server is not answering.
-  return sqlFor(db, { deadlineMs: QUICK_DEADLINE_MS })
-    .one<GameTable>`SELECT * FROM game_table WHERE active_channel_id = ${channelId}`;
-}
-
 /** The channel's active table outside a transaction: from the cache when there is one. */
 export function channelTable(
   deps: Pick<AppDeps, "db" | "tables">,
@@ -68,13 +65,6 @@ export function channelTable(
   return deps.tables
     ? deps.tables.get(channelId, () => activeTable(deps.db, channelId))
     : activeTable(deps.db, channelId);
-}
-
-/** Locks the table row for the rest of the transaction: actions on one table happen one at a time. */
-export async function lockTable(tx: Tx, tableId: number): Promise<GameTable> {
-  const table = await sqlFor(tx).one<GameTable>`SELECT * FROM game_table WHERE id = ${tableId} FOR UPDATE`;
-  if (!table) throw new Error(`game_table ${tableId} not found`);
-  return table;
 }
 
 /**
@@ -173,7 +163,7 @@ export async function execute(
   if (!useCase.mutates) {
     const visibleTable = useCase.table === "none" ? null : table;
     const result = await useCase
-      .run({ ...base, table: visibleTable, tx: deps.db })
+      .run({ ...base, table: visibleTable, tx: outsideTransaction(deps.db) })
       .catch(async (error: unknown) => {
         throw (await refusalForRace(deps.db, invocation, intent, error)) ?? error;
       });
@@ -183,11 +173,11 @@ export async function execute(
     return { result, useCase, table };
   }
 
-  // Writes to game_table by this action are forgotten by the cache before anyone hears the answer
-  // (other processes learn of them by NOTIFY).
-  const tablesWritten = new Set<number | "new" | "unknown">();
-  const result = await inTransaction(deps.db, async (rawTx) => {
-    const tx = deps.tables ? noticingTableWrites(rawTx, (id) => tablesWritten.add(id ?? "unknown")) : rawTx;
+  // Writes to game_table by this action (src/store/tables.ts notes them in tx.tablesWritten) are
+  // forgotten by the cache before anyone hears the answer (other processes learn of them by NOTIFY).
+  let tablesWritten: ReadonlySet<number | "new"> | undefined;
+  const result = await inTransaction(deps.db, async (tx) => {
+    tablesWritten = tx.tablesWritten;
     let locked: GameTable | null = null;
     if (table && useCase.table !== "none") {
       const recorded = await recordAndLock(tx, invocation.interactionId, table.id);
@@ -208,45 +198,12 @@ export async function execute(
       throw refusal ?? error;
     })
     .finally(() => {
-      if (tablesWritten.size === 0 || !deps.tables) return;
+      if (!tablesWritten || tablesWritten.size === 0 || !deps.tables) return;
       // The channel's own entry (a new table), and every entry of a table that was written.
       deps.tables.forget(invocation.channelId);
-      for (const id of tablesWritten) {
-        if (id === "unknown") deps.tables.forgetAll();
-        else if (id !== "new") deps.tables.forgetTable(id);
-      }
+      for (const id of tablesWritten) if (id !== "new") deps.tables.forgetTable(id);
     });
   return { result, useCase, table };
-}
-
-const WRITES = new Set(["create", "createMany", "update", "updateMany", "upsert", "delete", "deleteMany"]);
-
-/**
- * The transaction as a use case sees it, calling `onWrite` with the row's id (when the call names
- * one by `where: { id }`) whenever it writes a game_table row.
- */
-function noticingTableWrites(tx: Tx, onWrite: (tableId: number | "new" | null) => void): Tx {
-  return new Proxy(tx, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property === "gameTable") {
-        return new Proxy(value, {
-          get(delegate, method) {
-            const fn = Reflect.get(delegate, method, delegate);
-            if (typeof fn !== "function") return fn;
-            if (!WRITES.has(method as string)) return fn.bind(delegate);
-            return (args?: { where?: { id?: unknown } }) => {
-              const id = args?.where?.id;
-              // A new row has no id yet: only its channel (this interaction's) was cached, as "no table".
-              onWrite(method === "create" ? "new" : typeof id === "number" ? id : null);
-              return fn.call(delegate, args);
-            };
-          },
-        });
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }
 
 /** What PostgreSQL said, from a Prisma error (driver adapter or engine shape) or pg's own (raw SQL). */

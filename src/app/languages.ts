@@ -1,6 +1,7 @@
 import type { GameTable } from "../generated/prisma/client.js";
 import { type Lang, langFromLocale } from "../i18n/index.js";
 import { type Db, QUICK_DEADLINE_MS, sqlFor, type Tx } from "../store/db.js";
+import { giveAutoTablesTheirGmLanguage } from "../store/tables.js";
 import type { ActionContext } from "./use-case.js";
 
 /**
@@ -30,7 +31,7 @@ export async function rememberUserLanguage(db: Db, userId: string, lang: Lang): 
       INSERT INTO user_language (user_id, language, seen_at) VALUES (${userId}, ${lang}, now())
       ON CONFLICT (user_id) DO UPDATE SET language = EXCLUDED.language, seen_at = now()
       WHERE user_language.language <> EXCLUDED.language`;
-    await sql.run`UPDATE game_table SET language = ${lang} WHERE gm_user_id = ${userId} AND language = 'auto'`;
+    await giveAutoTablesTheirGmLanguage(db, userId, lang, { deadlineMs: QUICK_DEADLINE_MS });
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
     remembered.set(userId, lang);
   } catch {

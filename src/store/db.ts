@@ -1,12 +1,14 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.js";
-import { type Sql, sqlOn, transactionScope } from "./sql.js";
+import { type Sql, sqlOn } from "./sql.js";
 
 export { Prisma, PrismaClient };
+/**
+ * The database: Prisma's client on our pool. The bot sends every statement as raw SQL (`sqlFor`);
+ * the client is there for tests' inspections (`db.character.findMany`).
+ */
 export type Db = PrismaClient;
-/** A transaction client: what mutating use cases get (see `inTransaction`). */
-export type Tx = Prisma.TransactionClient;
 
 /** Well above any real query or table-lock wait; the router has deferred its answer long before. */
 const QUERY_DEADLINE_MS = 5000;
@@ -74,111 +76,87 @@ const rawTypes = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
-/**
- * Inside `inTransaction`, everything sent through the pool goes down that transaction's connection
- * instead: the query builder's statements (Prisma's adapter queries the pool) as well as raw ones.
- * A transaction Prisma opens by itself in there (for a write of several statements) becomes a
- * savepoint of ours.
- */
-class TransactionAwarePool extends pg.Pool {
-  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this only routes it
-  override query(...args: any[]): any {
-    const client = transactionScope.getStore()?.client;
-    return client ? client.query(...(args as [string])) : super.query(...(args as [string]));
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: pg's connect has callback and promise overloads
-  override connect(...args: any[]): any {
-    const client = transactionScope.getStore()?.client;
-    if (!client) return super.connect(...(args as []));
-    const nested = asSavepoint(client);
-    if (typeof args[0] === "function") {
-      args[0](undefined, nested, () => {});
-      return undefined;
-    }
-    return Promise.resolve(nested);
-  }
-}
-
 let savepoints = 0;
 
-/** The transaction's connection as a nested transaction: BEGIN/COMMIT/ROLLBACK act on a savepoint. */
-function asSavepoint(client: pg.PoolClient): pg.PoolClient {
-  const name = `nested_${++savepoints}`;
-  const replacement: Record<string, string> = {
-    BEGIN: `SAVEPOINT ${name}`,
-    COMMIT: `RELEASE SAVEPOINT ${name}`,
-    ROLLBACK: `ROLLBACK TO SAVEPOINT ${name}`,
-  };
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === "release") return () => {};
-      if (property === "query") {
-        // biome-ignore lint/suspicious/noExplicitAny: forwards pg's query overloads unchanged
-        return (config: any, ...rest: any[]) => {
-          const text = typeof config === "string" ? config : config?.text;
-          const instead = typeof text === "string" ? replacement[text.trim().toUpperCase()] : undefined;
-          if (instead) config = typeof config === "string" ? instead : { ...config, text: instead };
-          return target.query(config, ...rest);
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+/**
+ * Where a use case's statements go, passed down explicitly as `ctx.tx`: the connection of one
+ * transaction of ours (`inTransaction`), or, for a use case that only reads, the pool (each
+ * statement on its own). Statements go through `sqlFor(tx)` (or `tx.sql()`): raw SQL, with row
+ * types from Prisma's generated models.
+ */
+export class Tx {
+  /**
+   * game_table rows this transaction wrote (by id; "new" for a table created): execute.ts has the
+   * table cache forget them before the answer goes out. Every write to game_table goes through
+   * src/store/tables.ts, which notes it here.
+   */
+  readonly tablesWritten = new Set<number | "new">();
+  private connection: Queryable | null;
+  private readonly plain: Sql;
+
+  constructor(
+    connection: Queryable,
+    /** Whether `connection` is a transaction's own (savepoints need one). */
+    readonly isTransaction: boolean,
+  ) {
+    this.connection = connection;
+    this.plain = sqlOn(() => this.open());
+  }
+
+  private open(): Queryable {
+    // A statement sent after the transaction ended would run on a connection given back to the pool.
+    if (!this.connection) throw new Error("statement sent after its transaction ended");
+    return this.connection;
+  }
+
+  sql(options: { deadlineMs?: number } = {}): Sql {
+    return options.deadlineMs === undefined ? this.plain : sqlOn(() => this.open(), options);
+  }
+
+  /** A savepoint: `work` rolls back alone if it throws, and the transaction goes on (character import replays steps this way). */
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.isTransaction) throw new Error("a savepoint needs a transaction");
+    const name = `step_${++savepoints}`;
+    const connection = this.open();
+    await connection.query(`SAVEPOINT ${name}`);
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      await connection.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
+    }
+    await connection.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  }
+
+  /** The transaction is over: its connection is no longer this Tx's to use. */
+  end(): void {
+    this.connection = null;
+  }
 }
 
-/**
- * The query builder as a transaction's statements may use it: `findUnique` becomes `findFirst`
- * (same rows), because Prisma batches the `findUnique`s of one tick into one statement — which
- * could then run on another transaction's connection.
- */
-function builderInTransaction(db: Db): Tx {
-  const models = new Map<PropertyKey, unknown>();
-  return new Proxy(db, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (typeof value === "function") return value.bind(target);
-      if (typeof property !== "string" || property.startsWith("$") || typeof value !== "object" || !value)
-        return value;
-      let model = models.get(property);
-      if (!model) {
-        const delegate = value as Record<string, unknown>;
-        model = new Proxy(delegate, {
-          get(inner, method) {
-            const name =
-              method === "findUnique"
-                ? "findFirst"
-                : method === "findUniqueOrThrow"
-                  ? "findFirstOrThrow"
-                  : method;
-            const fn = Reflect.get(inner, name, inner);
-            return typeof fn === "function" ? fn.bind(inner) : fn;
-          },
-        });
-        models.set(property, model);
-      }
-      return model;
-    },
-  }) as unknown as Tx;
+type Queryable = Pick<pg.ClientBase, "query">;
+
+/** Statements straight on the pool, each on its own: what a use case that only reads gets as its `tx`. */
+export function outsideTransaction(db: Db): Tx {
+  return new Tx(poolOf(db), false);
 }
 
 /**
  * One transaction of our own: BEGIN … COMMIT on one pooled connection, with every statement of
- * `work` on it — raw (`sqlFor`) and query builder alike — so they commit or roll back together.
- * Prisma's interactive transactions cost the bot about 0.6 ms more CPU each (a microbenchmark:
- * 1.5 vs 0.9 ms for three statements).
+ * `work` sent through its `tx`, so they commit or roll back together. Prisma's interactive
+ * transactions cost the bot about 0.6 ms more CPU each (a microbenchmark: 1.5 vs 0.9 ms for three
+ * statements).
  */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const pool = pools.get(db);
-  if (!pool) throw new Error("inTransaction needs a client made by createDb");
-  const client = (await pool.connect()) as pg.PoolClient & { failure?: Error };
-  const scope = { client: client as pg.PoolClient | null };
+  const client = (await poolOf(db).connect()) as pg.PoolClient & { failure?: Error };
+  const tx = new Tx(client, true);
   let broken: Error | undefined;
   try {
     // BEGIN answers at once unless the server is frozen: then fail fast, well within Discord's 3 s.
     await client.query({ text: "BEGIN", deadlineMs: QUICK_DEADLINE_MS } as pg.QueryConfig);
-    const result = await transactionScope.run(scope, () => work(builderInTransaction(db)));
+    const result = await work(tx);
     await client.query("COMMIT");
     return result;
   } catch (error) {
@@ -187,25 +165,27 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
     });
     throw error;
   } finally {
-    // Anything still running in the scope after this goes to the pool, not to a released connection.
-    scope.client = null;
+    // Anything still sent through this tx fails at once instead of landing on a released connection.
+    tx.end();
     // A connection that failed is closed, not given back: the next user gets a fresh one.
     client.release(broken ?? client.failure);
   }
 }
 
-const pools = new WeakMap<object, pg.Pool>();
+const pools = new WeakMap<object, { pool: pg.Pool; sql: Sql }>();
 
-/**
- * Raw SQL on the connection `tx` stands for: inside a transaction run by execute.ts, that
- * transaction's connection; with the plain client, the pool.
- */
+function poolOf(db: Db): pg.Pool {
+  const entry = pools.get(db);
+  if (!entry) throw new Error("a database client made by createDb is needed");
+  return entry.pool;
+}
+
+/** Raw SQL on the connection `tx` stands for: a Tx's own (its transaction's, or the pool), or a Db's pool. */
 export function sqlFor(tx: Db | Tx, options: { deadlineMs?: number } = {}): Sql {
-  const client = transactionScope.getStore()?.client;
-  if (client) return sqlOn(client, options);
-  const pool = pools.get(tx);
-  if (!pool) throw new Error("raw SQL asked for outside a transaction scope and without the plain client");
-  return sqlOn(pool, options);
+  if (tx instanceof Tx) return tx.sql(options);
+  const entry = pools.get(tx);
+  if (!entry) throw new Error("raw SQL needs a Tx or a database client made by createDb");
+  return options.deadlineMs === undefined ? entry.sql : sqlOn(entry.pool, options);
 }
 
 export function createDb(
@@ -216,7 +196,7 @@ export function createDb(
     onConnectionError?: (error: Error) => void;
   } = {},
 ): Db {
-  const pool = new TransactionAwarePool({
+  const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
     // Fail fast when PostgreSQL is down, so users hear "temporarily unavailable" within Discord's 3 s.
@@ -232,14 +212,14 @@ export function createDb(
   const report = options.onConnectionError;
   if (report) pool.on("connect", (client) => client.on("error", report));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  pools.set(db, pool);
+  pools.set(db, { pool, sql: sqlOn(pool) });
   return db;
 }
 
 /** Disconnects the query builder and closes the pool, whether or not the query builder was ever used. */
 export async function closeDb(db: Db): Promise<void> {
   await db.$disconnect();
-  const pool = pools.get(db);
+  const pool = pools.get(db)?.pool;
   if (pool && !pool.ending && !pool.ended) await pool.end();
 }
 

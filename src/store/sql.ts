@@ -1,11 +1,12 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
 
 /**
- * Raw SQL for the statements nearly every action sends (find the flow, save it, find the acting
- * character, append to the log, lock the table). Prisma's query builder costs the bot about four
- * times the CPU of the same statement sent by `pg` (bench/statements.ts), and those few statements
- * are most of what the bot does; everything else keeps the query builder.
+ * Every statement the bot sends is raw SQL through this: a tagged template whose values go as
+ * parameters, on the connection a `Tx` stands for (db.ts). Prisma's query builder costs the bot
+ * about four times the CPU of the same statement sent by `pg` (bench/statements.ts), and routing
+ * it down our own transactions needed Prisma's internals; Prisma keeps the schema, the migrations,
+ * the row types (`import type { Character } from "../generated/prisma/client.js"`) and the tests'
+ * inspections.
  *
  * Results come back as Prisma's models have them: camelCase fields, jsonb parsed, TIMESTAMP(3)
  * columns as UTC Dates (the pool is configured in db.ts).
@@ -17,6 +18,11 @@ export interface Sql {
   one<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T | null>;
   /** Runs a statement; returns how many rows it changed. */
   run(strings: TemplateStringsArray, ...values: unknown[]): Promise<number>;
+  /**
+   * A statement whose text is built in code, for what a parameter cannot be (a table name taken
+   * from a fixed list of our own): `$1`, `$2`… in `text` are `values`. Never put input in `text`.
+   */
+  rowsOfText<T>(text: string, values: readonly unknown[]): Promise<T[]>;
 }
 
 type Queryable = Pick<pg.ClientBase, "query">;
@@ -77,12 +83,9 @@ export function sqlOn(target: Queryable | (() => Queryable), options: { deadline
     async run(strings: TemplateStringsArray, ...values: unknown[]): Promise<number> {
       return (await send(strings, values)).rowCount ?? 0;
     },
+    async rowsOfText<T>(text: string, values: readonly unknown[]): Promise<T[]> {
+      const result = await on().query({ text, values: values.map(parameter), ...options } as pg.QueryConfig);
+      return result.rows.map((row) => modelFromRow<T>(row));
+    },
   };
 }
-
-/**
- * The connection of the transaction being run (`inTransaction` in db.ts): raw statements and the
- * query builder's go down the same connection, so they see each other's writes and commit or roll
- * back together.
- */
-export const transactionScope = new AsyncLocalStorage<{ client: pg.PoolClient | null }>();

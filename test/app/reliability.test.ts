@@ -142,16 +142,21 @@ describe("reliability of the use-case runner: idempotency and races", () => {
       });
     const registry = new UseCaseRegistry([
       bare("test.dup-character", async (ctx) => {
-        const data = { tableId: ctx.table.id, name: "Clash", nameKey: "clash" };
-        await ctx.tx.character.create({ data });
-        await ctx.tx.character.create({ data });
+        const insert = () =>
+          sqlFor(ctx.tx)
+            .run`INSERT INTO "character" (table_id, name, name_key) VALUES (${ctx.table.id}, 'Clash', 'clash')`;
+        await insert();
+        await insert();
       }),
       bare("test.dup-trust", async (ctx) => {
-        const a = await ctx.tx.character.create({ data: { tableId: ctx.table.id, name: "A", nameKey: "a" } });
-        const b = await ctx.tx.character.create({ data: { tableId: ctx.table.id, name: "B", nameKey: "b" } });
-        const link = { tableId: ctx.table.id, giverId: a.id, holderId: b.id, value: 1, points: 1 };
-        await ctx.tx.trustLink.create({ data: link });
-        await ctx.tx.trustLink.create({ data: link });
+        const sql = sqlFor(ctx.tx);
+        const [a, b] = await sql.rows<{ id: number }>`
+          INSERT INTO "character" (table_id, name, name_key) VALUES (${ctx.table.id}, 'A', 'a'), (${ctx.table.id}, 'B', 'b')
+          RETURNING id`;
+        const link = () =>
+          sql.run`INSERT INTO trust_link (table_id, giver_id, holder_id, value, points) VALUES (${ctx.table.id}, ${a!.id}, ${b!.id}, 1, 1)`;
+        await link();
+        await link();
       }),
       bare("test.broken", async () => {
         throw new Error("a plain bug");

@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, createDb, type Db, inTransaction, sqlFor, type Tx } from "../../src/store/db.js";
+import {
+  closeDb,
+  createDb,
+  type Db,
+  inTransaction,
+  outsideTransaction,
+  sqlFor,
+  type Tx,
+} from "../../src/store/db.js";
+import { archiveTable, setTableLanguage } from "../../src/store/tables.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
 /**
- * `inTransaction` (src/store/db.ts): our own BEGIN/COMMIT, with the query builder's statements
- * routed down the same connection as the raw ones.
+ * `inTransaction` and `Tx` (src/store/db.ts): our own BEGIN/COMMIT on one connection, passed down
+ * explicitly; every statement of the work goes through that `tx`.
  */
 describe("transactions of our own", () => {
   let database: TestDatabase;
@@ -14,7 +23,10 @@ describe("transactions of our own", () => {
   const names = async () =>
     (await database.query<{ name: string }>("SELECT name FROM character ORDER BY name")).map((r) => r.name);
   const character = (tx: Tx, name: string) =>
-    tx.character.create({ data: { tableId, name, nameKey: name.toLowerCase() } });
+    sqlFor(tx).one<{ id: number }>`
+      INSERT INTO "character" (table_id, name, name_key) VALUES (${tableId}, ${name}, ${name.toLowerCase()}) RETURNING id`;
+  const backendPid = async (tx: Db | Tx) =>
+    (await sqlFor(tx).one<{ pid: number }>`SELECT pg_backend_pid() AS pid`)!.pid;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -30,12 +42,18 @@ describe("transactions of our own", () => {
     await database.drop();
   });
 
-  it("commits raw and query-builder statements together, or rolls both back", async () => {
+  it("sends every statement of the work down one connection, and commits them together or rolls all back", async () => {
     await inTransaction(db, async (tx) => {
+      const pid = await backendPid(tx);
       await character(tx, "Kept");
       await sqlFor(tx).run`UPDATE "character" SET fate_points = 2 WHERE name = 'Kept'`;
-      // Both are visible inside, before the commit.
-      expect((await tx.character.findFirst({ where: { name: "Kept" } }))?.fatePoints).toBe(2);
+      // Visible inside, before the commit, and invisible to everyone else until then.
+      expect(
+        (await tx.sql().one<{ fatePoints: number }>`SELECT fate_points FROM "character" WHERE name = 'Kept'`)
+          ?.fatePoints,
+      ).toBe(2);
+      expect(await names()).toEqual([]);
+      for (let i = 0; i < 5; i++) expect(await backendPid(tx)).toBe(pid);
     });
     const failed = inTransaction(db, async (tx) => {
       await character(tx, "Lost");
@@ -47,37 +65,76 @@ describe("transactions of our own", () => {
     expect(await database.query("SELECT fate_points FROM character")).toEqual([{ fate_points: 2 }]);
   });
 
-  it("turns a transaction Prisma opens by itself inside into a savepoint", async () => {
+  it("rolls a savepoint back alone: the transaction goes on and commits the rest", async () => {
     await inTransaction(db, async (tx) => {
-      const nested = (tx as unknown as Db).$transaction(async (inner) => {
-        await character(inner, "Inner");
+      const inner = tx.savepoint(async () => {
+        await character(tx, "Inner");
         throw new Error("inner fails");
       });
-      await expect(nested).rejects.toThrow("inner fails");
-      // Only the savepoint was rolled back: the outer transaction goes on.
+      await expect(inner).rejects.toThrow("inner fails");
       await character(tx, "Outer");
-      await (tx as unknown as Db).$transaction(async (inner) => character(inner, "Inner kept"));
+      expect(await tx.savepoint(async () => (await character(tx, "Inner kept"))?.id)).toBeGreaterThan(0);
+      // A statement the database refuses inside a savepoint spoils only the savepoint.
+      await expect(tx.savepoint(() => sqlFor(tx).run`SELECT 1 / 0`)).rejects.toThrow(/division by zero/);
+      await character(tx, "After the refusal");
     });
-    expect(await names()).toEqual(["Inner kept", "Kept", "Outer"]);
+    expect(await names()).toEqual(["After the refusal", "Inner kept", "Kept", "Outer"]);
+    // Outside a transaction there is nothing to roll back to.
+    await expect(outsideTransaction(db).savepoint(async () => 1)).rejects.toThrow(/needs a transaction/);
   });
 
-  it("keeps concurrent transactions apart, even for lookups Prisma would batch into one statement", async () => {
-    let arrived = 0;
-    let allCreated: () => void = () => {};
-    const barrier = new Promise<void>((resolve) => {
-      allCreated = resolve;
-    });
+  it("keeps concurrent transactions apart: each sees its own uncommitted rows", async () => {
+    const meeting = () => {
+      let arrived = 0;
+      let release: () => void = () => {};
+      const all = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        if (++arrived === 2) release();
+        return all;
+      };
+    };
+    const created = meeting();
+    const read = meeting();
     const runs = Array.from({ length: 2 }, (_, i) =>
       inTransaction(db, async (tx) => {
-        const created = await character(tx, `Solo ${i}`);
-        if (++arrived === 2) allCreated();
-        await barrier;
-        // Each transaction must see its own uncommitted row, looked up in the same tick as the other.
-        const seen = await tx.character.findUnique({ where: { id: created.id } });
-        return seen?.name;
+        await character(tx, `Solo ${i}`);
+        await created();
+        // Looked up in the same tick as the other transaction's lookup, neither committed yet.
+        const seen = await sqlFor(tx).rows<{ name: string }>`
+          SELECT name FROM "character" WHERE name LIKE 'Solo %' ORDER BY name`;
+        await read();
+        return seen.map((r) => r.name);
       }),
     );
-    expect(await Promise.all(runs)).toEqual(["Solo 0", "Solo 1"]);
+    expect(await Promise.all(runs)).toEqual([["Solo 0"], ["Solo 1"]]);
+  });
+
+  it("refuses a statement sent through a transaction's tx after it ended, instead of sending it elsewhere", async () => {
+    let kept: Tx | undefined;
+    await inTransaction(db, async (tx) => {
+      kept = tx;
+    });
+    await expect(sqlFor(kept!).run`SELECT 1`).rejects.toThrow(/after its transaction ended/);
+  });
+
+  it("notes the game_table rows a transaction writes through the table store (for the table cache)", async () => {
+    const [other] = await database.query<{ id: number }>(
+      "INSERT INTO game_table (guild_id, channel_id, active_channel_id, system, gm_user_id) VALUES ('1', '9', '9', 'fate', '3') RETURNING id",
+    );
+    const noted = await inTransaction(db, async (tx) => {
+      expect([...tx.tablesWritten]).toEqual([]);
+      await setTableLanguage(tx, tableId, "ru");
+      await archiveTable(tx, other!.id, new Date());
+      return [...tx.tablesWritten];
+    });
+    expect(noted.sort()).toEqual([tableId, other!.id].sort());
+    expect(await database.query("SELECT language FROM game_table WHERE id = $1", [tableId])).toEqual([
+      { language: "ru" },
+    ]);
+    // A fresh transaction starts with nothing noted.
+    expect(await inTransaction(db, async (tx) => tx.tablesWritten.size)).toBe(0);
   });
 
   it("gives every connection back, whether the work commits, throws or the database refuses it", async () => {
@@ -88,30 +145,30 @@ describe("transactions of our own", () => {
       }).catch(() => {});
       await inTransaction(db, async (tx) => sqlFor(tx).run`SELECT 1 / 0`).catch(() => {});
     }
-    // Outside a transaction the pool is used as before.
+    // Outside a transaction the pool is used, each statement on its own.
     expect(await sqlFor(db).one<{ one: number }>`SELECT 1 AS one`).toEqual({ one: 1 });
+    expect(await sqlFor(outsideTransaction(db)).one<{ one: number }>`SELECT 1 AS one`).toEqual({ one: 1 });
   });
 
   it("survives its connection being killed mid-transaction: that work fails, nothing is committed, the connection is not reused", async () => {
     const errors: Error[] = [];
     const watched = createDb(database.url, { poolSize: 1, onConnectionError: (e) => errors.push(e) });
     try {
+      let killedPid = 0;
       const killed = inTransaction(watched, async (tx) => {
         await character(tx, "Half done");
-        const [me] = await sqlFor(tx).rows<{ pid: number }>`SELECT pg_backend_pid() AS pid`;
+        killedPid = await backendPid(tx);
         // What a PostgreSQL restart (or an administrator) does to a busy connection.
-        await database.query("SELECT pg_terminate_backend($1)", [me!.pid]);
+        await database.query("SELECT pg_terminate_backend($1)", [killedPid]);
         await sqlFor(tx).run`SELECT pg_sleep(0.05)`;
       });
       await expect(killed).rejects.toThrow(/terminating connection|Connection terminated|not queryable/);
       expect(errors.length).toBeGreaterThan(0);
       expect(await names()).not.toContain("Half done");
       // The only connection of the pool was the killed one: the next transaction gets a fresh one.
-      const pid = await inTransaction(
-        watched,
-        async (tx) => sqlFor(tx).one<{ pid: number }>`SELECT pg_backend_pid() AS pid`,
-      );
-      expect(pid?.pid).toBeGreaterThan(0);
+      const pid = await inTransaction(watched, backendPid);
+      expect(pid).toBeGreaterThan(0);
+      expect(pid).not.toBe(killedPid);
     } finally {
       await closeDb(watched);
     }

@@ -230,13 +230,10 @@ async function runStep(ctx: ActionContext, step: Step): Promise<string | null> {
     return `${step.part}${issue.path.length ? `.${issue.path.join(".")}` : ""}: ${issue.message}`;
   }
   // A savepoint per step: a failed one leaves no trace, and the next ones are still checked.
-  await ctx.tx.$executeRawUnsafe("SAVEPOINT character_import_step");
   try {
-    await useCase.run({ ...ctx, intent: parsed.data });
-    await ctx.tx.$executeRawUnsafe("RELEASE SAVEPOINT character_import_step");
+    await ctx.tx.savepoint(() => useCase.run({ ...ctx, intent: parsed.data }));
     return null;
   } catch (error) {
-    await ctx.tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT character_import_step");
     if (!(error instanceof DomainError)) throw error;
     return `${step.part}: ${t(ctx.userLang, error.code, error.params as Record<string, string | number>)}`;
   }

@@ -3,7 +3,17 @@ import type { Character } from "../../generated/prisma/client.js";
 import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { ZODIAC_SIGNS } from "../../rules/mountain-witch/zodiac.js";
-import { sqlFor } from "../../store/db.js";
+import {
+  characterById,
+  createCharacter,
+  deleteCharacter,
+  liveCharacterById,
+  liveCharacterByKey,
+  liveCharacterOfSign,
+  ownedCharacters,
+  renameCharacter,
+  tableCharacters,
+} from "../../store/characters.js";
 import { findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog } from "../log.js";
@@ -44,30 +54,24 @@ export const characterCreate = defineUseCase({
     if (kind === "pc" && ctx.intent.strength && ctx.intent.strength !== "strong")
       refuse("errors.character.pcAlwaysStrong");
     const key = nameKey(characterName);
-    const clash = await ctx.tx.character.findFirst({
-      where: { tableId: table.id, nameKey: key, deletedAt: null },
-    });
+    const clash = await liveCharacterByKey(ctx.tx, table.id, key);
     if (clash) refuse("errors.character.nameTaken", { name: clash.name });
     if (ctx.intent.zodiac) {
-      const holder = await ctx.tx.character.findFirst({
-        where: { tableId: table.id, zodiac: ctx.intent.zodiac, deletedAt: null },
-      });
+      const holder = await liveCharacterOfSign(ctx.tx, table.id, ctx.intent.zodiac);
       if (holder)
         refuse("errors.character.zodiacTaken", {
           sign: `@mw.sign.${ctx.intent.zodiac}`,
           name: holder.name,
         });
     }
-    const character = await ctx.tx.character.create({
-      data: {
-        tableId: table.id,
-        name: characterName,
-        nameKey: key,
-        ownerUserId: owner,
-        kind,
-        strength: kind === "pc" ? "strong" : (ctx.intent.strength ?? "medium"),
-        zodiac: ctx.intent.zodiac ?? null,
-      },
+    const character = await createCharacter(ctx.tx, {
+      tableId: table.id,
+      name: characterName,
+      nameKey: key,
+      ownerUserId: owner,
+      kind,
+      strength: kind === "pc" ? "strong" : (ctx.intent.strength ?? "medium"),
+      zodiac: ctx.intent.zodiac ?? null,
     });
     await hooksFor(table.system).onCharacterCreated?.(ctx, character);
     await appendLog(ctx, table.id, {
@@ -76,7 +80,8 @@ export const characterCreate = defineUseCase({
       summary: { key: "log.character.create", params: { name: character.name, kind } },
       after: { name: character.name, owner, kind, strength: character.strength, zodiac: character.zodiac },
     });
-    const fresh = await ctx.tx.character.findUniqueOrThrow({ where: { id: character.id } });
+    // As the game's hook left it (it may have set up the sheet).
+    const fresh = (await characterById(ctx.tx, character.id))!;
     return {
       reply: {
         content: t(ctx.publicLang, "character.create.done", { name: fresh.name }),
@@ -120,9 +125,7 @@ export const characterShow = defineUseCase({
     let character: Character;
     if (ctx.intent.name) character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     else {
-      const own = await sqlFor(ctx.tx).one<Character>`
-        SELECT * FROM "character" WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL
-        ORDER BY id LIMIT 1`;
+      const [own] = await ownedCharacters(ctx.tx, table.id, ctx.actor.userId);
       if (!own) refuse("errors.character.noneOwned");
       character = own;
     }
@@ -138,12 +141,7 @@ export const characterList = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
-    const characters = await sqlFor(ctx.tx).rows<
-      Pick<Character, "name" | "kind" | "ownerUserId" | "strength" | "status">
-    >`
-      SELECT name, kind, owner_user_id, strength, status FROM "character"
-      WHERE table_id = ${table.id} AND deleted_at IS NULL
-      ORDER BY kind, name`;
+    const characters = await tableCharacters(ctx.tx, table.id);
     const lines = characters.map((c) => {
       const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.publicLang, "character.gmCharacter");
       const strength =
@@ -179,11 +177,9 @@ export const characterRename = defineUseCase({
     requireControl(ctx, character, { gmMayActForPlayers: true });
     const newName = cleanName(ctx.intent.newName);
     const key = nameKey(newName);
-    const clash = await ctx.tx.character.findFirst({
-      where: { tableId: table.id, nameKey: key, deletedAt: null, NOT: { id: character.id } },
-    });
+    const clash = await liveCharacterByKey(ctx.tx, table.id, key, { except: character.id });
     if (clash) refuse("errors.character.nameTaken", { name: clash.name });
-    await ctx.tx.character.update({ where: { id: character.id }, data: { name: newName, nameKey: key } });
+    await renameCharacter(ctx.tx, character.id, newName, key);
     await appendLog(ctx, table.id, {
       action: "character.rename",
       characterId: character.id,
@@ -246,16 +242,11 @@ export const characterDeleteConfirm = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireTable(ctx);
-    const character = await ctx.tx.character.findFirst({
-      where: { id: ctx.intent.characterId, tableId: table.id, deletedAt: null },
-    });
+    const character = await liveCharacterById(ctx.tx, table.id, ctx.intent.characterId);
     if (!character) refuse("errors.character.alreadyDeleted");
     requireControl(ctx, character, { gmMayActForPlayers: true });
     // Soft delete: the log keeps referring to it, and the name becomes free again.
-    await ctx.tx.character.update({
-      where: { id: character.id },
-      data: { deletedAt: ctx.now, nameKey: `${character.nameKey}#deleted#${character.id}`, zodiac: null },
-    });
+    await deleteCharacter(ctx.tx, character, ctx.now);
     await appendLog(ctx, table.id, {
       action: "character.delete",
       characterId: character.id,

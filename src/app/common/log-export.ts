@@ -1,6 +1,8 @@
 import type { GameTable, LogEntry } from "../../generated/prisma/client.js";
 import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
+import { characterNames } from "../../store/characters.js";
+import { sqlFor } from "../../store/db.js";
 import type { LogSummary } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 import type { FileView } from "../views.js";
@@ -37,22 +39,39 @@ export function parseLogBound(text: string | undefined, end: boolean): Date | un
   return at;
 }
 
-/** The log entries a user may read (secret ones only their own), oldest first, within a range. */
+/**
+ * The log entries a user may read (secret ones only their own) within a range, oldest first: all
+ * of them, or only the `newest` few.
+ */
 export async function readableLog(
   ctx: Pick<ActionContext, "tx" | "actor">,
   table: GameTable,
   range: { from?: Date; to?: Date },
+  options: { newest?: number } = {},
 ): Promise<LogEntry[]> {
-  return ctx.tx.logEntry.findMany({
-    where: {
-      tableId: table.id,
-      // Secret entries are readable only by the one user they belong to (docs/rules/common.md §4.5).
-      OR: [{ visibleTo: null }, { visibleTo: ctx.actor.userId }],
-      at: { ...(range.from ? { gte: range.from } : {}), ...(range.to ? { lt: range.to } : {}) },
-    },
-    orderBy: { id: "asc" },
-  });
+  const sql = sqlFor(ctx.tx);
+  const from = range.from ?? null;
+  const to = range.to ?? null;
+  // Secret entries are readable only by the one user they belong to (docs/rules/common.md §4.5).
+  const rows =
+    options.newest === undefined
+      ? await sql.rows<LogRow>`
+          SELECT * FROM log_entry
+          WHERE table_id = ${table.id} AND (visible_to IS NULL OR visible_to = ${ctx.actor.userId})
+            AND (${from}::timestamp(3) IS NULL OR at >= ${from}) AND (${to}::timestamp(3) IS NULL OR at < ${to})
+          ORDER BY id`
+      : (
+          await sql.rows<LogRow>`
+          SELECT * FROM log_entry
+          WHERE table_id = ${table.id} AND (visible_to IS NULL OR visible_to = ${ctx.actor.userId})
+            AND (${from}::timestamp(3) IS NULL OR at >= ${from}) AND (${to}::timestamp(3) IS NULL OR at < ${to})
+          ORDER BY id DESC LIMIT ${options.newest}`
+        ).reverse();
+  // pg reads a bigint as text; the model's id is a BigInt.
+  return rows.map((row) => ({ ...row, id: BigInt(row.id) }));
 }
+
+type LogRow = Omit<LogEntry, "id"> & { id: string };
 
 export const entryText = (lang: Lang, entry: LogEntry) => {
   const summary = entry.summary as unknown as LogSummary;
@@ -196,10 +215,7 @@ export async function logFile(
 ): Promise<{ file: FileView; count: number }> {
   const entries = await readableLog(ctx, table, range);
   const ids = [...new Set(entries.map((e) => e.characterId).filter((id): id is number => id !== null))];
-  const characters = ids.length
-    ? await ctx.tx.character.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })
-    : [];
-  const names = new Map(characters.map((c) => [c.id, c.name]));
+  const names = await characterNames(ctx.tx, ids);
   const text =
     format === "json"
       ? logJson(ctx.publicLang, table, entries, names, ctx.now, range)

@@ -9,7 +9,8 @@ import {
 import { z } from "zod";
 import type { GameTable } from "../../generated/prisma/client.js";
 import { refuse } from "../../rules/errors.js";
-import type { Tx } from "../../store/db.js";
+import { sqlFor, type Tx } from "../../store/db.js";
+import { insertTableRow } from "../../store/tables.js";
 import { type IdKind, type IdMaps, remapIds } from "../backup-ids.js";
 import { SYSTEMS } from "../use-case.js";
 
@@ -86,13 +87,10 @@ async function backupKeys(tx: Tx) {
   let hex: string;
   if (configured && /^[0-9a-fA-F]{64}$/.test(configured)) hex = configured;
   else {
-    await tx.$executeRawUnsafe(
-      "INSERT INTO backup_key (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
-      randomBytes(32).toString("hex"),
-    );
-    const [row] = await tx.$queryRawUnsafe<{ secret: string }[]>(
-      "SELECT secret FROM backup_key WHERE id = 1",
-    );
+    const sql = sqlFor(tx);
+    await sql.run`
+      INSERT INTO backup_key (id, secret) VALUES (1, ${randomBytes(32).toString("hex")}) ON CONFLICT (id) DO NOTHING`;
+    const row = await sql.one<{ secret: string }>`SELECT secret FROM backup_key WHERE id = 1`;
     hex = row!.secret;
   }
   const secret = Buffer.from(hex, "hex");
@@ -122,12 +120,13 @@ const signatureOf = (key: Buffer, file: Row) => {
 // ----- export --------------------------------------------------------------------------------
 
 async function partRows(tx: Tx, part: Part, tableId: number): Promise<Row[]> {
-  const rows = await tx.$queryRawUnsafe<{ row: Row }[]>(
+  // The table name and order come from PARTS, never from input.
+  const rows = await sqlFor(tx).rowsOfText<{ row: Row }>(
     `SELECT to_jsonb(x) - 'table_id' AS row FROM "${part.table}" x WHERE x.table_id = $1${
       // A replace waiting for its confirmation is no part of the table.
       part.openOnly ? " AND x.status = 'open' AND x.kind <> 'table.import'" : ""
     } ORDER BY ${part.order}`,
-    tableId,
+    [tableId],
   );
   return rows.map((r) => r.row);
 }
@@ -187,10 +186,9 @@ export async function tableContent(tx: Tx, table: GameTable): Promise<BackupCont
     Part["key"],
     Row[]
   >;
-  const [tableRow] = await tx.$queryRawUnsafe<{ row: Row }[]>(
-    "SELECT to_jsonb(t) AS row FROM game_table t WHERE t.id = $1",
-    table.id,
-  );
+  const tableRow = await sqlFor(tx).one<{
+    row: Row;
+  }>`SELECT to_jsonb(t) AS row FROM game_table t WHERE t.id = ${table.id}`;
   const settings = remapIds(tableRow!.row, maps) as Row;
   for (const column of PLACE_COLUMNS) delete settings[column];
   return { ...content, table: settings, reserve: content.reserve[0] ?? null };
@@ -383,18 +381,17 @@ export async function readBackup(tx: Tx, text: string): Promise<ValidBackup> {
 
 async function freshIds(tx: Tx, table: string, count: number): Promise<number[]> {
   if (count === 0) return [];
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::text AS id FROM generate_series(1, $1) ORDER BY 1`,
-    count,
-  );
+  const rows = await sqlFor(tx).rows<{ id: string }>`
+    SELECT nextval(pg_get_serial_sequence(${`"${table}"`}, 'id'))::text AS id FROM generate_series(1, ${count}::int) ORDER BY 1`;
   return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 async function insertRows(tx: Tx, table: string, list: readonly Row[]) {
   if (list.length === 0) return;
-  await tx.$executeRawUnsafe(
+  // The table name comes from PARTS (and game_table goes through the table store), never from input.
+  await sqlFor(tx).rowsOfText(
     `INSERT INTO "${table}" SELECT * FROM jsonb_populate_recordset(NULL::"${table}", $1::jsonb)`,
-    JSON.stringify(list),
+    [list],
   );
 }
 
@@ -423,21 +420,17 @@ export async function restoreTable(
     flow: await idMap("flow", backup.flows),
   };
   const home = { table_id: tableId };
-  await insertRows(tx, "game_table", [
-    {
-      ...(remapIds(backup.table, maps) as Row),
-      state: remapIds(backup.secrets.tableState ?? {}, maps),
-      id: tableId,
-      guild_id: place.guildId,
-      channel_id: place.channelId,
-      active_channel_id: place.channelId,
-      gm_user_id: place.gmUserId,
-      status: "active",
-      archived_at: null,
-    },
-  ]);
-  // Through the query builder, so this action's table cache forgets the channel before it answers.
-  await tx.gameTable.update({ where: { id: tableId! }, data: { status: "active" } });
+  await insertTableRow(tx, {
+    ...(remapIds(backup.table, maps) as Row),
+    state: remapIds(backup.secrets.tableState ?? {}, maps),
+    id: tableId!,
+    guild_id: place.guildId,
+    channel_id: place.channelId,
+    active_channel_id: place.channelId,
+    gm_user_id: place.gmUserId,
+    status: "active",
+    archived_at: null,
+  });
   const restore = (part: Part, list: readonly Row[], own: ReadonlyMap<number, number> | null) =>
     list.map((row) => ({ ...mapRow(row, part, maps, own), ...home }));
   const part = (key: Part["key"]) => PARTS.find((p) => p.key === key)!;

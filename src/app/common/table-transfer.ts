@@ -3,6 +3,7 @@ import type { Flow } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
+import { archiveTable } from "../../store/tables.js";
 import { requireGmOrAdmin } from "../access.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
@@ -154,14 +155,7 @@ export const tableImportConfirm = defineUseCase({
     if (!pending) refuse("errors.staleAction");
     const backup = await readBackup(ctx.tx, (pending.state as { text: string }).text);
     // This table is archived, its books kept, as /table archive does; the backup takes the channel.
-    await ctx.tx.gameTable.update({
-      where: { id: table.id },
-      data: { status: "archived", activeChannelId: null, archivedAt: ctx.now },
-    });
-    await ctx.tx.flow.updateMany({
-      where: { tableId: table.id, status: "open" },
-      data: { status: "closed", closedAt: ctx.now },
-    });
+    await archiveTable(ctx.tx, table.id, ctx.now);
     await appendLog(ctx, table.id, { action: "table.replace", summary: { key: "log.table.replaced" } });
     const { embed } = await restoreHere(ctx, backup);
     return {

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import type { Character } from "../../generated/prisma/client.js";
 import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { sqlFor } from "../../store/db.js";
+import { tableCharacters } from "../../store/characters.js";
+import { activeTable, archiveTable, createTable, setTableGm, setTableLanguage } from "../../store/tables.js";
 import { requireGmOrAdmin, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { type ActionContext, defineUseCase, SYSTEMS } from "../use-case.js";
 import type { EmbedView } from "../views.js";
-import { LOG_FORMATS, logFile, parseLogBound } from "./log-export.js";
+import { LOG_FORMATS, logFile, parseLogBound, readableLog } from "./log-export.js";
 
 export const systemName = (lang: Lang, system: string) => t(lang, familyKey("system.", system));
 
@@ -27,21 +27,16 @@ export const tableSetup = defineUseCase({
     if (!ctx.invocation.guildId) refuse("errors.table.guildOnly");
     if (ctx.table) refuse("errors.table.alreadySetUp", { system: `@system.${ctx.table.system}` });
     if (trust && system !== "mountain-witch") refuse("errors.table.trustModeMountainWitchOnly");
-    const existing = await ctx.tx.gameTable.findUnique({
-      where: { activeChannelId: ctx.invocation.channelId },
-    });
+    const existing = await activeTable(ctx.tx, ctx.invocation.channelId);
     if (existing) refuse("errors.table.alreadySetUp", { system: `@system.${existing.system}` });
-    const table = await ctx.tx.gameTable.create({
-      data: {
-        guildId: ctx.invocation.guildId,
-        channelId: ctx.invocation.channelId,
-        activeChannelId: ctx.invocation.channelId,
-        system,
-        gmUserId: ctx.actor.userId,
-        // The table speaks its GM's language until the GM says otherwise (/table language).
-        language: ctx.userLang,
-        trustMode: trust ?? "secret",
-      },
+    const table = await createTable(ctx.tx, {
+      guildId: ctx.invocation.guildId,
+      channelId: ctx.invocation.channelId,
+      system,
+      gmUserId: ctx.actor.userId,
+      // The table speaks its GM's language until the GM says otherwise (/table language).
+      language: ctx.userLang,
+      trustMode: trust ?? "secret",
     });
     await appendLog(ctx, table.id, {
       action: "table.setup",
@@ -69,9 +64,7 @@ export async function tableSummary(
   ctx: Pick<ActionContext, "tx" | "publicLang" | "table">,
 ): Promise<EmbedView> {
   const table = requireTable(ctx);
-  const characters = await sqlFor(ctx.tx).rows<Pick<Character, "name" | "kind" | "ownerUserId">>`
-    SELECT name, kind, owner_user_id FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL
-    ORDER BY kind, name`;
+  const characters = await tableCharacters(ctx.tx, table.id);
   const pcs = characters.filter((c) => c.kind === "pc");
   const npcs = characters.filter((c) => c.kind !== "pc");
   const extra = (await hooksFor(table.system).tableFields?.(ctx)) ?? [];
@@ -133,7 +126,7 @@ export const tableGm = defineUseCase({
   async run(ctx) {
     const table = requireGmOrAdmin(ctx);
     if (ctx.intent.user === table.gmUserId) refuse("errors.table.alreadyGm");
-    await ctx.tx.gameTable.update({ where: { id: table.id }, data: { gmUserId: ctx.intent.user } });
+    await setTableGm(ctx.tx, table.id, ctx.intent.user);
     await appendLog(ctx, table.id, {
       action: "table.gm",
       summary: { key: "log.table.gm", params: { from: table.gmUserId, to: ctx.intent.user } },
@@ -164,7 +157,7 @@ export const tableLanguage = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const table = requireGmOrAdmin(ctx);
-    await ctx.tx.gameTable.update({ where: { id: table.id }, data: { language: ctx.intent.lang } });
+    await setTableLanguage(ctx.tx, table.id, ctx.intent.lang);
     await appendLog(ctx, table.id, {
       action: "table.language",
       summary: { key: "log.table.language", params: { lang: `@table.language.${ctx.intent.lang}` } },
@@ -223,17 +216,8 @@ export const tableLog = defineUseCase({
         },
       };
     }
-    const entries = await ctx.tx.logEntry.findMany({
-      // Secret entries are readable only by the one user they belong to.
-      where: {
-        tableId: table.id,
-        OR: [{ visibleTo: null }, { visibleTo: ctx.actor.userId }],
-        at: { ...(range.from ? { gte: range.from } : {}), ...(range.to ? { lt: range.to } : {}) },
-      },
-      orderBy: { id: "desc" },
-      take: ctx.intent.limit ?? 15,
-    });
-    const lines = entries.reverse().map((e) => {
+    const entries = await readableLog(ctx, table, range, { newest: ctx.intent.limit ?? 15 });
+    const lines = entries.map((e) => {
       const when = `<t:${Math.floor(e.at.getTime() / 1000)}:t>`;
       const summary = e.summary as unknown as LogSummary;
       const reason = e.reason ? ` — _${e.reason}_` : "";
@@ -302,14 +286,7 @@ export const tableArchiveConfirm = defineUseCase({
   async run(ctx) {
     const table = requireGmOrAdmin(ctx);
     if (table.id !== ctx.intent.tableId) refuse("errors.staleAction");
-    await ctx.tx.gameTable.update({
-      where: { id: table.id },
-      data: { status: "archived", activeChannelId: null, archivedAt: ctx.now },
-    });
-    await ctx.tx.flow.updateMany({
-      where: { tableId: table.id, status: "open" },
-      data: { status: "closed", closedAt: ctx.now },
-    });
+    await archiveTable(ctx.tx, table.id, ctx.now);
     await appendLog(ctx, table.id, { action: "table.archive", summary: { key: "log.table.archive" } });
     return {
       replyMode: "update",

@@ -33,6 +33,7 @@ import { ACTIONS, type FateAction, outcome } from "../../rules/fate/outcomes.js"
 import { echo } from "../../rules/fate/skills.js";
 import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
 import type { Tx } from "../../store/db.js";
+import { tableById } from "../../store/tables.js";
 import { actingCharacter, requireGm, requireTable } from "../access.js";
 import { createFlow, panelEdit, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -1002,5 +1003,5 @@ export const factionInvokeAspect = defineUseCase({
 /** The table row as saved in this transaction (the factions were just written). */
 async function reloadTable(ctx: Pick<ActionContext, "tx" | "table">): Promise<GameTable> {
   const table = requireTable(ctx);
-  return ctx.tx.gameTable.findUniqueOrThrow({ where: { id: table.id } });
+  return (await tableById(ctx.tx, table.id))!;
 }

@@ -1,4 +1,4 @@
-import type { Aspect as AspectRow, Character, GameTable, Prisma } from "../../generated/prisma/client.js";
+import type { Aspect as AspectRow, Character, GameTable } from "../../generated/prisma/client.js";
 import { refuse } from "../../rules/errors.js";
 import { type Aspect, type AspectKind, type FreeInvoke, sameAspectName } from "../../rules/fate/aspects.js";
 import {
@@ -9,7 +9,8 @@ import {
   syncTracks,
 } from "../../rules/fate/character.js";
 import type { ConsequenceSlot, ConsequenceSlotId, StressKind, StressTrack } from "../../rules/fate/stress.js";
-import { sqlFor, type Tx } from "../../store/db.js";
+import { type Db, sqlFor, type Tx } from "../../store/db.js";
+import { setTableState } from "../../store/tables.js";
 import { nameKey } from "../names.js";
 
 /** What a Fate character keeps in `character.sheet` (fate points and refresh have their own columns). */
@@ -36,10 +37,7 @@ export function tableState(table: GameTable): FateTableState {
 
 export async function saveTableState(tx: Tx, table: GameTable, state: FateTableState): Promise<void> {
   const merged = { ...((table.state ?? {}) as object), ...state };
-  await tx.gameTable.update({
-    where: { id: table.id },
-    data: { state: merged as unknown as Prisma.InputJsonValue },
-  });
+  await setTableState(tx, table.id, merged);
 }
 
 /** The rules' view of a stored character; a sheet written before Fate set it up gets defaults. */
@@ -89,7 +87,7 @@ export async function saveFatePoints(tx: Tx, characterId: number, fatePoints: nu
   await sqlFor(tx).run`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${characterId}`;
 }
 
-export async function liveCharacters(tx: Tx, tableId: number): Promise<Character[]> {
+export async function liveCharacters(tx: Db | Tx, tableId: number): Promise<Character[]> {
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND deleted_at IS NULL ORDER BY id`;
 }
@@ -154,7 +152,7 @@ export async function insertAspect(
   return row.id;
 }
 
-export async function tableAspects(tx: Tx, tableId: number): Promise<TableAspect[]> {
+export async function tableAspects(tx: Db | Tx, tableId: number): Promise<TableAspect[]> {
   // Aspects on a deleted character are gone with it; scene aspects have no character.
   const rows = await sqlFor(tx).rows<AspectRow & { characterName: string | null }>`
     SELECT a.*, c.name AS character_name FROM aspect a LEFT JOIN "character" c ON c.id = a.character_id

@@ -22,6 +22,7 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
+import { setTableState } from "../../store/tables.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 
@@ -85,10 +86,7 @@ export function mwTableState(table: GameTable): MwTableState {
 export async function saveTableState(tx: Tx, table: GameTable, patch: Partial<MwTableState>): Promise<void> {
   const current = (table.state ?? {}) as Record<string, unknown>;
   const mw = { ...mwTableState(table), ...patch };
-  await tx.gameTable.update({
-    where: { id: table.id },
-    data: { state: { ...current, mw } as unknown as Prisma.InputJsonValue },
-  });
+  await setTableState(tx, table.id, { ...current, mw });
   table.state = { ...current, mw } as unknown as Prisma.JsonValue;
 }
 

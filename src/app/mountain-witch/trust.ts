@@ -21,6 +21,7 @@ import {
   trustRoundVisibleTo,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
+import { setTableChapter } from "../../store/tables.js";
 import { findCharacter, requireGm, requireTable } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
@@ -347,7 +348,7 @@ export const chapterNext = defineUseCase({
       };
     }
     const chapter = table.chapter + 1;
-    await ctx.tx.gameTable.update({ where: { id: table.id }, data: { chapter } });
+    await setTableChapter(ctx.tx, table.id, chapter);
     // "Until the end of the chapter" damage ends with it (cleared and listed in one statement).
     const damage = await sqlFor(ctx.tx).rows<{ id: number }>`
       WITH cleared AS (

@@ -10,8 +10,10 @@ import type { MessageView } from "../../../src/app/views.js";
 import { createClient } from "../../../src/discord/client.js";
 import { encodeIntent } from "../../../src/discord/custom-id.js";
 import { createRouter } from "../../../src/discord/router.js";
+import type { Flow } from "../../../src/generated/prisma/client.js";
 import type { MessageKey } from "../../../src/i18n/index.js";
 import { seededDice } from "../../../src/rules/dice.js";
+import { sqlFor } from "../../../src/store/db.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
 import { DiscordDouble } from "../double/index.js";
 import { waitUntil } from "./ops.js";
@@ -113,9 +115,9 @@ const useCases: UseCase<any>[] = [
     mutates: true,
     ephemeral: true,
     async run(ctx) {
-      const flow = await ctx.tx.flow.findUniqueOrThrow({ where: { id: ctx.intent.flow } });
+      const flow = (await sqlFor(ctx.tx).one<Flow>`SELECT * FROM flow WHERE id = ${ctx.intent.flow}`)!;
       const touched = (flow.state as { touched: number }).touched + 1;
-      await ctx.tx.flow.update({ where: { id: flow.id }, data: { state: { touched } } });
+      await sqlFor(ctx.tx).run`UPDATE flow SET state = ${{ touched }}::jsonb WHERE id = ${flow.id}`;
       return {
         reply: say("touched", true),
         effects: [{ kind: "editPanel", flowId: flow.id, view: say(`panel touched ${touched}`) }],

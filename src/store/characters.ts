@@ -1,0 +1,98 @@
+import type { Character } from "../generated/prisma/client.js";
+import { type Db, sqlFor, type Tx } from "./db.js";
+import { intArray } from "./sql.js";
+
+/**
+ * The `character` rows the common commands read and write. A character is live until it is
+ * deleted (`deleted_at` set); its name key (src/app/names.ts) is unique among a table's live ones.
+ */
+
+/** The table's live character with this name key, or null; `except` leaves one character out (a rename). */
+export async function liveCharacterByKey(
+  tx: Db | Tx,
+  tableId: number,
+  key: string,
+  options: { except?: number } = {},
+): Promise<Character | null> {
+  return sqlFor(tx).one<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND name_key = ${key} AND deleted_at IS NULL AND id <> ${options.except ?? 0}`;
+}
+
+/** The table's live character by id (ids from buttons are user input: it must be this table's), or null. */
+export async function liveCharacterById(tx: Db | Tx, tableId: number, id: number): Promise<Character | null> {
+  return sqlFor(tx).one<Character>`
+    SELECT * FROM "character" WHERE id = ${id} AND table_id = ${tableId} AND deleted_at IS NULL`;
+}
+
+/** Mountain Witch: the table's live character of this zodiac sign, or null. */
+export async function liveCharacterOfSign(
+  tx: Db | Tx,
+  tableId: number,
+  sign: string,
+): Promise<Character | null> {
+  return sqlFor(tx).one<Character>`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND zodiac = ${sign} AND deleted_at IS NULL
+    ORDER BY id LIMIT 1`;
+}
+
+/** A character by id, whatever its table or state, or null. */
+export async function characterById(tx: Db | Tx, id: number): Promise<Character | null> {
+  return sqlFor(tx).one<Character>`SELECT * FROM "character" WHERE id = ${id}`;
+}
+
+/** The user's live characters at the table, oldest first. */
+export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: string): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
+    ORDER BY id`;
+}
+
+export type CharacterListing = Pick<Character, "name" | "kind" | "ownerUserId" | "strength" | "status">;
+
+/** The table's live characters as lists show them: by kind (pc before npc), then name. */
+export async function tableCharacters(tx: Db | Tx, tableId: number): Promise<CharacterListing[]> {
+  return sqlFor(tx).rows<CharacterListing>`
+    SELECT name, kind, owner_user_id, strength, status FROM "character"
+    WHERE table_id = ${tableId} AND deleted_at IS NULL
+    ORDER BY kind, name`;
+}
+
+/** Names by id (deleted characters too: the log still names them). */
+export async function characterNames(tx: Db | Tx, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sqlFor(tx).rows<Pick<Character, "id" | "name">>`
+    SELECT id, name FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
+  return new Map(rows.map((c) => [c.id, c.name]));
+}
+
+/** A new character; sheet, points and status take their defaults. */
+export async function createCharacter(
+  tx: Tx,
+  input: Pick<Character, "tableId" | "name" | "nameKey" | "ownerUserId" | "kind" | "strength" | "zodiac">,
+): Promise<Character> {
+  const character = await sqlFor(tx).one<Character>`
+    INSERT INTO "character" (table_id, name, name_key, owner_user_id, kind, strength, zodiac, created_at)
+    VALUES (${input.tableId}, ${input.name}, ${input.nameKey}, ${input.ownerUserId}, ${input.kind},
+            ${input.strength}, ${input.zodiac}, ${new Date()})
+    RETURNING *`;
+  return character!;
+}
+
+export async function renameCharacter(tx: Tx, id: number, name: string, key: string): Promise<void> {
+  await sqlFor(tx).run`UPDATE "character" SET name = ${name}, name_key = ${key} WHERE id = ${id}`;
+}
+
+/**
+ * Soft delete: the log keeps referring to the row, and its name and zodiac sign become free again
+ * (the name key gets a suffix no typed name can have).
+ */
+export async function deleteCharacter(
+  tx: Tx,
+  character: Pick<Character, "id" | "nameKey">,
+  at: Date,
+): Promise<void> {
+  await sqlFor(tx).run`
+    UPDATE "character" SET deleted_at = ${at}, name_key = ${`${character.nameKey}#deleted#${character.id}`}, zodiac = NULL
+    WHERE id = ${character.id}`;
+}
