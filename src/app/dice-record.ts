@@ -27,6 +27,16 @@ export function recordingDice(dice: DiceSource): DiceSource & { sides: number[];
 }
 
 /**
+ * The dice rolled so far, handed to a statement that stores them itself (`recordOnce`): they are
+ * then no longer the interaction's to store.
+ */
+export function takeRolledDice(dice: DiceSource): { sides: number[]; faces: number[] } | undefined {
+  const rolled = dice as Partial<ReturnType<typeof recordingDice>>;
+  if (!rolled.sides || !rolled.faces) return undefined;
+  return { sides: rolled.sides.splice(0), faces: rolled.faces.splice(0) };
+}
+
+/**
  * Stores the dice an interaction rolled at a table: a private answer's dice (a secret roll) count
  * only in the roller's own statistics.
  */

@@ -1,5 +1,6 @@
 import type { MessageKey } from "../i18n/index.js";
 import { type Db, sqlFor, type Tx } from "../store/db.js";
+import { intArray } from "../store/sql.js";
 import type { ActionContext } from "./use-case.js";
 
 /** A log entry's text: a message key, rendered in the reader's language, and its parameters. */
@@ -45,14 +46,21 @@ export async function appendLogAs(tx: Tx, tableId: number, actorUserId: string, 
 /**
  * Records the interaction id and (with `log`) appends its log entry in ONE autocommitted
  * statement: atomic and idempotent with no transaction, for actions whose only change is the log
- * (rolls — two thirds of the statements of a transaction saved). Returns false when the id was
- * already recorded: nothing is appended. The commit does not wait for the disk: a PostgreSQL
- * crash may lose the last fraction of a second of such entries, never make them inconsistent.
+ * (rolls — two thirds of the statements of a transaction saved). The dice it rolled, for the
+ * table's statistics, go in the same statement. Returns false when the id was already recorded:
+ * nothing is appended. The commit does not wait for the disk: a PostgreSQL crash may lose the
+ * last fraction of a second of such entries, never make them inconsistent.
  */
 export async function recordOnce(
   db: Db,
   interactionId: string,
-  log: { tableId: number; actorUserId: string; entry: LogInput } | null,
+  log: {
+    tableId: number;
+    actorUserId: string;
+    entry: LogInput;
+    /** The dice rolled (`takeRolledDice`), counted in the statistics of `visibleTo` alone when set. */
+    dice?: { sides: number[]; faces: number[] };
+  } | null,
 ): Promise<boolean> {
   if (!log) {
     const inserted = await sqlFor(db).run`
@@ -60,12 +68,28 @@ export async function recordOnce(
       INSERT INTO processed_interaction (id) SELECT ${interactionId} FROM quick ON CONFLICT DO NOTHING`;
     return inserted === 1;
   }
-  const { tableId, actorUserId, entry } = log;
-  const inserted = await sqlFor(db).run`
+  const { tableId, actorUserId, entry, dice } = log;
+  const at = new Date();
+  const sql = sqlFor(db);
+  const inserted =
+    dice && dice.sides.length > 0
+      ? await sql.run`
+    WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING id),
+      quick AS (SELECT set_config('synchronous_commit', 'off', true)),
+      rolled AS (
+        INSERT INTO dice_rolled (table_id, user_id, at, visible_to, sides, faces)
+        SELECT ${tableId}, ${actorUserId}, ${at}, ${entry.visibleTo ?? null}, ${intArray(dice.sides)}::int[],
+          ${intArray(dice.faces)}::int[] FROM fresh)
+    INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)
+    SELECT ${tableId}, ${at}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
+      ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,
+      ${jsonText(entry.dice)}::jsonb, ${entry.reason ?? null}, ${entry.visibleTo ?? null}
+    FROM fresh, quick`
+      : await sql.run`
     WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING id),
       quick AS (SELECT set_config('synchronous_commit', 'off', true))
     INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)
-    SELECT ${tableId}, ${new Date()}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
+    SELECT ${tableId}, ${at}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
       ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,
       ${jsonText(entry.dice)}::jsonb, ${entry.reason ?? null}, ${entry.visibleTo ?? null}
     FROM fresh, quick`;

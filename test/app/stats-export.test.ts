@@ -163,4 +163,24 @@ describe("/table stats and /table log files", () => {
     expect(beforeAfter(null, { gm: "1", zodiac: null })).toBe("gm: 1, zodiac: —");
     expect(beforeAfter(null, null)).toBeNull();
   });
+  it("a /roll delivered twice counts its dice once (they are stored with its log entry, in one statement)", async () => {
+    const before = await app.db.diceRolled.count({ where: { tableId } });
+    app.useDice(scriptedDice([3, 4]));
+    await app.run(PLAYER, { type: "roll", expression: "2d8" }, { interactionId: "stats-redelivered" });
+    app.useDice(scriptedDice([3, 4]));
+    await expect(
+      app.run(PLAYER, { type: "roll", expression: "2d8" }, { interactionId: "stats-redelivered" }),
+    ).rejects.toThrow(/already processed/);
+    const rows = await app.db.diceRolled.findMany({
+      where: { tableId },
+      orderBy: { id: "asc" },
+      skip: before,
+    });
+    expect(rows.map((r) => [r.sides, r.faces])).toEqual([
+      [
+        [8, 8],
+        [3, 4],
+      ],
+    ]);
+  });
 });

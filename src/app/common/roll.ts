@@ -7,6 +7,7 @@ import {
   rollDiceExpression,
   type TermRoll,
 } from "../../rules/dice-expression.js";
+import { takeRolledDice } from "../dice-record.js";
 import { AlreadyProcessed } from "../execute.js";
 import { languageOf } from "../languages.js";
 import { recordOnce } from "../log.js";
@@ -90,7 +91,9 @@ export async function performRoll(ctx: ActionContext, request: RollRequest): Pro
     reason: note ?? null,
     visibleTo: secret ? ctx.actor.userId : null,
   };
-  const log = ctx.table ? { tableId: ctx.table.id, actorUserId: ctx.actor.userId, entry } : null;
+  const log = ctx.table
+    ? { tableId: ctx.table.id, actorUserId: ctx.actor.userId, entry, dice: takeRolledDice(ctx.dice) }
+    : null;
   if (!(await recordOnce(ctx.db, ctx.invocation.interactionId, log))) throw new AlreadyProcessed();
   const heading = (text: string) => (result.label ? `${text}: ${result.label}` : text);
   const title = heading(
