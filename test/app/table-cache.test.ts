@@ -64,6 +64,34 @@ describe("the table cache", () => {
     expect(await show()).toContain("Mountain Witch");
   });
 
+  it("forgets a table a use case wrote through the table store before its answer, even with no notification at all", async () => {
+    const channelId = "310000000000000002";
+    const showHere = async () => replyText(await app.run(PLAYER, { type: "table.show" }, { channelId }));
+    const chapterShown = async () => /Chapter\n(\d+)/.exec(await showHere())?.[1];
+    await app.run(GM, { type: "table.setup", system: "mountain-witch" }, { channelId });
+    await until(
+      async () => (await chapterShown()) === "1" && app.deps.tables!.active,
+      "the new table is shown",
+    );
+    // Only this process's own bookkeeping (src/store/tables.ts → tx.tablesWritten) can tell the cache now.
+    await sql.query("ALTER TABLE game_table DISABLE TRIGGER game_table_change");
+    try {
+      for (let i = 0; i < 3; i++) await showHere();
+      expect(await chapterShown()).toBe("1");
+      // The first /chapter next begins play (the table's game state), the second moves to chapter 2.
+      await app.run(GM, { type: "chapter.next" }, { channelId });
+      await app.run(GM, { type: "chapter.next" }, { channelId });
+      expect(await chapterShown()).toBe("2");
+      await app.run(GM, { type: "table.language", lang: "ru" }, { channelId });
+      expect(await showHere()).toMatch(/[а-я]/);
+      // The cache answers from memory again after each forget: a change made behind its back is not seen.
+      await sql.query("UPDATE game_table SET chapter = 7 WHERE active_channel_id = $1", [channelId]);
+      expect(await showHere()).not.toMatch(/\n7\n/);
+    } finally {
+      await sql.query("ALTER TABLE game_table ENABLE TRIGGER game_table_change");
+    }
+  });
+
   it("steps aside while its listener is down (every lookup queries) and comes back by itself", async () => {
     const tables = app.deps.tables!;
     await sql.query(
