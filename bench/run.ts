@@ -108,6 +108,8 @@ const settings = {
   ratioRate: Number(args["ratio-rate"] ?? 100),
   ratioDurationS: Number(args["ratio-duration"] ?? (quick ? 5 : 15)),
   ratioWarmupS: 3,
+  /** Before the first class: the whole mix, so the fresh bot's caches and JIT are warm for every class. */
+  ratioMixWarmupS: quick ? 5 : 10,
   /** Only the command classes whose key or name matches this regular expression. */
   ratioClasses: args["ratio-classes"] ?? null,
   /** A missed ratio goal makes the run exit non-zero (otherwise it is reported only). */
@@ -422,6 +424,7 @@ async function main() {
             double,
             tables,
             classes: ratioClasses,
+            mix: available,
             env,
             postgresDir: postgres.dataDir,
             censusFile: settings.sqlCensus ? path.join(dataRoot, "sql-census-ratio.json") : null,
@@ -964,15 +967,17 @@ async function runRatioPhase(input: {
   double: DiscordDouble;
   tables: TableWorld[];
   classes: CommandClass[];
+  /** The run's whole mix, for the warm-up of the fresh bot. */
+  mix: Scenario[];
   env: Record<string, string>;
   postgresDir: string;
   censusFile: string | null;
 }): Promise<RatioReport> {
-  const { double, tables, classes, env, postgresDir, censusFile } = input;
+  const { double, tables, classes, mix, env, postgresDir, censusFile } = input;
   const rate = settings.ratioRate;
   const windowS = settings.ratioDurationS;
   say(
-    `\ncost per interaction: ${classes.length} command classes at ${rate}/s, ${windowS} s each (+${settings.ratioWarmupS} s warm-up), then the floor`,
+    `\ncost per interaction: the whole mix for ${settings.ratioMixWarmupS} s (warm-up), then ${classes.length} command classes at ${rate}/s, ${windowS} s each (+${settings.ratioWarmupS} s warm-up), then the floor`,
   );
   const meter = (pid: number) =>
     new CpuMeter(() => ({
@@ -1024,6 +1029,16 @@ async function runRatioPhase(input: {
   );
   await bot.start();
   await double.waitForBot();
+  if (mix.length > 0) {
+    const warm = new Driver(double, pacer);
+    warm.phase = "warmup";
+    pacer.begin(rate);
+    const loop = runTables(warm, tables, mix, settings.seed + 998);
+    await sleep(settings.ratioMixWarmupS * 1000);
+    pacer.stop();
+    await warm.drain();
+    await loop;
+  }
   const measured: Array<{ cls: CommandClass; phase: PhaseResult; census: Census | null }> = [];
   const broken: Record<string, { count: number; last: string }> = {};
   for (const [i, cls] of classes.entries()) {
