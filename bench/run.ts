@@ -939,8 +939,45 @@ interface RatioReport {
   floor: PhaseResult;
   rows: RatioRow[];
   goals: Array<{ target: string; value: string; pass: boolean }>;
+  /** Costs of one action inside a class, estimated from two classes' windows (see `invokeAlone`). */
+  derived: DerivedCost[];
   phases: Record<string, PhaseResult>;
   broken: Record<string, { count: number; last: string }>;
+}
+
+interface DerivedCost {
+  command: string;
+  how: string;
+  botMs: number;
+  postgresMs: number;
+  totalMs: number;
+  ratio: number;
+}
+
+/**
+ * `/invoke` alone: the check + invoke window's CPU less its checks at the cost per check of the
+ * Fate /check class, divided by its invokes. An estimate (two windows' noise), shown apart.
+ */
+function invokeAlone(rows: RatioRow[], phases: Record<string, PhaseResult>): DerivedCost | null {
+  const checks = rows.find((r) => r.key === "fate check");
+  const both = rows.find((r) => r.key === "fate invoke");
+  const phase = phases["fate invoke"];
+  const invokes = phase?.byLabel.invoke?.ack.count ?? 0;
+  const checksThere = phase?.byLabel.check?.ack.count ?? 0;
+  if (!checks || !both || !phase || invokes === 0) return null;
+  const alone = (mix: number, check: number) =>
+    round((mix * phase.interactions - check * checksThere) / invokes, 3);
+  const botMs = alone(both.botMs, checks.botMs);
+  const postgresMs = alone(both.postgresMs, checks.postgresMs);
+  const totalMs = round(botMs + postgresMs, 3);
+  return {
+    command: "Fate /invoke alone",
+    how: `the ${both.command} window (${checksThere} checks, ${invokes} invokes) less its checks at the ${checks.command} window's cost`,
+    botMs,
+    postgresMs,
+    totalMs,
+    ratio: round(totalMs / both.floorMs),
+  };
 }
 
 type Census = Array<[string, number]>;
@@ -1093,6 +1130,8 @@ async function runRatioPhase(input: {
         : null,
     };
   });
+  const phases = Object.fromEntries(measured.map((m) => [m.cls.key, m.phase]));
+  const derived = [invokeAlone(rows, phases)].filter((d): d is DerivedCost => d !== null);
   const goals = rows.flatMap((r) => {
     const cpuGoal = RATIO_GOALS.cpu[r.goal];
     const p99Goal = RATIO_GOALS.ackP99[r.goal];
@@ -1120,8 +1159,16 @@ async function runRatioPhase(input: {
     warmupS: settings.ratioWarmupS,
     floor,
     rows,
-    goals,
-    phases: Object.fromEntries(measured.map((m) => [m.cls.key, m.phase])),
+    goals: [
+      ...goals,
+      ...derived.map((d) => ({
+        target: `${d.command} (estimated): CPU per interaction ≤ ${RATIO_GOALS.cpu.game} × the floor's`,
+        value: `${d.totalMs} ms (bot ${d.botMs} + PostgreSQL ${d.postgresMs}) = ${d.ratio}×`,
+        pass: d.ratio <= RATIO_GOALS.cpu.game,
+      })),
+    ],
+    derived,
+    phases,
     broken,
   };
 }
@@ -1148,6 +1195,10 @@ function printRatios(report: RatioReport) {
     `=== cost per interaction at ${report.rate}/s (each class alone, ${report.durationS} s window; the floor: ${report.floor.achievedRate}/s, ${report.floor.cpuMsPerInteraction.bot} ms CPU, ack p50 ${report.floor.ack.p50} / p99 ${report.floor.ack.p99} ms) ===`,
   );
   for (const line of ratioTable(report)) say(line);
+  for (const d of report.derived)
+    say(
+      `${d.command}, estimated from ${d.how}: bot ${d.botMs} ms + PostgreSQL ${d.postgresMs} ms = ${d.totalMs} ms, ${d.ratio}× the floor`,
+    );
   for (const [name, b] of Object.entries(report.broken))
     say(`scenario "${name}" could not go on ${b.count}×: ${b.last}`);
   for (const r of report.rows) {

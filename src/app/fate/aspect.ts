@@ -1,13 +1,7 @@
-import { z } from "zod";
 import type { Aspect as AspectRow, Character, GameTable } from "../../generated/prisma/client.js";
 import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import {
-  ASPECT_KINDS,
-  CHARACTER_ASPECT_KINDS,
-  MAX_FREE_INVOKES,
-  makeAspect,
-} from "../../rules/fate/aspects.js";
+import { CHARACTER_ASPECT_KINDS, makeAspect } from "../../rules/fate/aspects.js";
 import { sceneCompel } from "../../rules/fate/compel.js";
 import { sqlFor } from "../../store/db.js";
 import { findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
@@ -15,20 +9,12 @@ import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import { openConflict } from "./conflict-state.js";
+import { fateIntents } from "./intents.js";
 import { findTableAspect, liveCharacters, saveFatePoints, tableAspects } from "./state.js";
 
-const ADDABLE_KINDS = ASPECT_KINDS.filter((k) => k !== "consequence" && k !== "faction");
-
 export const aspectAdd = defineUseCase({
-  type: "aspect.add",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("aspect.add"),
-    name: z.string().min(1).max(100),
-    character: z.string().min(1).max(100).optional(),
-    invokes: z.number().int().min(0).max(MAX_FREE_INVOKES).optional(),
-    kind: z.enum(ADDABLE_KINDS as [string, ...string[]]).optional(),
-  }),
+  schema: fateIntents["aspect.add"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -37,7 +23,7 @@ export const aspectAdd = defineUseCase({
     const gm = isGm(table, ctx.actor);
     const owner = ctx.intent.character ? await findCharacter(ctx.tx, table.id, ctx.intent.character) : null;
     if (owner) requireControl(ctx, owner, { gmMayActForPlayers: true });
-    const kind = (ctx.intent.kind ?? "situational") as (typeof ADDABLE_KINDS)[number];
+    const kind = ctx.intent.kind ?? "situational";
     if (!owner && (CHARACTER_ASPECT_KINDS as readonly string[]).includes(kind))
       refuse("errors.fate.characterAspectNeedsCharacter");
     // Free invokes come from rolls (create an advantage); by hand only the GM hands them out.
@@ -89,13 +75,8 @@ export const aspectAdd = defineUseCase({
 });
 
 export const aspectRemove = defineUseCase({
-  type: "aspect.remove",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("aspect.remove"),
-    name: z.string().min(1).max(100),
-    character: z.string().min(1).max(100).optional(),
-  }),
+  schema: fateIntents["aspect.remove"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -156,9 +137,8 @@ export async function aspectLines(ctx: Pick<ActionContext, "tx" | "publicLang">,
 }
 
 export const aspectList = defineUseCase({
-  type: "aspect.list",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("aspect.list") }),
+  schema: fateIntents["aspect.list"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -192,9 +172,8 @@ export const aspectList = defineUseCase({
  * 1 FP — the characters in the open conflict, otherwise every player character at the table.
  */
 export const aspectCompel = defineUseCase({
-  type: "aspect.compel",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("aspect.compel"), name: z.string().min(1).max(100) }),
+  schema: fateIntents["aspect.compel"],
   table: "required",
   mutates: true,
   ephemeral: false,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -7,14 +6,13 @@ import { totalSkill } from "../../rules/fate/character.js";
 import {
   checkResult,
   checkShifts,
-  INVOKE_MODES,
   type InvokeMode,
   invokeAspect,
   makeCheck,
   type Opposition,
   withOpposition,
 } from "../../rules/fate/check.js";
-import { ACTIONS, actionOutcome, hitAfterRatings, outcome } from "../../rules/fate/outcomes.js";
+import { type ACTIONS, actionOutcome, hitAfterRatings, outcome } from "../../rules/fate/outcomes.js";
 import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
@@ -27,6 +25,7 @@ import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { sideOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
+import { fateIntents } from "./intents.js";
 import {
   type CheckFlowState,
   characterById,
@@ -40,10 +39,6 @@ import {
 import { aspectInvokeOptions, attackHit, checkView, ladderText } from "./views.js";
 
 type Ctx = Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "dice" | "table" | "invocation">;
-
-const characterName = z.string().min(1).max(100);
-const modifier = z.number().int().min(-20).max(20);
-const flowId = z.number().int().positive();
 
 /** The GM's invokes for the opposition come from the bank: the rules are silent on a limit, so there is none. */
 const GM_BANK = 99;
@@ -286,18 +281,8 @@ async function rollDefence(
 }
 
 export const check = defineUseCase({
-  type: "check",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("check"),
-    skill: z.string().min(1).max(100),
-    action: z.enum(ACTIONS as [string, ...string[]]).optional(),
-    vs: modifier.optional(),
-    target: characterName.optional(),
-    bonus: modifier.optional(),
-    character: characterName.optional(),
-    aspect: z.string().min(1).max(100).optional(),
-  }),
+  schema: fateIntents.check,
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -396,13 +381,8 @@ async function invokerFor(ctx: Ctx, table: GameTable, state: CheckFlowState, mod
 }
 
 export const invokeMenu = defineUseCase({
-  type: "fate.invoke-menu",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.invoke-menu"),
-    flowId,
-    mode: z.enum(INVOKE_MODES as [InvokeMode, ...InvokeMode[]]),
-  }),
+  schema: fateIntents["fate.invoke-menu"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -445,17 +425,8 @@ export const invokeMenu = defineUseCase({
 });
 
 export const invoke = defineUseCase({
-  type: "invoke",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("invoke"),
-    aspect: z.string().min(1).max(100),
-    mode: z.enum(INVOKE_MODES as [InvokeMode, ...InvokeMode[]]).optional(),
-    pay: z.enum(["free-invoke", "fate-point"]).optional(),
-    flowId: flowId.optional(),
-    /** `/invoke check:`: the check to invoke on, by its number (autocomplete lists the open ones). */
-    check: z.union([flowId, z.string().regex(/^#?\d{1,9}$/)]).optional(),
-  }),
+  schema: fateIntents.invoke,
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -537,14 +508,8 @@ export const invoke = defineUseCase({
 });
 
 export const defend = defineUseCase({
-  type: "fate.defend",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.defend"),
-    flowId,
-    skill: z.string().min(1).max(100),
-    bonus: modifier.optional(),
-  }),
+  schema: fateIntents["fate.defend"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -681,13 +646,8 @@ function boostForm(
  * when there is one way).
  */
 export const applyAttackHit = defineUseCase({
-  type: "fate.apply-hit",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.apply-hit"),
-    flowId,
-    kind: z.enum(["physical", "mental"]).optional(),
-  }),
+  schema: fateIntents["fate.apply-hit"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -735,13 +695,8 @@ export const applyAttackHit = defineUseCase({
  * the attacker a boost, a defence with style the defender one; the attack and defence close.
  */
 export const resolveAttack = defineUseCase({
-  type: "fate.resolve-attack",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.resolve-attack"),
-    flowId,
-    name: z.string().min(1).max(90).optional(),
-  }),
+  schema: fateIntents["fate.resolve-attack"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -794,13 +749,8 @@ export const resolveAttack = defineUseCase({
 
 /** Success with style on attack: the attacker lowers the hit by one and takes a boost (docs/rules/fate.md §3.1). */
 export const tradeHitForBoost = defineUseCase({
-  type: "fate.trade-boost",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.trade-boost"),
-    flowId,
-    name: z.string().min(1).max(90).optional(),
-  }),
+  schema: fateIntents["fate.trade-boost"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -837,13 +787,8 @@ export const tradeHitForBoost = defineUseCase({
 
 /** Create an advantage with no opposition: the GM sets the difficulty after the roll, then it can be resolved from the panel. */
 export const setDifficulty = defineUseCase({
-  type: "fate.set-difficulty",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.set-difficulty"),
-    flowId,
-    vs: z.union([modifier, z.string().regex(/^-?\d{1,2}$/)]),
-  }),
+  schema: fateIntents["fate.set-difficulty"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -899,9 +844,8 @@ async function advantageOpponent(
 }
 
 export const claimAdvantage = defineUseCase({
-  type: "fate.claim-advantage",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("fate.claim-advantage"), flowId }),
+  schema: fateIntents["fate.claim-advantage"],
   table: "required",
   mutates: true,
   ephemeral: false,

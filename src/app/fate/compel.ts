@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -18,6 +17,7 @@ import { nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { factionsOf, findFaction, invokableAspects, saveFactionState } from "./faction.js";
+import { fateIntents } from "./intents.js";
 import { characterById, saveFatePoints } from "./state.js";
 
 /** A compel waiting for its target's answer (flow kind `fate.compel`). */
@@ -121,15 +121,8 @@ async function compelTarget(
 }
 
 export const compel = defineUseCase({
-  type: "compel",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("compel"),
-    target: z.string().min(1).max(100),
-    aspect: z.string().min(1).max(100),
-    points: z.number().int().min(1).max(5),
-    by: z.string().min(1).max(100).optional(),
-  }),
+  schema: fateIntents.compel,
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -235,9 +228,8 @@ async function saveAnswerer(
 }
 
 export const compelAccept = defineUseCase({
-  type: "compel.accept",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("compel.accept"), flowId: z.number().int().positive() }),
+  schema: fateIntents["compel.accept"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -262,9 +254,8 @@ export const compelAccept = defineUseCase({
 });
 
 export const compelBuyOff = defineUseCase({
-  type: "compel.buyoff",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("compel.buyoff"), flowId: z.number().int().positive() }),
+  schema: fateIntents["compel.buyoff"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -330,9 +321,8 @@ async function gmAnswer(ctx: ActionContext<{ type: string; flowId: number }>, ag
 }
 
 export const compelGmAgree = defineUseCase({
-  type: "compel.gm-agree",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("compel.gm-agree"), flowId: z.number().int().positive() }),
+  schema: fateIntents["compel.gm-agree"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -340,9 +330,8 @@ export const compelGmAgree = defineUseCase({
 });
 
 export const compelGmDecline = defineUseCase({
-  type: "compel.gm-decline",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("compel.gm-decline"), flowId: z.number().int().positive() }),
+  schema: fateIntents["compel.gm-decline"],
   table: "required",
   mutates: true,
   ephemeral: false,

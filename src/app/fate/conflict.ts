@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -29,9 +28,8 @@ import {
   turnPing,
 } from "./conflict-state.js";
 import { waitingHitsOn } from "./harm.js";
+import { fateIntents } from "./intents.js";
 import { fateCharacter, liveCharacters, saveFatePoints } from "./state.js";
-
-const flowId = z.number().int().positive();
 
 async function theConflict(ctx: Pick<ActionContext, "tx" | "table">, id: number | undefined) {
   const table = requireTable(ctx);
@@ -43,9 +41,8 @@ async function theConflict(ctx: Pick<ActionContext, "tx" | "table">, id: number 
 
 /** The GM starts a conflict: every active character joins, players' characters on one side, the GM's on the other. */
 export const conflictStart = defineUseCase({
-  type: "conflict.start",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("conflict.start"), title: z.string().max(200).optional() }),
+  schema: fateIntents["conflict.start"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -134,13 +131,8 @@ function takenSlots(row: Character): string[] {
 
 /** Concede before a roll: 1 FP plus 1 per consequence taken in this conflict. */
 export const conflictConcede = defineUseCase({
-  type: "conflict.concede",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("conflict.concede"),
-    character: z.string().min(1).max(100).optional(),
-    flowId: flowId.optional(),
-  }),
+  schema: fateIntents["conflict.concede"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -203,9 +195,8 @@ export const conflictConcede = defineUseCase({
 });
 
 export const conflictEnd = defineUseCase({
-  type: "conflict.end",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("conflict.end"), flowId: flowId.optional() }),
+  schema: fateIntents["conflict.end"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -218,9 +209,8 @@ export const conflictEnd = defineUseCase({
 });
 
 export const conflictShow = defineUseCase({
-  type: "conflict.show",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("conflict.show") }),
+  schema: fateIntents["conflict.show"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -255,14 +245,8 @@ async function saveConflict(
  * own; the players' characters on the players' side and the GM's on the GM's unless `side` says.
  */
 export const conflictJoin = defineUseCase({
-  type: "conflict.join",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("conflict.join"),
-    character: z.string().min(1).max(100).optional(),
-    side: z.enum(["pc", "npc"]).optional(),
-    flowId: flowId.optional(),
-  }),
+  schema: fateIntents["conflict.join"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -300,13 +284,8 @@ export const conflictJoin = defineUseCase({
 
 /** Leaves the open conflict without conceding (no fate points): out of the turn order. */
 export const conflictLeave = defineUseCase({
-  type: "conflict.leave",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("conflict.leave"),
-    character: z.string().min(1).max(100).optional(),
-    flowId: flowId.optional(),
-  }),
+  schema: fateIntents["conflict.leave"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -331,9 +310,8 @@ export const conflictLeave = defineUseCase({
 
 /** The GM sets the order of the exchange: names separated by commas, first to act first. */
 export const conflictOrder = defineUseCase({
-  type: "conflict.order",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("conflict.order"), order: z.string().min(1).max(500) }),
+  schema: fateIntents["conflict.order"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -372,9 +350,8 @@ export const conflictOrder = defineUseCase({
 
 /** The turn passes on: the GM, or the player whose character's turn it is. After the last, the next exchange. */
 export const conflictNext = defineUseCase({
-  type: "conflict.next",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("conflict.next"), flowId: flowId.optional() }),
+  schema: fateIntents["conflict.next"],
   table: "required",
   mutates: true,
   ephemeral: false,

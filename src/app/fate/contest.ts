@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -18,6 +17,7 @@ import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { panel, rollCheck } from "./check.js";
+import { fateIntents } from "./intents.js";
 import type { CheckFlowState } from "./state.js";
 import { ladderText, skillOptions } from "./views.js";
 
@@ -139,20 +139,9 @@ async function theContest(ctx: Pick<ActionContext, "tx" | "table">, id: number |
   return flow as TypedFlow<ContestFlowState>;
 }
 
-const characterName = z.string().min(1).max(100);
-
 export const contestStart = defineUseCase({
-  type: "contest.start",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("contest.start"),
-    first: characterName,
-    second: characterName,
-    third: characterName.optional(),
-    fourth: characterName.optional(),
-    title: z.string().max(200).optional(),
-    vs: z.number().int().min(-20).max(20).optional(),
-  }),
+  schema: fateIntents["contest.start"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -191,16 +180,8 @@ export const contestStart = defineUseCase({
 });
 
 export const contestRoll = defineUseCase({
-  type: "contest.roll",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("contest.roll"),
-    skill: z.string().min(1).max(100).optional(),
-    character: characterName.optional(),
-    bonus: z.number().int().min(-20).max(20).optional(),
-    forfeit: z.boolean().optional(),
-    flowId: z.number().int().positive().optional(),
-  }),
+  schema: fateIntents["contest.roll"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -272,9 +253,8 @@ export const contestRoll = defineUseCase({
  * stand after any invokes: GM or a participant's player.
  */
 export const contestResolve = defineUseCase({
-  type: "contest.resolve",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("contest.resolve"), flowId: z.number().int().positive().optional() }),
+  schema: fateIntents["contest.resolve"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -340,9 +320,8 @@ export const contestResolve = defineUseCase({
 });
 
 export const contestShow = defineUseCase({
-  type: "contest.show",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("contest.show") }),
+  schema: fateIntents["contest.show"],
   table: "required",
   mutates: false,
   ephemeral: false,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -29,7 +28,7 @@ import {
 } from "../../rules/fate/faction.js";
 import { adjustFatePoints } from "../../rules/fate/fate-points.js";
 import { signed } from "../../rules/fate/ladder.js";
-import { ACTIONS, type FateAction, outcome } from "../../rules/fate/outcomes.js";
+import { outcome } from "../../rules/fate/outcomes.js";
 import { echo } from "../../rules/fate/skills.js";
 import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
 import type { Tx } from "../../store/db.js";
@@ -40,6 +39,7 @@ import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
+import { fateIntents } from "./intents.js";
 import {
   findTableAspect,
   saveFatePoints,
@@ -50,9 +50,6 @@ import {
   tableState,
 } from "./state.js";
 import { aspectInvokeOptions, boxesText, diceText, ladderText } from "./views.js";
-
-const factionName = z.string().min(1).max(100);
-const flowId = z.number().int().positive();
 
 /** "military 4, Магическая сила 3, commerce 2" (or the compact "military:4 commerce:2") → ratings. */
 export function parseAbilities(text: string): FactionAbilities {
@@ -162,15 +159,8 @@ function parseStunts(text: string) {
 }
 
 export const factionCreate = defineUseCase({
-  type: "faction.create",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("faction.create"),
-    name: factionName,
-    abilities: z.string().max(300).optional(),
-    aspects: z.string().max(500).optional(),
-    stunts: z.string().max(1000).optional(),
-  }),
+  schema: fateIntents["faction.create"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -201,9 +191,8 @@ export const factionCreate = defineUseCase({
 });
 
 export const factionShow = defineUseCase({
-  type: "faction.show",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("faction.show"), name: factionName.optional() }),
+  schema: fateIntents["faction.show"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -229,13 +218,8 @@ export const factionShow = defineUseCase({
 
 /** GM: a faction's fate points (docs/rules/fate.md §3.5: 1 per scene where no character present can pass it one). */
 export const factionFp = defineUseCase({
-  type: "faction.fp",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("faction.fp"),
-    name: factionName,
-    amount: z.number().int().min(-20).max(20),
-  }),
+  schema: fateIntents["faction.fp"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -260,13 +244,8 @@ export const factionFp = defineUseCase({
  * (`from`: that character's point goes to the faction; [decision] the GM records it for the player).
  */
 export const factionScene = defineUseCase({
-  type: "faction.scene",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("faction.scene"),
-    name: factionName,
-    from: z.string().min(1).max(100).optional(),
-  }),
+  schema: fateIntents["faction.scene"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -457,15 +436,8 @@ function hitView(
  * `consequence` names the consequence it takes (then it is a faction aspect, invocable).
  */
 export const factionHit = defineUseCase({
-  type: "faction.hit",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("faction.hit"),
-    name: factionName,
-    shifts: z.number().int().min(0).max(30),
-    track: z.enum(FACTION_TRACKS),
-    consequence: z.string().min(1).max(100).optional(),
-  }),
+  schema: fateIntents["faction.hit"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -540,9 +512,8 @@ function sameHarm(
 
 /** GM: takes the last hit another way (from the hit's message), while the faction is as the hit left it. */
 export const factionHitWay = defineUseCase({
-  type: "faction.hit-way",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("faction.hit-way"), flowId, way: z.string().min(1).max(60) }),
+  schema: fateIntents["faction.hit-way"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -593,13 +564,8 @@ export const factionHitWay = defineUseCase({
 
 /** GM: a faction's consequence heals (docs/rules/fate.md §3.5: consequences as for characters, §3.3 recovery). */
 export const factionClear = defineUseCase({
-  type: "faction.clear",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("faction.clear"),
-    name: factionName,
-    severity: z.enum(["mild", "moderate", "severe"]),
-  }),
+  schema: fateIntents["faction.clear"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -640,9 +606,8 @@ export const factionClear = defineUseCase({
 });
 
 export const factionDelete = defineUseCase({
-  type: "faction.delete",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("faction.delete"), name: factionName }),
+  schema: fateIntents["faction.delete"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -825,16 +790,8 @@ function factionCheckView(lang: Lang, id: number, state: FactionCheckFlowState, 
 
 /** GM: a faction acts — 4d3 + one of its abilities (+ bonus), against a difficulty if given. */
 export const factionCheck = defineUseCase({
-  type: "faction.check",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("faction.check"),
-    faction: factionName,
-    ability: z.string().min(1).max(100),
-    action: z.enum(ACTIONS as [FateAction, ...FateAction[]]).optional(),
-    vs: z.number().int().min(-20).max(20).optional(),
-    bonus: z.number().int().min(-20).max(20).optional(),
-  }),
+  schema: fateIntents["faction.check"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -871,8 +828,6 @@ export const factionCheck = defineUseCase({
   },
 });
 
-const invokeMode = z.enum(["plus2", "reroll"]);
-
 /** A faction check flow of this table and the faction that rolled it. */
 async function factionCheckOf(tx: Tx, table: GameTable, flowId: number) {
   const flow = await requireFlow<FactionCheckFlowState>(tx, table.id, flowId, "fate.faction-check");
@@ -881,9 +836,8 @@ async function factionCheckOf(tx: Tx, table: GameTable, flowId: number) {
 
 /** GM: the aspects the faction may invoke on its check (its own first), as a private select. */
 export const factionInvokeMenu = defineUseCase({
-  type: "faction.invoke-menu",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("faction.invoke-menu"), flowId, mode: invokeMode }),
+  schema: fateIntents["faction.invoke-menu"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -920,14 +874,8 @@ export const factionInvokeMenu = defineUseCase({
 
 /** GM: the faction invokes an aspect on its check, with a free invoke or one of its fate points. */
 export const factionInvokeAspect = defineUseCase({
-  type: "faction.invoke",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("faction.invoke"),
-    flowId,
-    mode: invokeMode,
-    aspect: z.string().min(1).max(100),
-  }),
+  schema: fateIntents["faction.invoke"],
   table: "required",
   mutates: true,
   ephemeral: false,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -35,6 +34,7 @@ import { cleanName } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
+import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
 import { aspectInvokeOptions, ladderText, skillText } from "./views.js";
 
@@ -137,14 +137,8 @@ async function openChallenge(ctx: Pick<ActionContext, "tx" | "table">) {
 
 /** GM: a challenge — its tasks (skills or names, each with a difficulty) on a panel. */
 export const fateChallengeStart = defineUseCase({
-  type: "fate-challenge.start",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate-challenge.start"),
-    title: z.string().min(1).max(100),
-    tasks: z.string().min(1).max(500),
-    vs: z.number().int().min(-20).max(20).optional(),
-  }),
+  schema: fateIntents["fate-challenge.start"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -176,15 +170,8 @@ export const fateChallengeStart = defineUseCase({
 
 /** A player rolls one task for their character (the GM for anyone): an overcome with an unused skill. */
 export const fateChallengeRoll = defineUseCase({
-  type: "fate-challenge.roll",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate-challenge.roll"),
-    task: z.string().min(1).max(100),
-    skill: z.string().min(1).max(100),
-    bonus: z.number().int().min(-20).max(20).optional(),
-    character: z.string().min(1).max(100).optional(),
-  }),
+  schema: fateIntents["fate-challenge.roll"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -237,9 +224,8 @@ export const fateChallengeRoll = defineUseCase({
 });
 
 export const fateChallengeShow = defineUseCase({
-  type: "fate-challenge.show",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("fate-challenge.show") }),
+  schema: fateIntents["fate-challenge.show"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -251,9 +237,8 @@ export const fateChallengeShow = defineUseCase({
 
 /** GM: the challenge ends; the panel keeps the results and the tally, for the GM to narrate the outcome. */
 export const fateChallengeEnd = defineUseCase({
-  type: "fate-challenge.end",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("fate-challenge.end") }),
+  schema: fateIntents["fate-challenge.end"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -284,17 +269,10 @@ export const fateChallengeEnd = defineUseCase({
   },
 });
 
-const invokeMode = z.enum(["plus2", "reroll"]);
-
 /** The roller's player (the GM for a GM character): the aspects to invoke on their latest roll here. */
 export const fateChallengeInvokeMenu = defineUseCase({
-  type: "fate-challenge.invoke-menu",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate-challenge.invoke-menu"),
-    flowId: z.number().int().positive(),
-    mode: invokeMode,
-  }),
+  schema: fateIntents["fate-challenge.invoke-menu"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -343,15 +321,8 @@ export const fateChallengeInvokeMenu = defineUseCase({
  * invoke the roller may use first, else one of the roller's fate points (docs/rules/fate.md §3.2).
  */
 export const fateChallengeInvoke = defineUseCase({
-  type: "fate-challenge.invoke",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate-challenge.invoke"),
-    flowId: z.number().int().positive(),
-    mode: invokeMode,
-    task: z.number().int().min(0).max(20),
-    aspect: z.string().min(1).max(100),
-  }),
+  schema: fateIntents["fate-challenge.invoke"],
   table: "required",
   mutates: true,
   ephemeral: false,

@@ -1,10 +1,9 @@
-import { z } from "zod";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { findStunt, startNewWeek } from "../../rules/fate/character.js";
 import { checkOpposition, checkResult, invokeAspect } from "../../rules/fate/check.js";
 import { adjustFatePoints } from "../../rules/fate/fate-points.js";
-import { FATE_POINT_USES, spendFatePointOn } from "../../rules/fate/fp-spend.js";
+import { spendFatePointOn } from "../../rules/fate/fp-spend.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
 import { panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
@@ -13,6 +12,7 @@ import { cleanText } from "../names.js";
 import { defineUseCase, type Effect } from "../use-case.js";
 import { panel } from "./check.js";
 import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
+import { fateIntents } from "./intents.js";
 import {
   type CheckFlowState,
   fateCharacter,
@@ -24,12 +24,9 @@ import {
 } from "./state.js";
 import { ladderText } from "./views.js";
 
-const characterName = z.string().min(1).max(100);
-
 export const fpShow = defineUseCase({
-  type: "fp.show",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("fp.show"), character: characterName.optional() }),
+  schema: fateIntents["fp.show"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -56,14 +53,8 @@ export const fpShow = defineUseCase({
 });
 
 export const fpGive = defineUseCase({
-  type: "fp.give",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fp.give"),
-    character: characterName,
-    amount: z.number().int().min(-20).max(20),
-    reason: z.string().max(300).optional(),
-  }),
+  schema: fateIntents["fp.give"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -95,9 +86,8 @@ export const fpGive = defineUseCase({
 
 /** A new game week (GM): fate points back up to each refresh (more are kept), spent ULTIMATEs return. */
 export const fpRefresh = defineUseCase({
-  type: "fp.refresh",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("fp.refresh") }),
+  schema: fateIntents["fp.refresh"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -154,9 +144,8 @@ export const fpRefresh = defineUseCase({
  * (the aspect invoked and the reason; the GM also names the GM character who pays).
  */
 export const fpSpendForm = defineUseCase({
-  type: "fp.spend-form",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("fp.spend-form") }),
+  schema: fateIntents["fp.spend-form"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -193,16 +182,8 @@ export const fpSpendForm = defineUseCase({
  * spends a GM character's points the same way, naming it; there is no unlimited bank.
  */
 export const fpSpend = defineUseCase({
-  type: "fp.spend",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fp.spend"),
-    on: z.enum(FATE_POINT_USES),
-    reason: z.string().min(1).max(300),
-    stunt: z.string().min(1).max(100).optional(),
-    aspect: z.string().min(1).max(100).optional(),
-    character: characterName.optional(),
-  }),
+  schema: fateIntents["fp.spend"],
   table: "required",
   mutates: true,
   ephemeral: false,

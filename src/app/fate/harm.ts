@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -21,6 +20,7 @@ import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
 import { openConflict, recordHitInConflict } from "./conflict-state.js";
+import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFateCharacter } from "./state.js";
 
 type Ctx = Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "invocation" | "table">;
@@ -279,14 +279,8 @@ export async function waitingHitsOn(ctx: Pick<ActionContext, "tx">, table: GameT
 
 /** The target's player (the GM for the GM's characters, or for an absent player) chooses how to take the hit. */
 export const absorbChoice = defineUseCase({
-  type: "fate.absorb",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.absorb"),
-    flowId: z.number().int().positive(),
-    option: z.string().min(1).max(60).optional(),
-    kind: z.enum(["physical", "mental"]).optional(),
-  }),
+  schema: fateIntents["fate.absorb"],
   table: "required",
   mutates: true,
   ephemeral: false,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Aspect as AspectRow, Character } from "../../generated/prisma/client.js";
 import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -28,11 +27,10 @@ import { cleanName, cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
 import { aspectLines } from "./aspect.js";
 import { openConflict } from "./conflict-state.js";
+import { fateIntents } from "./intents.js";
 import { consequenceRecovery, recoveryText } from "./recovery.js";
 import { fateCharacter, saveFateCharacter, sheetOf, tableState } from "./state.js";
 import { boxesText, skillText } from "./views.js";
-
-const characterName = z.string().min(1).max(100);
 
 /**
  * Reads "fight 4, athletics 3" / "Драка:4; Атлетика 3" / "fight=+2": skill names in either
@@ -81,15 +79,8 @@ async function changeSheet(
 }
 
 export const characterSkill = defineUseCase({
-  type: "character.skill",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("character.skill"),
-    skill: z.string().min(1).max(100).optional(),
-    value: z.number().int().min(-10).max(10).optional(),
-    ranks: z.string().max(1000).optional(),
-    character: characterName.optional(),
-  }),
+  schema: fateIntents["character.skill"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -118,17 +109,8 @@ export const characterSkill = defineUseCase({
 });
 
 export const characterStunt = defineUseCase({
-  type: "character.stunt",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("character.stunt"),
-    name: z.string().min(1).max(100),
-    text: z.string().max(1000).optional(),
-    magic: z.boolean().optional(),
-    ultimate: z.string().max(100).optional(),
-    remove: z.boolean().optional(),
-    character: characterName.optional(),
-  }),
+  schema: fateIntents["character.stunt"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -172,16 +154,8 @@ export const characterStunt = defineUseCase({
 });
 
 export const characterRace = defineUseCase({
-  type: "character.race",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("character.race"),
-    name: z.string().min(1).max(100),
-    bonuses: z.string().max(300).optional(),
-    stunt1: z.string().max(1000).optional(),
-    stunt2: z.string().max(1000).optional(),
-    character: characterName.optional(),
-  }),
+  schema: fateIntents["character.race"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -209,15 +183,8 @@ export const characterRace = defineUseCase({
 });
 
 export const characterRatings = defineUseCase({
-  type: "character.ratings",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("character.ratings"),
-    refresh: z.number().int().min(0).max(10).optional(),
-    wr: z.number().int().min(0).max(10).optional(),
-    ar: z.number().int().min(0).max(10).optional(),
-    character: characterName.optional(),
-  }),
+  schema: fateIntents["character.ratings"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -247,13 +214,8 @@ export const characterRatings = defineUseCase({
 });
 
 export const characterUltimate = defineUseCase({
-  type: "character.ultimate",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("character.ultimate"),
-    stunt: z.string().min(1).max(100),
-    character: characterName.optional(),
-  }),
+  schema: fateIntents["character.ultimate"],
   table: "required",
   mutates: true,
   ephemeral: false,

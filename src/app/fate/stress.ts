@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { clearStress } from "../../rules/fate/character.js";
@@ -10,21 +9,13 @@ import { defineUseCase } from "../use-case.js";
 import { settleAttacksOn } from "./check.js";
 import { closeOpenChecks } from "./conflict-state.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
+import { fateIntents } from "./intents.js";
 import { consequenceRecovery, earlyClearNote } from "./recovery.js";
 import { characterById, fateCharacter, liveCharacters, saveFateCharacter } from "./state.js";
 
-const characterName = z.string().min(1).max(100);
-export const SLOT_IDS = ["mild", "moderate", "severe", "mildPhysical", "mildMental"] as const;
-
 export const stressHit = defineUseCase({
-  type: "stress.hit",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("stress.hit"),
-    character: characterName,
-    shifts: z.number().int().min(0).max(30),
-    kind: z.enum(["physical", "mental"]).optional(),
-  }),
+  schema: fateIntents["stress.hit"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -55,9 +46,8 @@ export const stressHit = defineUseCase({
 });
 
 export const stressClear = defineUseCase({
-  type: "stress.clear",
   systems: ["fate"],
-  schema: z.object({ type: z.literal("stress.clear"), character: characterName.optional() }),
+  schema: fateIntents["stress.clear"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -89,16 +79,8 @@ export const stressClear = defineUseCase({
 
 /** Names a consequence the character has taken, or (GM, or the character's player) takes a free slot by hand. */
 export const consequenceAdd = defineUseCase({
-  type: "consequence.add",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("consequence.add"),
-    character: characterName.optional(),
-    /** From the "name the consequence" form: the character by id. */
-    characterId: z.number().int().positive().optional(),
-    severity: z.enum(SLOT_IDS),
-    name: z.string().min(1).max(100),
-  }),
+  schema: fateIntents["consequence.add"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -147,13 +129,8 @@ export const consequenceAdd = defineUseCase({
 
 /** The GM clears a consequence (docs/rules/fate.md §3.3). */
 export const consequenceClear = defineUseCase({
-  type: "consequence.clear",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("consequence.clear"),
-    character: characterName,
-    severity: z.enum(SLOT_IDS),
-  }),
+  schema: fateIntents["consequence.clear"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -185,13 +162,8 @@ export const consequenceClear = defineUseCase({
 
 /** The button under a hit that took a consequence: a form to name exactly that slot. */
 export const nameConsequenceForm = defineUseCase({
-  type: "fate.name-consequence",
   systems: ["fate"],
-  schema: z.object({
-    type: z.literal("fate.name-consequence"),
-    characterId: z.number().int().positive(),
-    slot: z.enum(SLOT_IDS),
-  }),
+  schema: fateIntents["fate.name-consequence"],
   table: "required",
   mutates: false,
   ephemeral: true,
