@@ -60,7 +60,7 @@ export function controlIntents(view: MessageView | undefined): Intent[] {
 export function clickIntent(view: MessageView | undefined, type: string, pick?: string): Intent {
   for (const c of (view?.rows ?? []).flat()) {
     if (c.kind !== "button" || c.intent.type !== type) continue;
-    if (pick === undefined || c.intent.pick === pick) return c.intent;
+    if (pick === undefined || (c.intent as Intent).pick === pick) return c.intent;
   }
   throw new Error(`no ${type} ${pick ?? ""} button among ${JSON.stringify(controlIntents(view))}`);
 }

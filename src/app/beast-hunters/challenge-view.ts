@@ -10,6 +10,7 @@ import {
   taskAgreed,
   taskReady,
 } from "../../rules/beast-hunters/index.js";
+import type { KnownIntent, PartialKnownIntent } from "../intents.js";
 import type { LogInput } from "../log.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
 import { boxesLine } from "./sheets.js";
@@ -502,11 +503,11 @@ const MAX_VALUE = 100;
 
 const button = (
   label: string,
-  intent: ComponentView["intent"],
+  intent: KnownIntent,
   style?: "primary" | "secondary" | "success" | "danger",
 ): ComponentView => ({ kind: "button", label, intent, ...(style ? { style } : {}) });
 
-function select(intent: ComponentView["intent"], field: string, placeholder: string, options: Option[]): Row {
+function select(intent: PartialKnownIntent, field: string, placeholder: string, options: Option[]): Row {
   return [
     {
       kind: "select",

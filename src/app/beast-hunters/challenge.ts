@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, type MessageKey, t } from "../../i18n/index.js";
 import {
@@ -39,13 +39,7 @@ import type { Intent } from "../intent.js";
 import type { KnownIntent } from "../intents.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import {
-  type ActionContext,
-  type ActionResult,
-  defineUseCase,
-  type Effect,
-  type TableNeed,
-} from "../use-case.js";
+import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView, ModalView } from "../views.js";
 import { adventureOf, settleAdventure } from "./adventure.js";
 import {
@@ -57,6 +51,7 @@ import {
   severalHunters,
   teamActionsView,
 } from "./challenge-view.js";
+import { bhIntents } from "./intents.js";
 import {
   closeNegotiation,
   findNegotiation,
@@ -77,13 +72,6 @@ import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
 const SYSTEMS = ["beast-hunters"] as const;
 type Flow = TypedFlow<ChallengeFlowState>;
-
-const flowId = z.number().int().positive().optional();
-const nameField = z.string().min(1).max(100);
-const optionalName = nameField.optional();
-const role = z
-  .enum(["attack", "defense", "defence"])
-  .transform((r): TraitRole => (r === "attack" ? "attack" : "defence"));
 
 async function loadFlow(ctx: ActionContext, table: GameTable, id: number | undefined): Promise<Flow> {
   if (id !== undefined) return requireFlow<ChallengeFlowState>(ctx.tx, table.id, id, "bh.challenge");
@@ -395,31 +383,7 @@ function obstacleFields(
 }
 
 export const challengeStart = defineUseCase({
-  type: "challenge.start",
-  schema: z.object({
-    type: z.literal("challenge.start"),
-    // Required by the slash command; a form submitted from a negotiation takes them from it.
-    sphere: z.enum(["physical", "social", "mental"]).optional(),
-    phase: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
-    name: optionalName,
-    traits: z.string().max(300).optional(),
-    resources: z.string().max(300).optional(),
-    // A number from the command, text from the form.
-    initiative: z.union([z.number().int().min(0).max(40), z.string().max(20)]).optional(),
-    boxes: z.string().max(30).optional(),
-    neutralize: z.string().max(200).optional(),
-    climax: z.boolean().optional(),
-    preActivate: z.string().max(200).optional(),
-    gmPreActivate: z.string().max(100).optional(),
-    first: z.enum(["hunters", "gm"]).optional(),
-    hunters: z.string().max(300).optional(),
-    /** `/challenge start form:true`: open the guided form instead. */
-    form: z.boolean().optional(),
-    /** The negotiation this challenge ends (set by the form). */
-    negotiation: z.number().int().positive().optional(),
-    /** Submitted from the form: a bad field is reported alone and what was typed is kept. */
-    guided: z.boolean().optional(),
-  }),
+  schema: bhIntents["challenge.start"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -663,8 +627,7 @@ async function requireNegotiation(
 
 /** The negotiation panel's "to dice" button (and the form's "fix" button): the guided challenge form. */
 export const negotiationForm = defineUseCase({
-  type: "negotiation.form",
-  schema: z.object({ type: z.literal("negotiation.form"), flowId: z.number().int().positive() }),
+  schema: bhIntents["negotiation.form"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,
@@ -680,29 +643,46 @@ export const negotiationForm = defineUseCase({
 // ---------------------------------------------------------------------------------------
 // Actions
 
+/** The intents a use case turns into one rules action for the acting participant (`action`). */
+type ActionIntentType =
+  | "challenge.activate"
+  | "challenge.reassign"
+  | "challenge.menu"
+  | "challenge.maneuver"
+  | "challenge.accept"
+  | "challenge.strike"
+  | "challenge.neutralize"
+  | "challenge.restore"
+  | "challenge.giveup"
+  | "challenge.help"
+  | "challenge.switch"
+  | "challenge.pass"
+  | "challenge.fate"
+  | "challenge.skip";
+/** An action's intent as its use case reads it (every one names its challenge; most, a hunter). */
+type ActionIntent<T extends ActionIntentType> = z.output<(typeof bhIntents)[T]> &
+  Intent & { flowId?: number; character?: string };
+
 /** A use case that turns its intent into one rules action for the acting participant. */
-function action<S extends z.ZodRawShape>(
-  type: string,
-  shape: S,
+function action<T extends ActionIntentType>(
+  type: T,
   build: (args: {
     ctx: ActionContext;
     table: GameTable;
     state: ChallengeState;
-    // biome-ignore lint/suspicious/noExplicitAny: each action reads its own fields
-    intent: any;
+    intent: ActionIntent<T>;
     actor: () => Promise<string>;
   }) => Promise<ChallengeAction> | ChallengeAction,
 ) {
-  return defineUseCase<Intent, "required">({
-    type,
-    schema: z.object({ type: z.literal(type), flowId, ...shape }) as unknown as z.ZodType<Intent>,
+  return defineUseCase<ActionIntent<T>, "required">({
+    schema: bhIntents[type] as unknown as z.ZodType<ActionIntent<T>>,
     systems: SYSTEMS,
     table: "required",
     mutates: true,
     ephemeral: false,
     async run(ctx) {
-      const table = requireTable(ctx);
-      const intent = ctx.intent as { flowId?: number; character?: string };
+      const table = ctx.table;
+      const intent = ctx.intent;
       const flow = await loadFlow(ctx, table, intent.flowId);
       const state = flow.state.challenge;
       const built = await build({
@@ -717,32 +697,27 @@ function action<S extends z.ZodRawShape>(
   });
 }
 
-const activateInChallenge = action(
-  "challenge.activate",
-  { trait: nameField, as: role, character: optionalName },
-  async ({ intent, actor }) => ({
-    type: "activate",
-    actor: await actor(),
-    trait: intent.trait,
-    as: intent.as,
-  }),
-);
+const activateInChallenge = action("challenge.activate", async ({ intent, actor }) => ({
+  type: "activate",
+  actor: await actor(),
+  trait: intent.trait,
+  as: intent.as,
+}));
 
 /**
  * `/challenge activate`: in a challenge, the Activate action; during a negotiation (no challenge
  * yet), a pre-activation — the hunter's own trait, or the GM's side's in phase 3 (the GM names a
  * hunter with `character` to act for an absent player).
  */
-export const challengeActivate = defineUseCase<Intent, TableNeed>({
-  ...activateInChallenge,
+export const challengeActivate = defineUseCase({
+  schema: bhIntents["challenge.activate"],
+  systems: SYSTEMS,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
-    const intent = ctx.intent as unknown as {
-      flowId?: number;
-      trait: string;
-      as: TraitRole;
-      character?: string;
-    };
+    const table = ctx.table;
+    const intent = ctx.intent;
     const challenge = await findOpenFlow(ctx.tx, table.id, "bh.challenge");
     const negotiation =
       intent.flowId === undefined && !challenge ? await findNegotiation(ctx, table.id) : null;
@@ -772,20 +747,14 @@ export const challengeActivate = defineUseCase<Intent, TableNeed>({
  * Reassign any active traits in one action: `trait` names one or several (comma-separated), each
  * set to `as`, or marked `Name:A` / `Name:D` to swap several ways at once.
  */
-export const challengeReassign = action(
-  "challenge.reassign",
-  { trait: z.string().min(1).max(300), as: role, character: optionalName },
-  async ({ intent, actor }) => {
-    const roles: Record<string, TraitRole> = {};
-    for (const text of splitList(intent.trait)) {
-      const marked = /:\s*\S+$/.test(text)
-        ? traitWithRole(text)
-        : { trait: text, as: intent.as as TraitRole };
-      roles[marked.trait] = marked.as;
-    }
-    return { type: "reassign", actor: await actor(), roles };
-  },
-);
+export const challengeReassign = action("challenge.reassign", async ({ intent, actor }) => {
+  const roles: Record<string, TraitRole> = {};
+  for (const text of splitList(intent.trait)) {
+    const marked = /:\s*\S+$/.test(text) ? traitWithRole(text) : { trait: text, as: intent.as as TraitRole };
+    roles[marked.trait] = marked.as;
+  }
+  return { type: "reassign", actor: await actor(), roles };
+});
 
 /**
  * The panel's action menu (a select, and buttons that carry a pick): `attack:<trait>`,
@@ -797,12 +766,6 @@ export const challengeReassign = action(
  */
 export const challengeMenu = action(
   "challenge.menu",
-  // `menu` names which of the panel's selects sent it: their custom_ids must differ on one message.
-  // Several values: traits picked to flip together (one Reassign action).
-  {
-    pick: z.union([z.string().min(3).max(120), z.array(z.string().min(3).max(120)).min(1).max(25)]),
-    menu: z.enum(["x", "h", "s", "p"]).optional(),
-  },
   async ({ intent, actor, state }): Promise<ChallengeAction> => {
     if (Array.isArray(intent.pick)) return flipAll(state, await actor(), intent.pick as string[]);
     const pick = intent.pick as string;
@@ -894,8 +857,7 @@ function diceOf(text: string): number {
  * and pass advantage for the one who clicks, if it is their turn.
  */
 export const challengeTeam = defineUseCase({
-  type: "challenge.team",
-  schema: z.object({ type: z.literal("challenge.team"), flowId }),
+  schema: bhIntents["challenge.team"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,
@@ -916,8 +878,7 @@ export const challengeTeam = defineUseCase({
 
 /** The panel's "new task" button: a form with the same fields as `/challenge task`. */
 export const challengeTaskForm = defineUseCase({
-  type: "challenge.taskform",
-  schema: z.object({ type: z.literal("challenge.taskform"), flowId }),
+  schema: bhIntents["challenge.taskform"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,
@@ -973,8 +934,7 @@ function sideOf(state: ChallengeState, id: string) {
  * buys one die (4 AP), `r:<task>` says the clicker's side is ready to roll it.
  */
 export const challengeTaskMenu = defineUseCase({
-  type: "challenge.taskmenu",
-  schema: z.object({ type: z.literal("challenge.taskmenu"), flowId, pick: z.string().min(3).max(110) }),
+  schema: bhIntents["challenge.taskmenu"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -993,27 +953,14 @@ export const challengeTaskMenu = defineUseCase({
   },
 });
 
-export const challengeManeuver = action(
-  "challenge.maneuver",
-  { target: optionalName, character: optionalName },
-  async ({ intent, actor, state }) => ({
-    type: "maneuver",
-    actor: await actor(),
-    target: participantId(state, intent.target),
-  }),
-);
+export const challengeManeuver = action("challenge.maneuver", async ({ intent, actor, state }) => ({
+  type: "maneuver",
+  actor: await actor(),
+  target: participantId(state, intent.target),
+}));
 
 export const challengeOffer = defineUseCase({
-  type: "challenge.offer",
-  schema: z.object({
-    type: z.literal("challenge.offer"),
-    flowId,
-    // A number from the command, a string from the panel's offer menu.
-    points: z.coerce.number().int().min(1).max(100),
-    target: optionalName,
-    neutralize: optionalName,
-    restore: optionalName,
-  }),
+  schema: bhIntents["challenge.offer"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -1048,51 +995,36 @@ function ownerOf(
   return owners[0]?.id ?? null;
 }
 
-export const challengeAccept = action("challenge.accept", { character: optionalName }, async ({ actor }) => ({
+export const challengeAccept = action("challenge.accept", async ({ actor }) => ({
   type: "accept",
   actor: await actor(),
 }));
 
-export const challengeStrike = action(
-  "challenge.strike",
-  { dice: z.number().int().min(1).max(25), target: optionalName, character: optionalName },
-  async ({ intent, actor, state }) => ({
-    type: "strike",
-    actor: await actor(),
-    dice: intent.dice,
-    target: participantId(state, intent.target),
-  }),
-);
+export const challengeStrike = action("challenge.strike", async ({ intent, actor, state }) => ({
+  type: "strike",
+  actor: await actor(),
+  dice: intent.dice,
+  target: participantId(state, intent.target),
+}));
 
-export const challengeNeutralize = action(
-  "challenge.neutralize",
-  { resource: nameField, target: optionalName, character: optionalName },
-  async ({ intent, actor, state }) => {
-    const id = await actor();
-    const me = state.participants.find((p) => p.id === id)!;
-    const target =
-      participantId(state, intent.target) ??
-      ownerOf(state, intent.resource, (p) => p.side !== me.side) ??
-      refuse("errors.bh.noSuchResource", { resource: String(intent.resource).slice(0, 64) });
-    return { type: "neutralise", actor: id, target, resource: intent.resource };
-  },
-);
+export const challengeNeutralize = action("challenge.neutralize", async ({ intent, actor, state }) => {
+  const id = await actor();
+  const me = state.participants.find((p) => p.id === id)!;
+  const target =
+    participantId(state, intent.target) ??
+    ownerOf(state, intent.resource, (p) => p.side !== me.side) ??
+    refuse("errors.bh.noSuchResource", { resource: String(intent.resource).slice(0, 64) });
+  return { type: "neutralise", actor: id, target, resource: intent.resource };
+});
 
-export const challengeRestore = action(
-  "challenge.restore",
-  { resource: nameField, character: optionalName },
-  async ({ intent, actor }) => ({ type: "restore", actor: await actor(), resource: intent.resource }),
-);
+export const challengeRestore = action("challenge.restore", async ({ intent, actor }) => ({
+  type: "restore",
+  actor: await actor(),
+  resource: intent.resource,
+}));
 
 export const challengeTask = defineUseCase({
-  type: "challenge.task",
-  schema: z.object({
-    type: z.literal("challenge.task"),
-    flowId,
-    name: nameField,
-    // A number from the command; text from the panel's form (empty: the base difficulty 1).
-    difficulty: z.union([z.number().int().min(1).max(13), z.string().max(20)]).optional(),
-  }),
+  schema: bhIntents["challenge.task"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -1121,16 +1053,7 @@ function difficultyOf(state: ChallengeState, raw: number | string | undefined): 
 }
 
 export const challengeAchieve = defineUseCase({
-  type: "challenge.achieve",
-  schema: z.object({
-    type: z.literal("challenge.achieve"),
-    flowId,
-    task: nameField,
-    dice: z.number().int().min(1).max(25),
-    target: optionalName,
-    character: optionalName,
-    pool: z.boolean().optional(),
-  }),
+  schema: bhIntents["challenge.achieve"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -1177,8 +1100,7 @@ export const challengeAchieve = defineUseCase({
 });
 
 export const challengeResolve = defineUseCase({
-  type: "challenge.resolve",
-  schema: z.object({ type: z.literal("challenge.resolve"), flowId, task: nameField }),
+  schema: bhIntents["challenge.resolve"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -1196,87 +1118,59 @@ export const challengeResolve = defineUseCase({
   },
 });
 
-export const challengeGiveUp = action("challenge.giveup", { character: optionalName }, async ({ actor }) => ({
+export const challengeGiveUp = action("challenge.giveup", async ({ actor }) => ({
   type: "giveUp",
   actor: await actor(),
 }));
 
-export const challengeHelp = action(
-  "challenge.help",
-  { hunter: nameField, trait: nameField, character: optionalName },
-  async ({ intent, actor, state }) => ({
-    type: "help",
-    actor: await actor(),
-    helped: participantId(state, intent.hunter)!,
-    trait: intent.trait,
-  }),
-);
+export const challengeHelp = action("challenge.help", async ({ intent, actor, state }) => ({
+  type: "help",
+  actor: await actor(),
+  helped: participantId(state, intent.hunter)!,
+  trait: intent.trait,
+}));
 
-export const challengeSwitch = action(
-  "challenge.switch",
-  {
-    from: nameField,
-    to: nameField,
-    points: z.number().int().min(1).max(1000).optional(),
-    character: optionalName,
-  },
-  async ({ intent, actor, state }) => ({
-    type: "switchTarget",
-    actor: await actor(),
-    from: participantId(state, intent.from)!,
+export const challengeSwitch = action("challenge.switch", async ({ intent, actor, state }) => ({
+  type: "switchTarget",
+  actor: await actor(),
+  from: participantId(state, intent.from)!,
+  to: participantId(state, intent.to)!,
+  points: intent.points ?? null,
+}));
+
+export const challengePass = action("challenge.pass", async ({ intent, actor, state }) => {
+  const id = await actor();
+  const me = state.participants.find((p) => p.id === id)!;
+  const opponents = state.participants.filter((p) => p.side !== me.side);
+  const target =
+    participantId(state, intent.target) ??
+    (opponents.length === 1 ? opponents[0]!.id : refuse("errors.bh.chooseTarget"));
+  return {
+    type: "passAdvantage",
+    actor: id,
     to: participantId(state, intent.to)!,
+    target,
     points: intent.points ?? null,
-  }),
-);
+    switchTo: participantId(state, intent.switchTo),
+  };
+});
 
-export const challengePass = action(
-  "challenge.pass",
-  {
-    to: nameField,
-    target: optionalName,
-    points: z.number().int().min(1).max(1000).optional(),
-    switchTo: optionalName,
-    character: optionalName,
-  },
-  async ({ intent, actor, state }) => {
-    const id = await actor();
-    const me = state.participants.find((p) => p.id === id)!;
-    const opponents = state.participants.filter((p) => p.side !== me.side);
-    const target =
-      participantId(state, intent.target) ??
-      (opponents.length === 1 ? opponents[0]!.id : refuse("errors.bh.chooseTarget"));
-    return {
-      type: "passAdvantage",
-      actor: id,
-      to: participantId(state, intent.to)!,
-      target,
-      points: intent.points ?? null,
-      switchTo: participantId(state, intent.switchTo),
-    };
-  },
-);
-
-export const challengeFate = action(
-  "challenge.fate",
-  { choice: z.enum(["survive", "retire"]), character: optionalName },
-  async ({ intent, actor }) => ({ type: "chooseFate", actor: await actor(), choice: intent.choice }),
-);
+export const challengeFate = action("challenge.fate", async ({ intent, actor }) => ({
+  type: "chooseFate",
+  actor: await actor(),
+  choice: intent.choice,
+}));
 
 /** `/challenge skip`: let a free action go; with none pending, pass the turn (the GM: an absent player's, by `character`). */
-export const challengeSkip = action(
-  "challenge.skip",
-  { character: optionalName },
-  async ({ actor, state }): Promise<ChallengeAction> => {
-    const id = await actor();
-    return state.pendingBonus?.actor === id
-      ? { type: "declineBonus", actor: id }
-      : { type: "passTurn", actor: id };
-  },
-);
+export const challengeSkip = action("challenge.skip", async ({ actor, state }): Promise<ChallengeAction> => {
+  const id = await actor();
+  return state.pendingBonus?.actor === id
+    ? { type: "declineBonus", actor: id }
+    : { type: "passTurn", actor: id };
+});
 
 export const challengeEnd = defineUseCase({
-  type: "challenge.end",
-  schema: z.object({ type: z.literal("challenge.end"), flowId, concede: z.boolean().optional() }),
+  schema: bhIntents["challenge.end"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -1299,17 +1193,7 @@ export const challengeEnd = defineUseCase({
  * difference). From the panel's form (`guided`), every bad field is reported at once.
  */
 export const challengeObstacle = defineUseCase({
-  type: "challenge.obstacle",
-  schema: z.object({
-    type: z.literal("challenge.obstacle"),
-    flowId,
-    name: nameField,
-    traits: z.string().max(300).optional(),
-    resources: z.string().max(300).optional(),
-    initiative: z.union([z.number().int().min(0).max(40), z.string().max(20)]).optional(),
-    boxes: z.string().max(30).optional(),
-    guided: z.boolean().optional(),
-  }),
+  schema: bhIntents["challenge.obstacle"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -1384,8 +1268,7 @@ export const challengeObstacle = defineUseCase({
 
 /** The panel's "add obstacle" button (the GM, before anything is played): the obstacle form. */
 export const challengeObstacleForm = defineUseCase({
-  type: "challenge.obstacleform",
-  schema: z.object({ type: z.literal("challenge.obstacleform"), flowId }),
+  schema: bhIntents["challenge.obstacleform"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,
@@ -1420,8 +1303,7 @@ export const challengeObstacleForm = defineUseCase({
 });
 
 export const challengeShow = defineUseCase({
-  type: "challenge.show",
-  schema: z.object({ type: z.literal("challenge.show"), flowId }),
+  schema: bhIntents["challenge.show"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,

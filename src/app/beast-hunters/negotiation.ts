@@ -4,7 +4,6 @@
  * how it ended — a concession (`/reserve concede`) or dice (`/challenge start`, or the panel's
  * challenge form).
  */
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import {
@@ -38,6 +37,7 @@ import { cleanName } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
+import { bhIntents } from "./intents.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
@@ -152,15 +152,7 @@ function answerNegotiation(
 
 /** `/challenge negotiate`: opens the negotiation (sphere required), or moves an open one to `phase` (or the next). */
 export const challengeNegotiate = defineUseCase({
-  type: "challenge.negotiate",
-  schema: z.object({
-    type: z.literal("challenge.negotiate"),
-    sphere: z.enum(["physical", "social", "mental"]).optional(),
-    phase: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
-    name: z.string().min(1).max(100).optional(),
-    hunters: z.string().max(300).optional(),
-    climax: z.boolean().optional(),
-  }),
+  schema: bhIntents["challenge.negotiate"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -263,8 +255,7 @@ async function movePhase(
 
 /** The panel's "next phase" button (the GM). */
 export const negotiationPhase = defineUseCase({
-  type: "negotiation.phase",
-  schema: z.object({ type: z.literal("negotiation.phase"), flowId: z.number().int().positive() }),
+  schema: bhIntents["negotiation.phase"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -281,8 +272,7 @@ export const negotiationPhase = defineUseCase({
  * own traits; the GM, in phase 3, a form for the trait of their side.
  */
 export const negotiationPreMenu = defineUseCase({
-  type: "negotiation.premenu",
-  schema: z.object({ type: z.literal("negotiation.premenu"), flowId: z.number().int().positive() }),
+  schema: bhIntents["negotiation.premenu"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,
@@ -365,13 +355,7 @@ export function traitAndRole(text: string): { trait: string; as: TraitRole } {
 
 /** The select's pick (`attack:<trait>` / `defence:<trait>`) or the GM form's text. */
 export const negotiationPreactivate = defineUseCase({
-  type: "negotiation.preactivate",
-  schema: z.object({
-    type: z.literal("negotiation.preactivate"),
-    flowId: z.number().int().positive(),
-    pick: z.string().min(3).max(120).optional(),
-    trait: z.string().min(1).max(100).optional(),
-  }),
+  schema: bhIntents["negotiation.preactivate"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,

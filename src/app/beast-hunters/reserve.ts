@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character, GameTable, LogEntry, ReservePool } from "../../generated/prisma/client.js";
 import { type Lang, type MessageKey, t } from "../../i18n/index.js";
 import {
@@ -23,6 +22,7 @@ import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
+import { bhIntents } from "./intents.js";
 import { closeNegotiation, findNegotiation, requireNegotiationPhase } from "./negotiation.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
@@ -106,16 +106,7 @@ export async function refuseIfChallengeOpen(
 }
 
 export const reserveSet = defineUseCase({
-  type: "reserve.set",
-  schema: z.object({
-    type: z.literal("reserve.set"),
-    // Numbers from the command; text from the new-adventure form.
-    total: z.coerce.number().int().min(0).max(10_000),
-    ceiling: z.coerce.number().int().min(1).max(10_000),
-    adventure: z.enum(["new", "same"]).optional(),
-    /** Set by the confirmation button: clearing a running adventure was asked for and agreed. */
-    confirm: z.boolean().optional(),
-  }),
+  schema: bhIntents["reserve.set"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -248,12 +239,7 @@ function confirmNewAdventure(
 
 /** The summary's "next adventure" button: a form for the hunters' new reserve and ceiling. */
 export const reserveForm = defineUseCase({
-  type: "reserve.form",
-  schema: z.object({
-    type: z.literal("reserve.form"),
-    total: z.number().int().min(0).max(10_000).optional(),
-    ceiling: z.number().int().min(1).max(10_000).optional(),
-  }),
+  schema: bhIntents["reserve.form"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,
@@ -299,8 +285,7 @@ export async function endIfReserveSpent(
 }
 
 export const reserveShow = defineUseCase({
-  type: "reserve.show",
-  schema: z.object({ type: z.literal("reserve.show") }),
+  schema: bhIntents["reserve.show"],
   systems: SYSTEMS,
   table: "required",
   mutates: false,
@@ -330,12 +315,7 @@ export const reserveShow = defineUseCase({
 });
 
 export const reserveSpend = defineUseCase({
-  type: "reserve.spend",
-  schema: z.object({
-    type: z.literal("reserve.spend"),
-    amount: z.number().int().min(1).max(10_000),
-    reason: z.string().min(1).max(200),
-  }),
+  schema: bhIntents["reserve.spend"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -369,16 +349,7 @@ export const reserveSpend = defineUseCase({
 });
 
 export const reserveConcede = defineUseCase({
-  type: "reserve.concede",
-  schema: z.object({
-    type: z.literal("reserve.concede"),
-    phase: z.union([z.literal(1), z.literal(2), z.literal(3)]),
-    rating: z.number().int().min(1).max(10_000).optional(),
-    /** The hunters in the negotiation (names, comma-separated); all still playing by default. */
-    hunters: z.string().max(300).optional(),
-    /** From the negotiation panel's button: that negotiation (an open one is used anyway). */
-    negotiation: z.number().int().positive().optional(),
-  }),
+  schema: bhIntents["reserve.concede"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,

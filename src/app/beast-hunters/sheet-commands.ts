@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import {
@@ -20,11 +19,10 @@ import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
 import type { ChallengeFlowState } from "./challenge-view.js";
+import { bhIntents } from "./intents.js";
 import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
 
 const SYSTEMS = ["beast-hunters"] as const;
-const SPHERE = z.enum(["physical", "social", "mental"]);
-const characterOption = z.string().min(1).max(100).optional();
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** A hunter in an open challenge keeps the sheet the challenge started with until it ends. */
@@ -84,14 +82,7 @@ const CATEGORY: Record<string, [Sphere, ResourceKind]> = {
 };
 
 export const traitSet = defineUseCase({
-  type: "character.trait.set",
-  schema: z.object({
-    type: z.literal("character.trait.set"),
-    name: z.string().min(1).max(100),
-    sphere: SPHERE,
-    value: z.number().int().min(1).max(40),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.trait.set"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -109,12 +100,7 @@ export const traitSet = defineUseCase({
 });
 
 export const traitRemove = defineUseCase({
-  type: "character.trait.remove",
-  schema: z.object({
-    type: z.literal("character.trait.remove"),
-    name: z.string().min(1).max(100),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.trait.remove"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -130,12 +116,7 @@ export const traitRemove = defineUseCase({
 });
 
 export const traitReplace = defineUseCase({
-  type: "character.trait.replace",
-  schema: z.object({
-    type: z.literal("character.trait.replace"),
-    traits: z.string().min(1).max(1000),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.trait.replace"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -147,14 +128,7 @@ export const traitReplace = defineUseCase({
 });
 
 export const resourceSet = defineUseCase({
-  type: "character.resource.set",
-  schema: z.object({
-    type: z.literal("character.resource.set"),
-    name: z.string().min(1).max(100),
-    category: z.enum(["PA", "PD", "SA", "SD", "MA", "MD"]),
-    value: z.number().int().min(1).max(40),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.resource.set"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -173,12 +147,7 @@ export const resourceSet = defineUseCase({
 });
 
 export const resourceRemove = defineUseCase({
-  type: "character.resource.remove",
-  schema: z.object({
-    type: z.literal("character.resource.remove"),
-    name: z.string().min(1).max(100),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.resource.remove"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -194,12 +163,7 @@ export const resourceRemove = defineUseCase({
 });
 
 export const resourceReplace = defineUseCase({
-  type: "character.resource.replace",
-  schema: z.object({
-    type: z.literal("character.resource.replace"),
-    resources: z.string().min(1).max(1000),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.resource.replace"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -214,12 +178,7 @@ export const resourceReplace = defineUseCase({
 });
 
 export const tattooAdd = defineUseCase({
-  type: "character.tattoo.add",
-  schema: z.object({
-    type: z.literal("character.tattoo.add"),
-    text: z.string().min(1).max(200),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.tattoo.add"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -232,12 +191,7 @@ export const tattooAdd = defineUseCase({
 });
 
 export const tattooRemove = defineUseCase({
-  type: "character.tattoo.remove",
-  schema: z.object({
-    type: z.literal("character.tattoo.remove"),
-    number: z.number().int().min(1).max(50),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.tattoo.remove"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -253,14 +207,7 @@ export const tattooRemove = defineUseCase({
 });
 
 export const initiativeSet = defineUseCase({
-  type: "character.initiative",
-  schema: z.object({
-    type: z.literal("character.initiative"),
-    physical: z.number().int().min(0).max(40).optional(),
-    social: z.number().int().min(0).max(40).optional(),
-    mental: z.number().int().min(0).max(40).optional(),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.initiative"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -281,14 +228,7 @@ export const initiativeSet = defineUseCase({
 });
 
 export const boxesSet = defineUseCase({
-  type: "character.boxes",
-  schema: z.object({
-    type: z.literal("character.boxes"),
-    physical: z.string().max(30).optional(),
-    social: z.string().max(30).optional(),
-    mental: z.string().max(30).optional(),
-    character: characterOption,
-  }),
+  schema: bhIntents["character.boxes"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -309,14 +249,6 @@ export const boxesSet = defineUseCase({
     });
   },
 });
-
-const vpSchema = (type: "character.vp.add" | "character.vp.spend") =>
-  z.object({
-    type: z.literal(type),
-    amount: z.number().int().min(1).max(1000),
-    reason: z.string().min(1).max(200),
-    character: characterOption,
-  });
 
 async function changeVictoryPoints(
   ctx: ActionContext<{ type: string; amount: number; reason: string; character?: string | undefined }>,
@@ -365,8 +297,7 @@ async function changeVictoryPoints(
 }
 
 export const vpAdd = defineUseCase({
-  type: "character.vp.add",
-  schema: vpSchema("character.vp.add"),
+  schema: bhIntents["character.vp.add"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
@@ -375,8 +306,7 @@ export const vpAdd = defineUseCase({
 });
 
 export const vpSpend = defineUseCase({
-  type: "character.vp.spend",
-  schema: vpSchema("character.vp.spend"),
+  schema: bhIntents["character.vp.spend"],
   systems: SYSTEMS,
   table: "required",
   mutates: true,
