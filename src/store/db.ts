@@ -206,8 +206,7 @@ export function createDb(
     types: rawTypes,
   });
   // An idle connection that dies (PostgreSQL restarted) is dropped and replaced by the pool; without a
-  // listener its error would crash the process. (Prisma adds one only once its own engine connects,
-  // and the hot paths do not go through it.)
+  // listener its error would crash the process.
   pool.on("error", () => {});
   const report = options.onConnectionError;
   if (report) pool.on("connect", (client) => client.on("error", report));
@@ -216,7 +215,7 @@ export function createDb(
   return db;
 }
 
-/** Disconnects the query builder and closes the pool, whether or not the query builder was ever used. */
+/** Disconnects Prisma's client (tests' inspections) and closes the pool, whether or not the client was ever used. */
 export async function closeDb(db: Db): Promise<void> {
   await db.$disconnect();
   const pool = pools.get(db)?.pool;
