@@ -25,7 +25,7 @@ import {
 } from "../../rules/beast-hunters/index.js";
 import { DomainError, refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { actingCharacter, isGm } from "../access.js";
 import {
   createFlow,
   findOpenFlow,
@@ -386,10 +386,11 @@ export const challengeStart = defineUseCase({
   schema: bhIntents["challenge.start"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const intent = ctx.intent;
     await refuseIfChallengeOpen(ctx, table);
     let negotiation =
@@ -630,10 +631,11 @@ export const negotiationForm = defineUseCase({
   schema: bhIntents["negotiation.form"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     await refuseIfChallengeOpen(ctx, table);
     const negotiation = await requireNegotiation(ctx, table, ctx.intent.flowId);
     return { modal: challengeForm(ctx.userLang, negotiation) };
@@ -863,7 +865,7 @@ export const challengeTeam = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const state = flow.state.challenge;
     requirePlaying(state);
@@ -884,7 +886,7 @@ export const challengeTaskForm = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const state = flow.state.challenge;
     requirePlaying(state);
@@ -940,7 +942,7 @@ export const challengeTaskMenu = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const state = flow.state.challenge;
     const actor = await actingParticipant(ctx, table, state, undefined);
@@ -963,10 +965,11 @@ export const challengeOffer = defineUseCase({
   schema: bhIntents["challenge.offer"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const state = flow.state.challenge;
     const { points, neutralize, restore } = ctx.intent;
@@ -1030,7 +1033,7 @@ export const challengeTask = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const state = flow.state.challenge;
     const by = await actingParticipant(ctx, table, state, undefined);
@@ -1059,7 +1062,7 @@ export const challengeAchieve = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const state = flow.state.challenge;
     const actor = await actingParticipant(ctx, table, state, ctx.intent.character);
@@ -1106,7 +1109,7 @@ export const challengeResolve = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     // Each side says it is ready; the task is rolled when both have.
     const actor = await actingParticipant(ctx, table, flow.state.challenge, undefined);
@@ -1173,10 +1176,11 @@ export const challengeEnd = defineUseCase({
   schema: bhIntents["challenge.end"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const state = flow.state.challenge;
     if (state.status === "active" || state.status === "fatalChoice") {
@@ -1196,10 +1200,11 @@ export const challengeObstacle = defineUseCase({
   schema: bhIntents["challenge.obstacle"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     const before = flow.state.challenge;
     const intent = ctx.intent;
@@ -1271,10 +1276,11 @@ export const challengeObstacleForm = defineUseCase({
   schema: bhIntents["challenge.obstacleform"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const flow = await loadFlow(ctx, table, ctx.intent.flowId);
     if (!nothingPlayedYet(flow.state.challenge)) refuse("errors.bh.obstacleAfterPlay");
     const lang = ctx.userLang;
@@ -1309,7 +1315,7 @@ export const challengeShow = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow =
       ctx.intent.flowId !== undefined
         ? await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "bh.challenge", {

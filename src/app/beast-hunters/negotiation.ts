@@ -22,7 +22,7 @@ import {
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { actingCharacter, isGm } from "../access.js";
 import {
   createFlow,
   findOpenFlow,
@@ -155,10 +155,11 @@ export const challengeNegotiate = defineUseCase({
   schema: bhIntents["challenge.negotiate"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const open = await findNegotiation(ctx, table.id);
     if (open && ctx.intent.sphere && ctx.intent.sphere !== open.state.sphere) {
       // The GM names the sphere in phase 1 as the plan takes shape; naming another one changes it.
@@ -258,10 +259,11 @@ export const negotiationPhase = defineUseCase({
   schema: bhIntents["negotiation.phase"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     return movePhase(ctx, table, flow, undefined);
   },
@@ -278,7 +280,7 @@ export const negotiationPreMenu = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     const state = flow.state;
     if (state.ended) refuse("errors.bh.negotiationOver");
@@ -361,7 +363,7 @@ export const negotiationPreactivate = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     if (ctx.intent.trait !== undefined) {
       if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");

@@ -14,7 +14,7 @@ import {
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor, type Tx } from "../../store/db.js";
-import { isGm, requireGm, requireTable } from "../access.js";
+import { isGm } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { cleanText, nameKey } from "../names.js";
@@ -112,7 +112,7 @@ export const reserveSet = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const hunters = await activeHunters(ctx.tx, table.id);
     // [decision] docs/rules/beast-hunters.md §2.2: any hunter at the table or the GM enters the hunters' agreed numbers.
     if (!isGm(table, ctx.actor) && !hunters.some((h) => h.ownerUserId === ctx.actor.userId)) {
@@ -245,7 +245,6 @@ export const reserveForm = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    requireTable(ctx);
     const lang = ctx.userLang;
     return {
       modal: {
@@ -291,7 +290,7 @@ export const reserveShow = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const table = ctx.table;
     const pool = await findReserve(ctx.tx, table.id);
     // Not log_entry.id itself: an int8 would come back as a string.
     const history = await sqlFor(ctx.tx).rows<Pick<LogEntry, "at" | "actorUserId" | "summary" | "reason">>`
@@ -318,10 +317,11 @@ export const reserveSpend = defineUseCase({
   schema: bhIntents["reserve.spend"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const pool = await requireReserve(ctx.tx, table.id);
     const reason = cleanText(ctx.intent.reason, 200);
     const left = reserveLeft(asReserve(pool));
@@ -352,10 +352,11 @@ export const reserveConcede = defineUseCase({
   schema: bhIntents["reserve.concede"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const table = ctx.table;
     const pool = await requireReserve(ctx.tx, table.id);
     await refuseIfChallengeOpen(ctx, table);
     const adventure = adventureOf(pool);

@@ -13,7 +13,7 @@ import {
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, requireGm, requireTable } from "../access.js";
+import { actingCharacter } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
@@ -35,10 +35,10 @@ async function refuseIfInChallenge(ctx: Pick<ActionContext, "tx">, tableId: numb
 
 /** Loads the sheet (owner or GM), applies `change`, validates and saves it, and logs before → after. */
 async function editSheet(
-  ctx: ActionContext<{ type: string; character?: string | undefined }>,
+  ctx: ActionContext<{ type: string; character?: string | undefined }, "required">,
   change: (sheet: HunterSheet) => HunterSheet,
 ): Promise<ActionResult> {
-  const table = requireTable(ctx);
+  const table = ctx.table;
   const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
   await refuseIfInChallenge(ctx, table.id, character);
   const before = hunterSheet(character);
@@ -251,11 +251,13 @@ export const boxesSet = defineUseCase({
 });
 
 async function changeVictoryPoints(
-  ctx: ActionContext<{ type: string; amount: number; reason: string; character?: string | undefined }>,
+  ctx: ActionContext<
+    { type: string; amount: number; reason: string; character?: string | undefined },
+    "required"
+  >,
   direction: "add" | "spend",
 ): Promise<ActionResult> {
-  const table = requireTable(ctx);
-  if (direction === "add") requireGm(ctx);
+  const table = ctx.table;
   const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
   if (direction === "spend") await refuseIfInChallenge(ctx, table.id, character);
   const reason = cleanText(ctx.intent.reason, 200);
@@ -300,6 +302,7 @@ export const vpAdd = defineUseCase({
   schema: bhIntents["character.vp.add"],
   systems: SYSTEMS,
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   run: (ctx) => changeVictoryPoints(ctx, "add"),
