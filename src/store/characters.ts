@@ -50,7 +50,7 @@ export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: stri
 
 export type CharacterListing = Pick<Character, "name" | "kind" | "ownerUserId" | "strength" | "status">;
 
-/** The table's live characters as lists show them: by kind (pc before npc), then name. */
+/** The table's live characters as lists show them: by kind ("npc" sorts before "pc"), then name. */
 export async function tableCharacters(tx: Db | Tx, tableId: number): Promise<CharacterListing[]> {
   return sqlFor(tx).rows<CharacterListing>`
     SELECT name, kind, owner_user_id, strength, status FROM "character"

@@ -1,0 +1,196 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  characterNames,
+  createCharacter,
+  deleteCharacter,
+  liveCharacterByKey,
+  liveCharacterOfSign,
+  ownedCharacters,
+  renameCharacter,
+  tableCharacters,
+} from "../../src/store/characters.js";
+import { type Db, inTransaction, outsideTransaction } from "../../src/store/db.js";
+import {
+  activeTable,
+  archiveTable,
+  createTable,
+  giveAutoTablesTheirGmLanguage,
+  setTableState,
+  tableById,
+} from "../../src/store/tables.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+
+/**
+ * The table and character stores (src/store/tables.ts, src/store/characters.ts): raw SQL that
+ * must give back what Prisma's client gave — defaults, JSON, UTC times — and note every
+ * game_table write for the table cache.
+ */
+describe("the table and character stores", () => {
+  let database: TestDatabase;
+  let db: Db;
+  let channel = 500;
+  const place = () => {
+    const channelId = String(++channel);
+    return { guildId: "1", channelId, system: "fate", gmUserId: "9", language: "en", trustMode: "secret" };
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it("creates a table with the schema's defaults and a UTC creation time, noted as written", async () => {
+    const before = Date.now();
+    const { table, noted } = await inTransaction(db, async (tx) => {
+      const table = await createTable(tx, place());
+      return { table, noted: [...tx.tablesWritten] };
+    });
+    expect(noted).toEqual(["new", table.id]);
+    expect(table).toMatchObject({ status: "active", chapter: 1, state: {}, archivedAt: null });
+    expect(table.activeChannelId).toBe(table.channelId);
+    expect(table.createdAt.getTime()).toBeGreaterThanOrEqual(before - 5);
+    expect(table.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 5);
+    // Stored as UTC, as Prisma's client stores and reads it.
+    const [stored] = await database.query<{ utc: string }>(
+      'SELECT to_char(created_at, \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\') AS utc FROM game_table WHERE id = $1',
+      [table.id],
+    );
+    expect(stored!.utc).toBe(table.createdAt.toISOString());
+    const prismaSees = await db.gameTable.findUniqueOrThrow({ where: { id: table.id } });
+    expect(prismaSees).toEqual(table);
+  });
+
+  it("keeps any JSON table state as written (property)", async () => {
+    const table = await inTransaction(db, (tx) => createTable(tx, place()));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.string(), fc.jsonValue()).filter((v) => !JSON.stringify(v).includes("\\u0000")),
+        async (state) => {
+          await inTransaction(db, (tx) => setTableState(tx, table.id, state));
+          const read = await tableById(outsideTransaction(db), table.id);
+          expect(read!.state).toEqual(JSON.parse(JSON.stringify(state)));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("archives a table: the channel is free again, its open flows close, closed ones keep their time", async () => {
+    const table = await inTransaction(db, (tx) => createTable(tx, place()));
+    const [open] = await database.query<{ id: number }>(
+      "INSERT INTO flow (table_id, kind, state, created_by_user_id) VALUES ($1, 'fate.check', '{}', '9') RETURNING id",
+      [table.id],
+    );
+    const [closed] = await database.query<{ id: number }>(
+      "INSERT INTO flow (table_id, kind, status, state, created_by_user_id, closed_at) VALUES ($1, 'fate.check', 'closed', '{}', '9', '2026-01-01') RETURNING id",
+      [table.id],
+    );
+    const at = new Date("2026-12-02T01:02:03.456Z");
+    const noted = await inTransaction(db, async (tx) => {
+      await archiveTable(tx, table.id, at);
+      return [...tx.tablesWritten];
+    });
+    expect(noted).toEqual([table.id]);
+    expect(await activeTable(db, table.channelId)).toBeNull();
+    expect(await tableById(db, table.id)).toMatchObject({
+      status: "archived",
+      activeChannelId: null,
+      archivedAt: at,
+    });
+    const flows = await db.flow.findMany({ where: { tableId: table.id }, orderBy: { id: "asc" } });
+    expect(flows.map((f) => [f.id, f.status, f.closedAt?.toISOString()])).toEqual([
+      [open!.id, "closed", at.toISOString()],
+      [closed!.id, "closed", "2026-01-01T00:00:00.000Z"],
+    ]);
+    const again = await inTransaction(db, (tx) =>
+      createTable(tx, { ...place(), channelId: table.channelId }),
+    );
+    expect(await activeTable(db, table.channelId)).toEqual(again);
+  });
+
+  it("gives a GM's tables still marked 'auto' that GM's language, and no other table", async () => {
+    const auto = await inTransaction(db, (tx) =>
+      createTable(tx, { ...place(), gmUserId: "77", language: "auto" }),
+    );
+    const fixed = await inTransaction(db, (tx) =>
+      createTable(tx, { ...place(), gmUserId: "77", language: "en" }),
+    );
+    const others = await inTransaction(db, (tx) =>
+      createTable(tx, { ...place(), gmUserId: "78", language: "auto" }),
+    );
+    await giveAutoTablesTheirGmLanguage(db, "77", "ru");
+    expect((await tableById(db, auto.id))!.language).toBe("ru");
+    expect((await tableById(db, fixed.id))!.language).toBe("en");
+    expect((await tableById(db, others.id))!.language).toBe("auto");
+  });
+
+  it("creates, finds, renames and deletes characters as the common commands need", async () => {
+    const table = await inTransaction(db, (tx) => createTable(tx, place()));
+    const made = await inTransaction(db, async (tx) => {
+      const akio = await createCharacter(tx, {
+        tableId: table.id,
+        name: "Akio",
+        nameKey: "akio",
+        ownerUserId: "5",
+        kind: "pc",
+        strength: "strong",
+        zodiac: "rat",
+      });
+      const oni = await createCharacter(tx, {
+        tableId: table.id,
+        name: "Oni",
+        nameKey: "oni",
+        ownerUserId: null,
+        kind: "npc",
+        strength: "medium",
+        zodiac: null,
+      });
+      // Characters are no table write: the table cache keeps the table.
+      expect(tx.tablesWritten.size).toBe(0);
+      return { akio, oni };
+    });
+    // The schema's defaults, as Prisma's client would have filled them in.
+    expect(made.akio).toMatchObject({
+      status: "active",
+      sheet: {},
+      fatePoints: 0,
+      refresh: 3,
+      victoryPoints: 0,
+    });
+    expect(made.akio).toEqual(await db.character.findUniqueOrThrow({ where: { id: made.akio.id } }));
+    expect((await liveCharacterByKey(db, table.id, "akio"))?.id).toBe(made.akio.id);
+    expect(await liveCharacterByKey(db, table.id, "akio", { except: made.akio.id })).toBeNull();
+    expect((await liveCharacterOfSign(db, table.id, "rat"))?.id).toBe(made.akio.id);
+    expect((await ownedCharacters(db, table.id, "5")).map((c) => c.name)).toEqual(["Akio"]);
+    expect((await tableCharacters(db, table.id)).map((c) => [c.name, c.kind])).toEqual([
+      ["Oni", "npc"],
+      ["Akio", "pc"],
+    ]);
+
+    await inTransaction(db, (tx) => renameCharacter(tx, made.akio.id, "Akio the Bold", "akio the bold"));
+    expect(await liveCharacterByKey(db, table.id, "akio")).toBeNull();
+    const deletedAt = new Date("2026-12-02T03:04:05.678Z");
+    const renamed = (await liveCharacterByKey(db, table.id, "akio the bold"))!;
+    await inTransaction(db, (tx) => deleteCharacter(tx, renamed, deletedAt));
+    // The name and the sign are free again; the row stays for the log, which still names it.
+    expect(await liveCharacterByKey(db, table.id, "akio the bold")).toBeNull();
+    expect(await liveCharacterOfSign(db, table.id, "rat")).toBeNull();
+    expect(await ownedCharacters(db, table.id, "5")).toEqual([]);
+    expect(await db.character.findUniqueOrThrow({ where: { id: made.akio.id } })).toMatchObject({
+      deletedAt,
+      zodiac: null,
+      nameKey: `akio the bold#deleted#${made.akio.id}`,
+    });
+    expect(await characterNames(db, [made.akio.id, made.oni.id, 999_999])).toEqual(
+      new Map([
+        [made.akio.id, "Akio the Bold"],
+        [made.oni.id, "Oni"],
+      ]),
+    );
+    expect(await characterNames(db, [])).toEqual(new Map());
+  });
+});
