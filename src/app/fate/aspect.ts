@@ -4,7 +4,7 @@ import { refuse } from "../../rules/errors.js";
 import { CHARACTER_ASPECT_KINDS, makeAspect } from "../../rules/fate/aspects.js";
 import { sceneCompel } from "../../rules/fate/compel.js";
 import { sqlFor } from "../../store/db.js";
-import { findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
+import { findCharacter, isGm, requireControl, requireGm } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
@@ -19,7 +19,7 @@ export const aspectAdd = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const gm = isGm(table, ctx.actor);
     const owner = ctx.intent.character ? await findCharacter(ctx.tx, table.id, ctx.intent.character) : null;
     if (owner) requireControl(ctx, owner, { gmMayActForPlayers: true });
@@ -81,7 +81,7 @@ export const aspectRemove = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const owner = ctx.intent.character ? await findCharacter(ctx.tx, table.id, ctx.intent.character) : null;
     const found = await findTableAspect(ctx.tx, table.id, ctx.intent.name, owner?.id ?? null);
     if (!found.ref.startsWith("a")) refuse("errors.fate.consequenceUseCommand");
@@ -143,7 +143,7 @@ export const aspectList = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const { scene, byCharacter } = await aspectLines(ctx, table);
     const fields = [...byCharacter.entries()].slice(0, 24).map(([name, lines]) => ({
       name,
@@ -175,10 +175,11 @@ export const aspectCompel = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["aspect.compel"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const found = await findTableAspect(ctx.tx, table.id, ctx.intent.name);
     if (found.characterId !== null) refuse("errors.fate.notSceneAspect", { aspect: found.aspect.name });
     const conflict = await openConflict(ctx, table);

@@ -16,7 +16,7 @@ import { type ACTIONS, actionOutcome, hitAfterRatings, outcome } from "../../rul
 import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireControl } from "../access.js";
 import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
@@ -287,7 +287,7 @@ export const check = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const skill = resolveSkill(ctx.intent.skill);
     const action = (ctx.intent.action ?? "overcome") as (typeof ACTIONS)[number];
     const roller = await actingCharacter(ctx, ctx.intent.character);
@@ -387,7 +387,7 @@ export const invokeMenu = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     const invoker = await invokerFor(ctx, table, flow.state, ctx.intent.mode);
     if (ctx.intent.mode === "passive" && flow.state.check.opposition.kind !== "passive") {
@@ -431,7 +431,7 @@ export const invoke = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const mode = ctx.intent.mode ?? "plus2";
     const named =
       ctx.intent.check === undefined ? undefined : Number(String(ctx.intent.check).replace("#", ""));
@@ -514,7 +514,7 @@ export const defend = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const attack = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     if (!attack.state.awaitingDefence || attack.state.targetId === null)
       refuse("errors.fate.notAwaitingDefence");
@@ -652,7 +652,7 @@ export const applyAttackHit = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     const state = flow.state;
     if (state.hitApplied !== null) refuse("errors.fate.hitAlreadyApplied");
@@ -701,7 +701,7 @@ export const resolveAttack = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     const state = flow.state;
     const shifts = checkShifts(state.check);
@@ -755,7 +755,7 @@ export const tradeHitForBoost = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     const state = flow.state;
     const shifts = checkShifts(state.check);
@@ -790,10 +790,11 @@ export const setDifficulty = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["fate.set-difficulty"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     if (flow.state.check.opposition.kind !== "none" || flow.state.contestFlowId !== null)
       refuse("errors.fate.hasOpposition");
@@ -850,7 +851,7 @@ export const claimAdvantage = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
     const state = flow.state;
     if (state.check.action !== "advantage" || !state.aspect) refuse("errors.fate.notAnAdvantage");

@@ -127,7 +127,7 @@ export const compel = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const compelled = await compelTarget(ctx, ctx.intent.target);
     const aspects = (await invokableAspects(ctx.tx, table)).map((a) => a.aspect);
     const gm = isGm(table, ctx.actor);

@@ -13,7 +13,7 @@ import {
 } from "../../rules/fate/conflict.js";
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
-import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
 import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
@@ -44,10 +44,11 @@ export const conflictStart = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["conflict.start"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     if (await openConflict(ctx, table)) refuse("errors.fate.conflictOpen");
     // [decision, docs/rules/fate.md §3.4] The rules name no skill for the order of an exchange: it
     // starts by Notice, highest first (Fate's custom), and the GM changes it with /conflict order.
@@ -137,7 +138,7 @@ export const conflictConcede = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     let row: Character;
     if (!ctx.intent.character && isGm(table, ctx.actor)) {
@@ -198,10 +199,11 @@ export const conflictEnd = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["conflict.end"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const effects = await finishConflict(ctx, table, flow, flow.state);
     return { reply: { content: t(ctx.publicLang, "fate.conflict.endedByGm") }, effects };
@@ -251,7 +253,7 @@ export const conflictJoin = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const row = await actingCharacter(ctx, ctx.intent.character);
     const side = ctx.intent.side ?? (row.kind === "pc" ? "pc" : "npc");
@@ -290,7 +292,7 @@ export const conflictLeave = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const row = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
     const pending = await unsettledAttacksOn(ctx, table, row.id);
@@ -313,10 +315,11 @@ export const conflictOrder = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["conflict.order"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const flow = await theConflict(ctx, undefined);
     const names = ctx.intent.order
       .split(/[,;\n]/)
@@ -356,7 +359,7 @@ export const conflictNext = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const turn = currentTurn(flow.state.conflict);
     const player = turn ? flow.state.players?.[turn] : undefined;

@@ -10,7 +10,7 @@ import {
 } from "../../rules/fate/contest.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, canControl, findCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { actingCharacter, canControl, findCharacter, isGm, requireTable } from "../access.js";
 import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
@@ -143,10 +143,11 @@ export const contestStart = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["contest.start"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     if (await findOpenFlow(ctx.tx, table.id, "fate.contest")) refuse("errors.fate.contestOpen");
     const names = [ctx.intent.first, ctx.intent.second, ctx.intent.third, ctx.intent.fourth].filter(
       (n): n is string => n !== undefined,
@@ -186,7 +187,7 @@ export const contestRoll = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await theContest(ctx, ctx.intent.flowId);
     const state = flow.state;
     let row: Character;
@@ -259,7 +260,7 @@ export const contestResolve = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await theContest(ctx, ctx.intent.flowId);
     const state = flow.state;
     if (!isGm(table, ctx.actor)) {
@@ -326,7 +327,7 @@ export const contestShow = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await theContest(ctx, undefined);
     return {
       reply: contestView(ctx.publicLang, flow.id, flow.state, await currentResults(ctx, table, flow.state)),

@@ -33,7 +33,7 @@ import { echo } from "../../rules/fate/skills.js";
 import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
 import type { Tx } from "../../store/db.js";
 import { tableById } from "../../store/tables.js";
-import { actingCharacter, requireGm, requireTable } from "../access.js";
+import { actingCharacter, requireTable } from "../access.js";
 import { createFlow, panelEdit, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
@@ -162,10 +162,11 @@ export const factionCreate = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.create"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const factions = factionsOf(table);
     const name = cleanName(ctx.intent.name, 100);
     if (factions.some((f) => sameAspectName(f.name, name))) refuse("errors.fate.factionExists", { name });
@@ -197,7 +198,7 @@ export const factionShow = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const factions = factionsOf(table);
     if (ctx.intent.name)
       return { reply: { embeds: [factionEmbed(ctx.publicLang, findFaction(factions, ctx.intent.name))] } };
@@ -221,10 +222,11 @@ export const factionFp = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.fp"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const faction = findFaction(factionsOf(table), ctx.intent.name);
     const after = adjustFatePoints(faction, ctx.intent.amount);
     await saveFaction(ctx.tx, table, after);
@@ -247,10 +249,11 @@ export const factionScene = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.scene"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const faction = findFaction(factionsOf(table), ctx.intent.name);
     const cleared = clearFactionStress(faction);
     const giver = ctx.intent.from
@@ -439,10 +442,11 @@ export const factionHit = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.hit"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const faction = findFaction(factionsOf(table), ctx.intent.name);
     const named = ctx.intent.consequence ? cleanName(ctx.intent.consequence, 100) : null;
     const { hit, after } = takeFactionHit(faction, ctx.intent.track, ctx.intent.shifts, named);
@@ -515,10 +519,11 @@ export const factionHitWay = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.hit-way"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<FactionHitFlowState>(
       ctx.tx,
       table.id,
@@ -567,10 +572,11 @@ export const factionClear = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.clear"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const faction = findFaction(factionsOf(table), ctx.intent.name);
     const slot = faction.consequences.find((s) => s.id === ctx.intent.severity);
     if (!slot?.taken)
@@ -609,10 +615,11 @@ export const factionDelete = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.delete"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const factions = factionsOf(table);
     const faction = findFaction(factions, ctx.intent.name);
     await saveFactions(
@@ -793,10 +800,11 @@ export const factionCheck = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.check"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const faction = findFaction(factionsOf(table), ctx.intent.faction);
     const ability = resolveFactionAbility(ctx.intent.ability);
     const check = rollFactionCheck(
@@ -839,10 +847,11 @@ export const factionInvokeMenu = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.invoke-menu"],
   table: "required",
+  access: "gm",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
     const all = await invokableAspects(ctx.tx, table);
     const own = all.filter((a) => a.ref.startsWith(`f${faction.id}.`));
@@ -877,10 +886,11 @@ export const factionInvokeAspect = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["faction.invoke"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
     const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect);
     const result = factionInvoke(

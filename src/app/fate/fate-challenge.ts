@@ -20,7 +20,7 @@ import { spendFatePoints } from "../../rules/fate/fate-points.js";
 import { signed } from "../../rules/fate/ladder.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, canControl, requireControl, requireGm, requireTable } from "../access.js";
+import { actingCharacter, canControl, requireControl, requireTable } from "../access.js";
 import {
   answerWithPanel,
   createFlow,
@@ -140,10 +140,11 @@ export const fateChallengeStart = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["fate-challenge.start"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "fate.challenge");
     if (open) refuse("errors.fate.challengeOpen", { title: open.state.title });
     const challenge = startChallenge(
@@ -240,10 +241,10 @@ export const fateChallengeEnd = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["fate-challenge.end"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    requireGm(ctx);
     const { table, flow } = await openChallenge(ctx);
     const ended = endChallenge(flow.state);
     await saveFlowState(ctx.tx, flow.id, ended, true);
@@ -277,7 +278,7 @@ export const fateChallengeInvokeMenu = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.challenge");
     const mine = await sqlFor(ctx.tx).rows<Character>`
       SELECT * FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL`;
@@ -327,7 +328,7 @@ export const fateChallengeInvoke = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.challenge");
     const roll = flow.state.tasks[ctx.intent.task]?.roll;
     if (!roll)

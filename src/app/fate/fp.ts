@@ -5,7 +5,7 @@ import { checkOpposition, checkResult, invokeAspect } from "../../rules/fate/che
 import { adjustFatePoints } from "../../rules/fate/fate-points.js";
 import { spendFatePointOn } from "../../rules/fate/fp-spend.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm } from "../access.js";
 import { panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { cleanText } from "../names.js";
@@ -31,7 +31,7 @@ export const fpShow = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const rows = ctx.intent.character
       ? [await findCharacter(ctx.tx, table.id, ctx.intent.character)]
       : await liveCharacters(ctx.tx, table.id);
@@ -56,10 +56,11 @@ export const fpGive = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["fp.give"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
     const reason = ctx.intent.reason ? cleanText(ctx.intent.reason, 200) : null;
     const after = adjustFatePoints({ fatePoints: row.fatePoints }, ctx.intent.amount);
@@ -89,10 +90,11 @@ export const fpRefresh = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["fp.refresh"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const state = tableState(table);
     const week = state.fateWeek + 1;
     const lines: string[] = [];
@@ -150,7 +152,7 @@ export const fpSpendForm = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const lang = ctx.userLang;
     return {
       modal: {
@@ -188,7 +190,7 @@ export const fpSpend = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const row = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
     const reason = cleanText(ctx.intent.reason, 200);
     const effects: Effect[] = [];

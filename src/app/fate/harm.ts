@@ -14,7 +14,7 @@ import {
   type StressKind,
 } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
-import { requireControl, requireTable } from "../access.js";
+import { requireControl } from "../access.js";
 import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
@@ -130,7 +130,7 @@ export async function applyHit(
             label: t(ctx.publicLang, "fate.button.nameConsequence", {
               slot: `@fate.consequenceSlot.${slot}`,
             }),
-            intent: { type: "fate.name-consequence", characterId: row.id, slot },
+            intent: { type: "fate.name-consequence" as const, characterId: row.id, slot },
           })),
         ]
       : [];
@@ -179,7 +179,7 @@ export function hitView(
         kind: "button" as const,
         style: "secondary" as const,
         label: t(lang, `fate.stress.${kind}`),
-        intent: { type: "fate.absorb", flowId: flow.id, kind },
+        intent: { type: "fate.absorb" as const, flowId: flow.id, kind },
       })),
     );
   } else if (target) {
@@ -285,7 +285,7 @@ export const absorbChoice = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await requireFlow<HitFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.hit");
     const target = await characterById(ctx.tx, table.id, flow.state.targetId);
     requireControl(ctx, target, { gmMayActForPlayers: true });

@@ -220,7 +220,7 @@ export const characterUltimate = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const row = await actingCharacter(ctx, ctx.intent.character);
     const before = fateCharacter(row);
     const after = useUltimate(before, ctx.intent.stunt);

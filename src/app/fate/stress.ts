@@ -2,7 +2,7 @@ import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { clearStress } from "../../rules/fate/character.js";
 import { type ConsequenceSlotId, clearConsequence, nameConsequence } from "../../rules/fate/stress.js";
-import { findCharacter, requireControl, requireGm, requireTable } from "../access.js";
+import { findCharacter, requireControl } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import { defineUseCase } from "../use-case.js";
@@ -20,7 +20,7 @@ export const stressHit = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
     requireControl(ctx, row, { gmMayActForPlayers: true });
     await refuseIfOutOfTheFight(ctx, table, row);
@@ -49,10 +49,11 @@ export const stressClear = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["stress.clear"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const rows = ctx.intent.character
       ? [await findCharacter(ctx.tx, table.id, ctx.intent.character)]
       : await liveCharacters(ctx.tx, table.id);
@@ -85,7 +86,7 @@ export const consequenceAdd = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const row =
       ctx.intent.characterId !== undefined
         ? await characterById(ctx.tx, table.id, ctx.intent.characterId)
@@ -132,10 +133,11 @@ export const consequenceClear = defineUseCase({
   systems: ["fate"],
   schema: fateIntents["consequence.clear"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
     const before = fateCharacter(row);
     const consequences = clearConsequence(before.consequences, ctx.intent.severity);
@@ -168,7 +170,7 @@ export const nameConsequenceForm = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const row = await characterById(ctx.tx, table.id, ctx.intent.characterId);
     requireControl(ctx, row, { gmMayActForPlayers: true });
     const slot = fateCharacter(row).consequences.find((s) => s.id === ctx.intent.slot);
