@@ -58,6 +58,21 @@ export async function tableCharacters(tx: Db | Tx, tableId: number): Promise<Cha
     ORDER BY kind, name`;
 }
 
+/** Autocomplete: the names of the table's live characters whose name key contains `key`, by name. */
+export async function liveCharacterNamesContaining(
+  tx: Db | Tx,
+  tableId: number,
+  key: string,
+  limit: number,
+): Promise<string[]> {
+  // strpos: a plain substring test, so `%` or `_` typed by the user match only themselves.
+  const rows = await sqlFor(tx).rows<Pick<Character, "name">>`
+    SELECT name FROM "character"
+    WHERE table_id = ${tableId} AND deleted_at IS NULL AND strpos(name_key, ${key}) > 0
+    ORDER BY name LIMIT ${limit}`;
+  return rows.map((r) => r.name);
+}
+
 /** Names by id (deleted characters too: the log still names them). */
 export async function characterNames(tx: Db | Tx, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();

@@ -5,6 +5,7 @@ import {
   createCharacter,
   deleteCharacter,
   liveCharacterByKey,
+  liveCharacterNamesContaining,
   liveCharacterOfSign,
   ownedCharacters,
   renameCharacter,
@@ -192,5 +193,27 @@ describe("the table and character stores", () => {
       ]),
     );
     expect(await characterNames(db, [])).toEqual(new Map());
+  });
+
+  it("lists names for autocomplete by a plain substring of the name key: `%` and `_` match only themselves", async () => {
+    const table = await inTransaction(db, (tx) => createTable(tx, place()));
+    await inTransaction(db, async (tx) => {
+      for (const name of ["Half_Orc", "Halfling", "100% Oni", "Zed"])
+        await createCharacter(tx, {
+          tableId: table.id,
+          name,
+          nameKey: name.toLowerCase(),
+          ownerUserId: null,
+          kind: "npc",
+          strength: "medium",
+          zodiac: null,
+        });
+    });
+    const names = (key: string, limit = 25) => liveCharacterNamesContaining(db, table.id, key, limit);
+    expect(await names("half")).toEqual(["Half_Orc", "Halfling"]);
+    expect(await names("_")).toEqual(["Half_Orc"]);
+    expect(await names("%")).toEqual(["100% Oni"]);
+    expect(await names("")).toEqual(["100% Oni", "Half_Orc", "Halfling", "Zed"]);
+    expect(await names("", 2)).toEqual(["100% Oni", "Half_Orc"]);
   });
 });
