@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Intent } from "../../src/app/intent.js";
+import { duelFlow } from "../../src/app/mountain-witch/flow-states.js";
 import type { MessageView, SelectView } from "../../src/app/views.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
@@ -346,8 +347,10 @@ describe("Mountain Witch session rules (app)", () => {
     await run(AKI, { type: "duel.accept" });
     await run(AKI, { type: "duel.strike" });
     const flow = await app.db.flow.findFirstOrThrow({ where: { kind: "mw.duel", status: "open" } });
-    // The previous shape: { duel, secret } only.
-    await app.database.query("UPDATE flow SET state = state - 'stopped' WHERE id = $1", [flow.id]);
+    // The previous shape (state version 1): { duel, secret } only.
+    await app.database.query("UPDATE flow SET state = state - 'stopped', state_version = 1 WHERE id = $1", [
+      flow.id,
+    ]);
     const old = (await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } })).state as Record<
       string,
       unknown
@@ -357,7 +360,11 @@ describe("Mountain Witch session rules (app)", () => {
     expect(replyText(first)).toContain("Aki stops here.");
     expect((await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } })).status).toBe("open");
     await run(HAMADA, { type: "duel.end", flowId: flow.id });
-    expect((await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } })).status).not.toBe("open");
+    const closed = await app.db.flow.findUniqueOrThrow({ where: { id: flow.id } });
+    expect(closed.status).not.toBe("open");
+    // Saved in the current shape: both stops recorded, at the current state version.
+    expect(closed.stateVersion).toBe(duelFlow.version);
+    expect((closed.state as { stopped: string[] }).stopped.sort()).toEqual(["a", "b"]);
   });
 
   it("«Покупка (перехват) повествования»: a dead character who buys a duel's narration chooses its one damage, not the winner", async () => {

@@ -1,18 +1,18 @@
 /** Autocomplete for Mountain Witch options. Never lists a secret: names, ids and public damage only. */
 import { familyKey, t } from "../../i18n/index.js";
-import type { ConflictState } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
+import { openFlows } from "../flows.js";
 import { nameKey } from "../names.js";
 import type { AutocompleteSource } from "../use-case.js";
 import { participantName } from "./conflict-view.js";
+import { conflictFlow } from "./flow-states.js";
 
 /** Everyone in the table's open conflicts, obstacles that exist only there included. */
 export const conflictParticipants: AutocompleteSource = {
   name: "mw-participant",
   async choices({ db, table, userLang: lang, query }) {
     if (!table) return [];
-    const flows = await sqlFor(db).rows<{ state: ConflictState }>`
-      SELECT state FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' ORDER BY id DESC`;
+    const flows = (await openFlows(db, conflictFlow, table.id)).reverse();
     const key = nameKey(query);
     const names = new Set<string>();
     for (const f of flows) for (const p of f.state.participants) names.add(participantName(lang, p));

@@ -1,5 +1,4 @@
 /** `/conflict …` for The Mountain Witch: one flow per conflict, its rules state as JSON, a panel that follows it. */
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { DomainError, refuse } from "../../rules/errors.js";
@@ -32,11 +31,12 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
-import { actingCharacter, findCharacter, isGm, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
 import {
   answerWithPanel,
   createFlow,
   isFromPanel,
+  openFlows,
   requireFlow,
   saveFlowState,
   type TypedFlow,
@@ -46,6 +46,8 @@ import { cleanName, cleanText, nameKey } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { conflictPanel, participantName } from "./conflict-view.js";
+import { conflictFlow } from "./flow-states.js";
+import { mwIntents } from "./intents.js";
 import {
   activeDamage,
   adoptPanel,
@@ -59,9 +61,6 @@ import {
 import { beginPlay } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
-const name = z.string().min(1).max(100);
-const flowId = z.coerce.number().int().positive().optional();
-const strength = z.enum(["weak", "medium", "strong"]);
 
 type Ctx = ActionContext<{ type: string; flowId?: number }>;
 
@@ -72,9 +71,9 @@ async function loadConflict(
   characterId?: number,
 ): Promise<TypedFlow<ConflictState>> {
   const table = requireTable(ctx);
-  if (id !== undefined) return requireFlow<ConflictState>(ctx.tx, table.id, id, "mw.conflict");
-  const open = await sqlFor(ctx.tx).rows<TypedFlow<ConflictState>>`
-    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' ORDER BY id DESC`;
+  if (id !== undefined) return requireFlow(ctx.tx, conflictFlow, table.id, id);
+  // The newest first.
+  const open = (await openFlows(ctx.tx, conflictFlow, table.id)).reverse();
   if (open.length === 0) refuse("errors.mw.noConflict");
   const mine =
     characterId !== undefined ? open.find((f) => findParticipant(f.state, characterId)) : undefined;
@@ -129,7 +128,7 @@ async function saved(
   state: ConflictState,
   extra: { note?: string; effects?: Effect[]; close?: boolean } = {},
 ): Promise<ActionResult> {
-  await saveFlowState(ctx.tx, flow.id, state, extra.close ?? state.phase === "closed");
+  await saveFlowState(ctx.tx, conflictFlow, flow.id, state, extra.close ?? state.phase === "closed");
   // The conflict's buttons and menus are on its public panel only.
   await adoptPanel(ctx, flow);
   const view = await panel(ctx, flow, state);
@@ -193,27 +192,19 @@ async function assertFree(
   characterId: number,
   except: number,
 ) {
-  const others = await sqlFor(ctx.tx).rows<TypedFlow<ConflictState>>`
-    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' AND id <> ${except}`;
+  const others = (await openFlows(ctx.tx, conflictFlow, table.id)).filter((f) => f.id !== except);
   if (others.some((f) => f.state.phase === "open" && findParticipant(f.state, characterId)))
     refuse("errors.mw.inAnotherConflict");
 }
 
 export const conflictStart = defineUseCase({
-  type: "conflict.start",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.start"),
-    opponent: name.optional(),
-    strength: strength.optional(),
-    title: z.string().max(200).optional(),
-    mode: z.enum(["opposed", "common-danger"]).optional(),
-  }),
+  schema: mwIntents["conflict.start"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) || null : null;
     let state = openConflict({ mode: ctx.intent.mode ?? "opposed", title });
     if (ctx.intent.opponent) {
@@ -237,9 +228,8 @@ export const conflictStart = defineUseCase({
       state = addParticipant(state, refOf(own), "a");
     }
     const revealed = await beginPlay(ctx, table, ctx.publicLang);
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, conflictFlow, {
       tableId: table.id,
-      kind: "mw.conflict",
       state,
       createdByUserId: ctx.actor.userId,
     });
@@ -258,14 +248,14 @@ export const conflictStart = defineUseCase({
 });
 
 export const conflictAdd = defineUseCase({
-  type: "conflict.add",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.add"), name, strength: strength.optional(), flowId }),
+  schema: mwIntents["conflict.add"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     const existing = await sqlFor(ctx.tx).one<Character>`
       SELECT * FROM "character"
@@ -288,19 +278,13 @@ export const conflictAdd = defineUseCase({
 });
 
 export const conflictJoin = defineUseCase({
-  type: "conflict.join",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.join"),
-    character: name.optional(),
-    against: name.optional(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.join"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     await assertFree(ctx, table, character.id, flow.id);
@@ -322,14 +306,13 @@ export const conflictJoin = defineUseCase({
  * A player leaves with their own character; the GM may take out anyone.
  */
 export const conflictLeave = defineUseCase({
-  type: "conflict.leave",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.leave"), character: name.optional(), flowId }),
+  schema: mwIntents["conflict.leave"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const gm = isGm(table, ctx.actor);
     let leaver: Participant;
     let flow: TypedFlow<ConflictState>;
@@ -364,20 +347,13 @@ export const conflictLeave = defineUseCase({
 });
 
 export const conflictAssist = defineUseCase({
-  type: "conflict.assist",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.assist"),
-    target: name.optional(),
-    targetId: z.coerce.number().int().optional(),
-    character: name.optional(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.assist"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const helper = await actingCharacter(ctx, ctx.intent.character);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     let targetId: number;
@@ -398,22 +374,13 @@ export const conflictAssist = defineUseCase({
 });
 
 export const conflictBetray = defineUseCase({
-  type: "conflict.betray",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.betray"),
-    target: name.optional(),
-    targetId: z.coerce.number().int().optional(),
-    /** A number from the command, or the text typed in the panel's short form. */
-    points: z.union([z.number(), z.string().max(10)]),
-    character: name.optional(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.betray"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const points = Number(String(ctx.intent.points).trim());
     if (!Number.isInteger(points) || points < 1 || points > 99) refuse("errors.mw.trustAmountInvalid");
     const betrayer = await actingCharacter(ctx, ctx.intent.character);
@@ -441,18 +408,13 @@ export const conflictBetray = defineUseCase({
 
 /** The panel's betrayal: after choosing whom, a short form asks how many points (showing how many one holds). */
 export const conflictBetrayForm = defineUseCase({
-  type: "conflict.betray-form",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.betray-form"),
-    targetId: z.coerce.number().int(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.betray-form"],
   table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const betrayer = await actingCharacter(ctx, undefined);
     const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
     if (flow.state.phase !== "open") refuse("errors.mw.conflictAlreadyRolled");
@@ -483,19 +445,13 @@ export const conflictBetrayForm = defineUseCase({
 });
 
 export const conflictTrade = defineUseCase({
-  type: "conflict.trade",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.trade"),
-    level: z.enum(["normal", "critical", "double"]).optional(),
-    character: name.optional(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.trade"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     // The GM never trades: say so rather than "which character?".
     if (isGm(table, ctx.actor)) {
       const own = await sqlFor(ctx.tx).one<{ id: number }>`
@@ -526,20 +482,13 @@ export const conflictTrade = defineUseCase({
 });
 
 export const conflictKill = defineUseCase({
-  type: "conflict.kill",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.kill"),
-    target: name.optional(),
-    targetId: z.coerce.number().int().optional(),
-    character: name.optional(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.kill"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     const target = await chosenParticipant(ctx, flow.state, {
       id: ctx.intent.targetId,
@@ -597,19 +546,19 @@ async function rollOne(ctx: Ctx, table: GameTable, flow: TypedFlow<ConflictState
     after: { expiredDamageIds: result.expiredDamageIds },
   });
   const view = await panel(ctx, flow, state);
-  await saveFlowState(ctx.tx, flow.id, state);
+  await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
   return view;
 }
 
 export const conflictRoll = defineUseCase({
-  type: "conflict.roll",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.roll"), all: z.boolean().optional(), flowId }),
+  schema: mwIntents["conflict.roll"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     if (ctx.intent.all) return rollAll(ctx, table);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     const view = await rollOne(ctx, table, flow);
@@ -631,20 +580,19 @@ export const conflictRoll = defineUseCase({
  * A conflict that cannot be rolled yet is named with the reason and left open.
  */
 export const conflictRollAll = defineUseCase({
-  type: "conflict.roll-all",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.roll-all"), flowId }),
+  schema: mwIntents["conflict.roll-all"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    return rollAll(ctx, requireGm(ctx));
+    return rollAll(ctx, ctx.table);
   },
 });
 
 async function rollAll(ctx: Ctx, table: GameTable): Promise<ActionResult> {
-  const open = await sqlFor(ctx.tx).rows<TypedFlow<ConflictState>>`
-    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.conflict' AND status = 'open' ORDER BY id`;
+  const open = await openFlows(ctx.tx, conflictFlow, table.id);
   const waiting = open.filter((f) => f.state.phase === "open");
   if (waiting.length === 0) refuse("errors.mw.noConflictToRoll");
   const effects: Effect[] = [];
@@ -677,20 +625,13 @@ async function rollAll(ctx: Ctx, table: GameTable): Promise<ActionResult> {
 }
 
 export const conflictNarrate = defineUseCase({
-  type: "conflict.narrate",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.narrate"),
-    character: name.optional(),
-    ofId: z.coerce.number().int().optional(),
-    buyer: name.optional(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.narrate"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const buyer = await actingCharacter(ctx, ctx.intent.buyer);
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     const of = await chosenParticipant(ctx, flow.state, { id: ctx.intent.ofId, name: ctx.intent.character });
@@ -760,14 +701,13 @@ function qualityFrom(text: string): DamageQuality {
  * the ability or the condition; `conflict.damage` checks it all.
  */
 export const conflictDamageForm = defineUseCase({
-  type: "conflict.damage-form",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.damage-form"), flowId }),
+  schema: mwIntents["conflict.damage-form"],
   table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     if (flow.state.phase !== "rolled") refuse("errors.mw.conflictNotRolled");
     const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
@@ -827,31 +767,13 @@ export const conflictDamageForm = defineUseCase({
 });
 
 export const conflictDamage = defineUseCase({
-  type: "conflict.damage",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("conflict.damage"),
-    target: name.optional(),
-    /** A quality from the command, or what was typed in the panel's short form ("½", "1", "1.5", "2", …). */
-    quality: z.string().max(20).optional(),
-    /** Whose pairing (common danger): a character in it. */
-    character: name.optional(),
-    /** From the panel: the pairing, and the chosen "side:targetId:quality". */
-    pairingId: z.coerce.number().int().optional(),
-    choice: z
-      .string()
-      .regex(/^[ab]:-?\d+:(partial|normal|critical|double)$/)
-      .optional(),
-    ability: z.string().max(200).optional(),
-    condition: z.string().max(200).optional(),
-    kill: z.boolean().optional(),
-    flowId,
-  }),
+  schema: mwIntents["conflict.damage"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     if (flow.state.phase === "open") refuse("errors.mw.conflictNotRolled");
     const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
@@ -940,9 +862,8 @@ export const conflictDamage = defineUseCase({
 });
 
 export const conflictShow = defineUseCase({
-  type: "conflict.show",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.show"), flowId }),
+  schema: mwIntents["conflict.show"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -953,14 +874,14 @@ export const conflictShow = defineUseCase({
 });
 
 export const conflictEnd = defineUseCase({
-  type: "conflict.end",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("conflict.end"), flowId }),
+  schema: mwIntents["conflict.end"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const flow = await loadConflict(ctx, ctx.intent.flowId);
     const state = closeConflict(flow.state);
     await appendLog(ctx, table.id, {

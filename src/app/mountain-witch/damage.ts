@@ -1,14 +1,14 @@
 /** `/damage list|clear`: the damage entries on characters (public), cleared by the GM (conditional damage, mistakes). */
-import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import type { DamageDuration } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
-import { findCharacter, requireGm, requireTable } from "../access.js";
+import { findCharacter } from "../access.js";
 import { appendLog } from "../log.js";
 import { defineUseCase } from "../use-case.js";
+import { mwIntents } from "./intents.js";
 import { durationText } from "./shared.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
@@ -29,14 +29,13 @@ export function damageLine(lang: Lang, e: DamageLineEntry): string {
 }
 
 export const damageList = defineUseCase({
-  type: "damage.list",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("damage.list"), character: z.string().min(1).max(100).optional() }),
+  schema: mwIntents["damage.list"],
   table: "required",
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const sql = sqlFor(ctx.tx);
     let characters: Character[];
     if (ctx.intent.character) characters = [await findCharacter(ctx.tx, table.id, ctx.intent.character)];
@@ -76,18 +75,14 @@ export const damageList = defineUseCase({
 });
 
 export const damageClear = defineUseCase({
-  type: "damage.clear",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("damage.clear"),
-    character: z.string().min(1).max(100),
-    entry: z.coerce.number().int().positive(),
-  }),
+  schema: mwIntents["damage.clear"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const character = await findCharacter(ctx.tx, table.id, ctx.intent.character);
     // Find and clear in one statement: RETURNING gives the entry as it was (only cleared_at changes).
     const entry = await sqlFor(ctx.tx).one<DamageLineEntry>`

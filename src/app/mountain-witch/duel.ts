@@ -4,7 +4,6 @@
  * duel moves on; the public panel shows how many dice each has rolled, never a face,
  * until the reveal.
  */
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -28,12 +27,21 @@ import {
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
-import { answerWithPanel, createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import {
+  answerWithPanel,
+  createFlow,
+  openFlows,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+} from "../flows.js";
 import { languageOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
+import { type DuelFlowState, duelFlow } from "./flow-states.js";
+import { mwIntents } from "./intents.js";
 import {
   activeDamage,
   adoptPanel,
@@ -48,21 +56,6 @@ import {
 import { beginPlay } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
-const name = z.string().min(1).max(100);
-const flowId = z.coerce.number().int().positive().optional();
-
-/** Where a duellist's secret message is, so the bot can edit it (interaction tokens last 15 minutes). */
-interface SecretMessage {
-  token: string;
-  at: string;
-}
-
-export interface DuelFlowState {
-  duel: DuelState;
-  secret: Record<SideKey, SecretMessage | null>;
-  /** Duellists who chose to stop after a reveal; both stopping ends the duel (absent in older states). */
-  stopped?: SideKey[];
-}
 
 const TOKEN_LIFETIME_MS = 14 * 60 * 1000;
 
@@ -71,16 +64,16 @@ async function loadDuel(
   id?: number,
 ): Promise<TypedFlow<DuelFlowState>> {
   const table = requireTable(ctx);
-  if (id !== undefined) return requireFlow<DuelFlowState>(ctx.tx, table.id, id, "mw.duel");
-  const open = await sqlFor(ctx.tx).rows<TypedFlow<DuelFlowState>>`
-    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.duel' AND status = 'open' ORDER BY id DESC`;
+  if (id !== undefined) return requireFlow(ctx.tx, duelFlow, table.id, id);
+  // The newest first.
+  const open = (await openFlows(ctx.tx, duelFlow, table.id)).reverse();
   const mine = open.find((f) => sideOfPlayer(f.state.duel, ctx.actor.userId) !== null);
   const flow = mine ?? open[0];
   if (!flow) refuse("errors.mw.noDuel");
   return flow;
 }
 
-function mySide(state: DuelFlowState, userId: string): SideKey {
+function mySide(state: Pick<DuelFlowState, "duel">, userId: string): SideKey {
   const side = sideOfPlayer(state.duel, userId);
   if (!side) refuse("errors.mw.notDuellist");
   return side;
@@ -350,6 +343,7 @@ async function duellistAnswer(
 ): Promise<ActionResult> {
   const table = requireTable(ctx);
   const state: DuelFlowState = {
+    ...before,
     duel,
     secret: {
       ...before.secret,
@@ -381,7 +375,7 @@ async function duellistAnswer(
     });
     effects.push({ kind: "postPanel", flowId: flow.id, channelId: table.channelId, view: panelNow });
   }
-  await saveFlowState(ctx.tx, flow.id, state);
+  await saveFlowState(ctx.tx, duelFlow, flow.id, state);
   const view = personalView(ctx.userLang, flow.id, duel, ctx.actor.userId);
   const onMySecret =
     ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
@@ -410,23 +404,16 @@ async function logSecretDice(
 }
 
 export const duelChallenge = defineUseCase({
-  type: "duel.challenge",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("duel.challenge"),
-    opponent: name,
-    lethal: z.boolean().optional(),
-    character: name.optional(),
-  }),
+  schema: mwIntents["duel.challenge"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const challenger = await actingCharacter(ctx, ctx.intent.character);
     const opponent = await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
-    const open = await sqlFor(ctx.tx).rows<TypedFlow<DuelFlowState>>`
-      SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'mw.duel' AND status = 'open'`;
+    const open = await openFlows(ctx.tx, duelFlow, table.id);
     const involved = open.filter((f) =>
       [f.state.duel.a.characterId, f.state.duel.b.characterId].some(
         (id) => id === challenger.id || id === opponent.id,
@@ -454,10 +441,9 @@ export const duelChallenge = defineUseCase({
       lethal: ctx.intent.lethal ?? true,
     });
     const revealed = await beginPlay(ctx, table, ctx.publicLang);
-    const flow = await createFlow<DuelFlowState>(ctx.tx, {
+    const flow = await createFlow(ctx.tx, duelFlow, {
       tableId: table.id,
-      kind: "mw.duel",
-      state: { duel, secret: { a: null, b: null } },
+      state: { duel, secret: { a: null, b: null }, stopped: [] },
       createdByUserId: ctx.actor.userId,
     });
     await appendLog(ctx, table.id, {
@@ -488,14 +474,13 @@ async function requireOpponentPlayer(
 }
 
 export const duelAccept = defineUseCase({
-  type: "duel.accept",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("duel.accept"), flowId }),
+  schema: mwIntents["duel.accept"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     await requireOpponentPlayer(ctx, flow);
     // Accept and Decline are on the public challenge panel only.
@@ -504,16 +489,15 @@ export const duelAccept = defineUseCase({
     const duel = acceptDuel(flow.state.duel, ctx.dice, damage);
     await clearDamage(ctx, duel.expiredDamageIds);
     await logSecretDice(ctx, table, duel, ["a", "b"]);
-    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
+    await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel });
     const view = duelPanel(ctx.publicLang, flow.id, duel);
     return answerWithPanel(ctx, flow, view);
   },
 });
 
 export const duelDecline = defineUseCase({
-  type: "duel.decline",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("duel.decline"), flowId }),
+  schema: mwIntents["duel.decline"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -523,16 +507,15 @@ export const duelDecline = defineUseCase({
     // Accept and Decline are on the public challenge panel only.
     await adoptPanel(ctx, flow);
     const duel = declineDuel(flow.state.duel);
-    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel }, true);
+    await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel }, true);
     const view = duelPanel(ctx.publicLang, flow.id, duel);
     return answerWithPanel(ctx, flow, view);
   },
 });
 
 export const duelPeek = defineUseCase({
-  type: "duel.peek",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("duel.peek"), flowId }),
+  schema: mwIntents["duel.peek"],
   table: "required",
   mutates: true,
   ephemeral: true,
@@ -544,14 +527,13 @@ export const duelPeek = defineUseCase({
 });
 
 export const duelNext = defineUseCase({
-  type: "duel.next",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("duel.next"), flowId }),
+  schema: mwIntents["duel.next"],
   table: "required",
   mutates: true,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     const side = mySide(flow.state, ctx.actor.userId);
     const duel = rollNext(flow.state.duel, side, ctx.dice);
@@ -562,9 +544,8 @@ export const duelNext = defineUseCase({
 });
 
 export const duelStrike = defineUseCase({
-  type: "duel.strike",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("duel.strike"), flowId }),
+  schema: mwIntents["duel.strike"],
   table: "required",
   mutates: true,
   ephemeral: true,
@@ -577,20 +558,13 @@ export const duelStrike = defineUseCase({
 });
 
 export const duelDamage = defineUseCase({
-  type: "duel.damage",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("duel.damage"),
-    quality: z.enum(["partial", "normal", "critical", "double"]),
-    condition: z.string().max(200).optional(),
-    kill: z.boolean().optional(),
-    flowId,
-  }),
+  schema: mwIntents["duel.damage"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     const side = await damagingSide(ctx, table, flow.state.duel);
     const { state: duel, damage } = spendDuelDamage(flow.state.duel, {
@@ -606,8 +580,8 @@ export const duelDamage = defineUseCase({
     const state: DuelFlowState = { ...flow.state, duel };
     // A duellist taken out (dead or incapacitated) ends the duel by itself.
     if (duelIsOver(duel)) await closeDuel(ctx, table, flow, state);
-    else await saveFlowState(ctx.tx, flow.id, state);
-    const view = duelPanel(ctx.publicLang, flow.id, duel, { stopped: state.stopped ?? [] });
+    else await saveFlowState(ctx.tx, duelFlow, flow.id, state);
+    const view = duelPanel(ctx.publicLang, flow.id, duel, { stopped: state.stopped });
     return answerWithPanel(ctx, flow, view);
   },
 });
@@ -624,7 +598,7 @@ async function damagingSide(
 ): Promise<SideKey> {
   const result = duel.result;
   const buyer = result?.narratorBought ? duel.trustUses.findLast((u) => u.use === "narration") : undefined;
-  if (!result?.winner || !buyer) return mySide({ duel, secret: { a: null, b: null } }, ctx.actor.userId);
+  if (!result?.winner || !buyer) return mySide({ duel }, ctx.actor.userId);
   if (buyer.spenderPlayerId !== ctx.actor.userId) {
     const who = await sqlFor(ctx.tx).one<{ name: string }>`
       SELECT name FROM "character" WHERE id = ${buyer.spenderId} AND table_id = ${table.id}`;
@@ -640,7 +614,7 @@ async function closeDuel(
   flow: TypedFlow<DuelFlowState>,
   state: DuelFlowState,
 ): Promise<void> {
-  await saveFlowState(ctx.tx, flow.id, state, true);
+  await saveFlowState(ctx.tx, duelFlow, flow.id, state, true);
   await appendLog(ctx, table.id, {
     action: "duel.end",
     summary: { key: "log.mw.duel.end", params: { a: state.duel.a.name, b: state.duel.b.name } },
@@ -658,14 +632,13 @@ function duelIsFinished(state: DuelFlowState, statuses: ReadonlyMap<number, stri
 }
 
 export const duelRound = defineUseCase({
-  type: "duel.round",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("duel.round"), flowId }),
+  schema: mwIntents["duel.round"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     mySide(flow.state, ctx.actor.userId);
     const ids = [flow.state.duel.a.characterId, flow.state.duel.b.characterId];
@@ -675,21 +648,20 @@ export const duelRound = defineUseCase({
     const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
     await clearDamage(ctx, duel.expiredDamageIds);
     await logSecretDice(ctx, table, duel, ["a", "b"]);
-    await saveFlowState(ctx.tx, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
+    await saveFlowState(ctx.tx, duelFlow, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
     const view = duelPanel(ctx.publicLang, flow.id, duel);
     return { reply: view, replyIsPanelOf: flow.id };
   },
 });
 
 export const duelEnd = defineUseCase({
-  type: "duel.end",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("duel.end"), flowId }),
+  schema: mwIntents["duel.end"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const flow = await loadDuel(ctx, ctx.intent.flowId);
     const gm = isGm(table, ctx.actor);
     const side = sideOfPlayer(flow.state.duel, ctx.actor.userId);
@@ -697,11 +669,11 @@ export const duelEnd = defineUseCase({
     // After a reveal a duellist stops; the duel ends when both have (docs/rules/mountain-witch.md §1.4).
     // The GM, a duellist before the reveal or during a challenge ends it at once.
     if (!gm && side && flow.state.duel.phase === "revealed") {
-      const stopped = [...new Set([...(flow.state.stopped ?? []), side])];
+      const stopped = [...new Set([...flow.state.stopped, side])];
       const state: DuelFlowState = { ...flow.state, stopped };
       const both = stopped.length === 2;
       if (both) await closeDuel(ctx, table, flow, state);
-      else await saveFlowState(ctx.tx, flow.id, state);
+      else await saveFlowState(ctx.tx, duelFlow, flow.id, state);
       return answerWithPanel(
         ctx,
         flow,
@@ -723,21 +695,13 @@ export const duelEnd = defineUseCase({
 });
 
 export const duelTrustUse = defineUseCase({
-  type: "duel.trust",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("duel.trust"),
-    use: z.enum(["help", "betray", "narration"]),
-    target: name,
-    points: z.coerce.number().int().min(1).max(99).optional(),
-    character: name.optional(),
-    flowId,
-  }),
+  schema: mwIntents["duel.trust"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const spender = await actingCharacter(ctx, ctx.intent.character);
     const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
     const flow = await loadDuel(ctx, ctx.intent.flowId);
@@ -753,7 +717,7 @@ export const duelTrustUse = defineUseCase({
       links,
     );
     await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: spender.name });
-    await saveFlowState(ctx.tx, flow.id, { ...flow.state, duel });
+    await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel });
     const view = duelPanel(ctx.publicLang, flow.id, duel);
     return {
       reply: {

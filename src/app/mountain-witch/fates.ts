@@ -3,14 +3,12 @@
  * ephemerally); one redraw from the rest; once every fate is final the undealt ones are
  * shown to everyone. The GM never sees a fate until its owner reveals it.
  */
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   allFatesFinal,
   chooseFate,
-  DARK_FATES,
   type DarkFate,
   dealFates,
   type FateDeckState,
@@ -22,16 +20,16 @@ import {
   undealtFates,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
-import { findCharacter, requireGm, requireTable } from "../access.js";
+import { findCharacter } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
+import { mwIntents } from "./intents.js";
 import { mwTableState, saveTableState } from "./shared.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
-const name = z.string().min(1).max(100);
 
 function fateName(lang: Lang, fate: DarkFate): string {
   return t(lang, `mw.fate.${fate}`);
@@ -167,14 +165,14 @@ async function maybeShowUndealt(
 }
 
 export const fateDeal = defineUseCase({
-  type: "darkfate.deal",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("darkfate.deal"), mode: z.enum(["deal", "choose"]).optional() }),
+  schema: mwIntents["darkfate.deal"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const mw = mwTableState(table);
     const mode = ctx.intent.mode ?? mw.fates?.mode ?? "deal";
     let deck = mw.fates ?? openFateDeck(mode);
@@ -237,12 +235,6 @@ export const fateDeal = defineUseCase({
   },
 });
 
-const handSchema = {
-  tableId: z.coerce.number().int().optional(),
-  characterId: z.coerce.number().int().optional(),
-  character: name.optional(),
-};
-
 async function ownFateChange(
   ctx: ActionContext<{ type: string; tableId?: number; characterId?: number; character?: string }>,
   change: (deck: FateDeckState, character: Character) => FateDeckState,
@@ -276,9 +268,8 @@ async function ownFateChange(
 }
 
 export const fateRedraw = defineUseCase({
-  type: "darkfate.redraw",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z.object({ type: z.literal("darkfate.redraw"), ...handSchema }),
+  schema: mwIntents["darkfate.redraw"],
   table: "none",
   mutates: true,
   ephemeral: true,
@@ -286,9 +277,8 @@ export const fateRedraw = defineUseCase({
 });
 
 export const fateKeep = defineUseCase({
-  type: "darkfate.keep",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z.object({ type: z.literal("darkfate.keep"), ...handSchema }),
+  schema: mwIntents["darkfate.keep"],
   table: "none",
   mutates: true,
   ephemeral: true,
@@ -296,13 +286,8 @@ export const fateKeep = defineUseCase({
 });
 
 export const fateChoose = defineUseCase({
-  type: "darkfate.choose",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z.object({
-    type: z.literal("darkfate.choose"),
-    fate: z.enum(DARK_FATES),
-    ...handSchema,
-  }),
+  schema: mwIntents["darkfate.choose"],
   table: "none",
   mutates: true,
   ephemeral: true,
@@ -325,14 +310,13 @@ export const fateChoose = defineUseCase({
 });
 
 export const fateReveal = defineUseCase({
-  type: "darkfate.reveal",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("darkfate.reveal"), character: name.optional() }),
+  schema: mwIntents["darkfate.reveal"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await ownCharacter(ctx, table, ctx.intent.character);
     const deck = mwTableState(table).fates;
     if (!deck) refuse("errors.mw.fateNotDealt");
@@ -361,14 +345,13 @@ export const fateReveal = defineUseCase({
 });
 
 export const fateShow = defineUseCase({
-  type: "darkfate.show",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("darkfate.show") }),
+  schema: mwIntents["darkfate.show"],
   table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const mw = mwTableState(table);
     const deck = mw.fates;
     const players = await fatePlayers(ctx.tx, table);

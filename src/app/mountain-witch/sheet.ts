@@ -4,7 +4,6 @@
  * when a player character is created, and the public sheet fields (never the fate,
  * unless its owner revealed it).
  */
-import { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -13,22 +12,21 @@ import {
   isZodiacSign,
   openRecoveryConflict,
   ZODIAC,
-  ZODIAC_SIGNS,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter, findCharacter, requireControl, requireGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, requireControl, requireTable } from "../access.js";
 import { createFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
 import { conflictPanel } from "./conflict-view.js";
 import { type DamageLineEntry, damageLine } from "./damage.js";
+import { conflictFlow } from "./flow-states.js";
+import { mwIntents } from "./intents.js";
 import { mwSheet, mwTableState, refOf, saveSheet, trustCharacters, zodiacTrust } from "./shared.js";
 import { forgetStartingEdits } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
-const name = z.string().min(1).max(100);
-const ability = z.string().max(200).optional();
 
 /** (Re)sets the starting trust between a character and every other player character, both ways. */
 async function seedTrust(tx: ActionContext["tx"], table: GameTable, character: Character): Promise<void> {
@@ -146,20 +144,13 @@ async function sheetTarget(
 }
 
 export const characterAbilities = defineUseCase({
-  type: "character.abilities",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("character.abilities"),
-    name: name.optional(),
-    first: ability,
-    second: ability,
-    third: ability,
-  }),
+  schema: mwIntents["character.abilities"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await sheetTarget(ctx, ctx.intent.name);
     const before = mwSheet(character).abilities;
     const next = [...before];
@@ -200,20 +191,13 @@ export const characterAbilities = defineUseCase({
  * against the Witch — and free notes. "-" clears one.
  */
 export const characterBackground = defineUseCase({
-  type: "character.background",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("character.background"),
-    name: name.optional(),
-    text: z.string().max(2000).optional(),
-    ronin: z.string().max(2000).optional(),
-    money: z.string().max(2000).optional(),
-  }),
+  schema: mwIntents["character.background"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await sheetTarget(ctx, ctx.intent.name);
     const { text, ronin, money } = ctx.intent;
     if (text === undefined && ronin === undefined && money === undefined)
@@ -254,14 +238,13 @@ export const characterBackground = defineUseCase({
 
 /** Props (docs/rules/mountain-witch.md §1.5): items and flourishes that colour the character, no mechanical effect. */
 export const characterProps = defineUseCase({
-  type: "character.props",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("character.props"), text: z.string().max(2000), name: name.optional() }),
+  schema: mwIntents["character.props"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await sheetTarget(ctx, ctx.intent.name);
     const props = ctx.intent.text.trim() === "-" ? null : cleanText(ctx.intent.text, 1000) || null;
     await saveSheet(ctx.tx, character, { props });
@@ -286,18 +269,13 @@ export const characterProps = defineUseCase({
 });
 
 export const characterZodiac = defineUseCase({
-  type: "character.zodiac",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("character.zodiac"),
-    sign: z.enum(ZODIAC_SIGNS),
-    name: name.optional(),
-  }),
+  schema: mwIntents["character.zodiac"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await sheetTarget(ctx, ctx.intent.name);
     if (mwTableState(table).matrixLocked) refuse("errors.mw.zodiacLocked");
     const sql = sqlFor(ctx.tx);
@@ -342,18 +320,14 @@ export const characterZodiac = defineUseCase({
 });
 
 export const characterStatus = defineUseCase({
-  type: "character.status",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("character.status"),
-    name,
-    status: z.enum(["active", "incapacitated", "dead"]),
-  }),
+  schema: mwIntents["character.status"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     await sqlFor(ctx.tx).run`UPDATE "character" SET status = ${ctx.intent.status} WHERE id = ${character.id}`;
     if (ctx.intent.status === "incapacitated" && character.status !== "incapacitated") {
@@ -389,14 +363,13 @@ export const characterStatus = defineUseCase({
 });
 
 export const characterRecover = defineUseCase({
-  type: "character.recover",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("character.recover"), name: name.optional() }),
+  schema: mwIntents["character.recover"],
   table: "required",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = ctx.intent.name
       ? await findCharacter(ctx.tx, table.id, ctx.intent.name)
       : await actingCharacter(ctx, undefined);
@@ -418,9 +391,8 @@ export const characterRecover = defineUseCase({
     );
     const state = openRecoveryConflict(refOf(character));
     await saveSheet(ctx.tx, character, { recoveryTriedInChapter: table.chapter });
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, conflictFlow, {
       tableId: table.id,
-      kind: "mw.conflict",
       state,
       createdByUserId: ctx.actor.userId,
     });

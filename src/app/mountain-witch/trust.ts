@@ -5,7 +5,7 @@
  * are revealed together in one channel message.
  */
 import { z } from "zod";
-import type { Character, GameTable } from "../../generated/prisma/client.js";
+import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { DomainError, refuse } from "../../rules/errors.js";
 import {
@@ -22,24 +22,19 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { setTableChapter } from "../../store/tables.js";
-import { findCharacter, requireGm, requireTable } from "../access.js";
+import { findCharacter } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
-import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
+import { type TrustRoundFlow, trustRoundFlow } from "./flow-states.js";
+import { mwIntents } from "./intents.js";
 import { mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
 import { beginPlay, ownStartingValue, setStartingTrust } from "./starting-trust.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
-const name = z.string().min(1).max(100);
-
-export interface TrustRoundFlow {
-  round: TrustRoundState;
-  /** Givers whose player could not be reached by DM: they submit in the channel. */
-  dmClosed: number[];
-}
 
 function nameMap(characters: readonly Character[]): Map<number, string> {
   return new Map(characters.map((c) => [c.id, c.name]));
@@ -216,7 +211,7 @@ async function reveal(
     summary: { key: "log.mw.trust.refill", params: { chapter: round.chapter } },
   });
   const state: TrustRoundFlow = { ...flow.state, round };
-  await saveFlowState(ctx.tx, flow.id, state, true);
+  await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state, true);
   const lines = changeLines(ctx.publicLang, changes, names);
   const message: MessageView = {
     embeds: [
@@ -312,18 +307,18 @@ async function openRound(
   tx: ActionContext["tx"],
   table: GameTable,
 ): Promise<TypedFlow<TrustRoundFlow> | null> {
-  return findOpenFlow<TrustRoundFlow>(tx, table.id, "mw.trust-round");
+  return findOpenFlow(tx, trustRoundFlow, table.id);
 }
 
 export const chapterNext = defineUseCase({
-  type: "chapter.next",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("chapter.next") }),
+  schema: mwIntents["chapter.next"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     if (await openRound(ctx.tx, table)) refuse("errors.mw.trustRoundOpen");
     const mw = mwTableState(table);
     const links = await trustLinks(ctx.tx, table.id);
@@ -376,9 +371,8 @@ export const chapterNext = defineUseCase({
       links,
     });
     const state: TrustRoundFlow = { round, dmClosed: [] };
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, trustRoundFlow, {
       tableId: table.id,
-      kind: "mw.trust-round",
       state,
       createdByUserId: ctx.actor.userId,
     });
@@ -436,26 +430,22 @@ export const chapterNext = defineUseCase({
 });
 
 export const trustDmClosed = defineUseCase({
-  type: "trust.dm-closed",
   systems: SYSTEMS,
-  schema: z.object({
-    type: z.literal("trust.dm-closed"),
-    flowId: z.number().int(),
-    characterId: z.number().int(),
-  }),
+  schema: mwIntents["trust.dm-closed"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
     // Recorded by the bot on the GM's behalf, right after the GM opened the round.
-    const table = requireGm(ctx);
-    const flow = await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round");
+    const { table } = ctx;
+    const flow = await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId);
     if (!flow.state.round.giverIds.includes(ctx.intent.characterId)) refuse("errors.mw.notInTrustRound");
     const state: TrustRoundFlow = {
       ...flow.state,
       dmClosed: [...new Set([...flow.state.dmClosed, ctx.intent.characterId])],
     };
-    await saveFlowState(ctx.tx, flow.id, state);
+    await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state);
     const names = nameMap(await trustCharacters(ctx.tx, table.id));
     return {
       effects: [
@@ -481,7 +471,7 @@ async function afterRoundChange(
   if (state.round.phase === "collecting" && allTrustSubmitted(state.round)) {
     effects.push(...(await reveal({ ...ctx, publicLang }, table, { ...flow, state }, false)));
   } else {
-    await saveFlowState(ctx.tx, flow.id, state);
+    await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state);
     effects.push({ kind: "editPanel", flowId: flow.id, view: roundPanel(publicLang, flow.id, state, names) });
   }
   // Open mode: everyone sees submissions as they happen.
@@ -499,15 +489,8 @@ async function afterRoundChange(
 }
 
 export const trustSet = defineUseCase({
-  type: "trust.set",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z.object({
-    type: z.literal("trust.set"),
-    target: name,
-    value: z.coerce.number().int().min(-99).max(99),
-    table: z.union([z.string(), z.number()]).optional(),
-    character: name.optional(),
-  }),
+  schema: mwIntents["trust.set"],
   table: "none",
   mutates: true,
   ephemeral: true,
@@ -563,15 +546,8 @@ export const trustSet = defineUseCase({
 });
 
 export const trustSubmit = defineUseCase({
-  type: "trust.submit",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z.object({
-    type: z.literal("trust.submit"),
-    table: z.union([z.string(), z.number()]).optional(),
-    character: name.optional(),
-    flowId: z.coerce.number().int().optional(),
-    characterId: z.coerce.number().int().optional(),
-  }),
+  schema: mwIntents["trust.submit"],
   table: "none",
   mutates: true,
   ephemeral: true,
@@ -581,7 +557,7 @@ export const trustSubmit = defineUseCase({
     const giver = await giverAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
     const flow =
       ctx.intent.flowId !== undefined
-        ? await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round")
+        ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
         : await openRound(ctx.tx, table);
     if (!flow) refuse("errors.mw.noTrustRound");
     const round = submitTrust(flow.state.round, giver.id);
@@ -604,22 +580,16 @@ async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number)
 }
 
 export const trustEdit = defineUseCase({
-  type: "trust.edit",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z.object({
-    type: z.literal("trust.edit"),
-    flowId: z.coerce.number().int(),
-    characterId: z.coerce.number().int(),
-    /** Set on the button of the channel note for closed DMs. */
-    inChannel: z.literal(1).optional(),
-  }),
+  schema: mwIntents["trust.edit"],
   table: "none",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
     const sql = sqlFor(ctx.tx);
-    const flow = await sql.one<TypedFlow<TrustRoundFlow>>`SELECT * FROM flow WHERE id = ${ctx.intent.flowId}`;
-    if (flow?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
+    const row = await sql.one<Flow>`SELECT * FROM flow WHERE id = ${ctx.intent.flowId}`;
+    if (row?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
+    const flow = typedFlow(trustRoundFlow, row);
     if (flow.status !== "open") refuse("errors.flow.closed");
     const table = await sql.one<GameTable>`SELECT * FROM game_table WHERE id = ${flow.tableId}`;
     if (!table) throw new Error(`game_table ${flow.tableId} not found`);
@@ -650,22 +620,15 @@ export const trustEdit = defineUseCase({
 });
 
 export const trustModal = defineUseCase({
-  type: "trust.modal",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z
-    .object({
-      type: z.literal("trust.modal"),
-      flowId: z.coerce.number().int(),
-      characterId: z.coerce.number().int(),
-    })
-    .catchall(z.unknown()),
+  schema: mwIntents["trust.modal"].catchall(z.unknown()),
   table: "none",
   mutates: true,
   ephemeral: true,
   async run(ctx) {
     const table = await tableOfFlow(ctx, ctx.intent.flowId);
     const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
-    const flow = await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round");
+    const flow = await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId);
     let round = flow.state.round;
     const names = nameMap(await trustCharacters(ctx.tx, table.id));
     // Field by field: a bad value is reported by name and the valid ones are kept.
@@ -717,17 +680,17 @@ export const trustModal = defineUseCase({
 });
 
 export const trustReveal = defineUseCase({
-  type: "trust.reveal",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("trust.reveal"), flowId: z.coerce.number().int().optional() }),
+  schema: mwIntents["trust.reveal"],
   table: "required",
+  access: "gm",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGm(ctx);
+    const { table } = ctx;
     const flow =
       ctx.intent.flowId !== undefined
-        ? await requireFlow<TrustRoundFlow>(ctx.tx, table.id, ctx.intent.flowId, "mw.trust-round")
+        ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
         : await openRound(ctx.tx, table);
     if (!flow) refuse("errors.mw.noTrustRound");
     const effects = await reveal(ctx, table, flow, true);
@@ -739,13 +702,8 @@ export const trustReveal = defineUseCase({
 });
 
 export const trustShow = defineUseCase({
-  type: "trust.show",
   // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: z.object({
-    type: z.literal("trust.show"),
-    table: z.union([z.string(), z.number()]).optional(),
-    character: name.optional(),
-  }),
+  schema: mwIntents["trust.show"],
   table: "none",
   mutates: false,
   ephemeral: true,
@@ -802,14 +760,13 @@ export const trustShow = defineUseCase({
 });
 
 export const trustMatrix = defineUseCase({
-  type: "trust.matrix",
   systems: SYSTEMS,
-  schema: z.object({ type: z.literal("trust.matrix") }),
+  schema: mwIntents["trust.matrix"],
   table: "required",
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const links = await trustLinks(ctx.tx, table.id);
     const names = nameMap(await trustCharacters(ctx.tx, table.id));
     return {
