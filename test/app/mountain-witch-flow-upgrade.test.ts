@@ -141,7 +141,7 @@ describe("Mountain Witch flows saved by an older bot (app)", () => {
     await run(GM, { type: "conflict.end", flowId: id });
   });
 
-  it("a duel saved before stop votes were stored: the strike reveals 4 against 2, then both stop and it closes", async () => {
+  it("a duel saved before stop votes were stored: the strike reveals 4 against 2, then both stop (a peek between keeps the first stop) and it closes", async () => {
     const id = await insertFlow(
       "mw.duel",
       {
@@ -173,6 +173,9 @@ describe("Mountain Witch flows saved by an older bot (app)", () => {
     const first = await run(AKI, { type: "duel.end", flowId: id });
     expect(replyText(first)).toContain("Aki stops here.");
     expect((await flowRow(id)).status).toBe("open");
+    // A look at one's own dice after the reveal keeps the other's stop (it used to drop it).
+    await run(HAMADA, { type: "duel.peek", flowId: id });
+    expect((await flowRow(id)).state.stopped).toEqual(["b"]);
     await run(HAMADA, { type: "duel.end", flowId: id });
     const closed = await flowRow(id);
     expect(closed.status).toBe("closed");
