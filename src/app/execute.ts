@@ -206,30 +206,12 @@ export async function execute(
   return { result, useCase, table };
 }
 
-/** What PostgreSQL said, from a Prisma error (driver adapter or engine shape) or pg's own (raw SQL). */
+/** What PostgreSQL said: pg's error carries the SQLSTATE and the constraint (every statement is pg's). */
 function databaseCause(error: unknown): { sqlState?: string; constraint?: string } {
-  const e = error as {
-    code?: string;
-    constraint?: string;
-    message?: string;
-    meta?: {
-      target?: unknown;
-      driverAdapterError?: {
-        cause?: { originalCode?: string; code?: string; constraint?: { index?: string } };
-      };
-    };
-  };
-  if (typeof e !== "object" || e === null) return {};
-  if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && !e.meta) {
-    return { sqlState: e.code, constraint: e.constraint };
-  }
-  const cause = e.meta?.driverAdapterError?.cause;
-  const sqlState = cause?.originalCode ?? cause?.code ?? (e.code === "P2002" ? "23505" : undefined);
-  const constraint =
-    cause?.constraint?.index ??
-    (typeof e.meta?.target === "string" ? e.meta.target : undefined) ??
-    /constraint:? [`"]?([\w]+)/.exec(e.message ?? "")?.[1];
-  return { sqlState, constraint };
+  const e = error as { code?: unknown; constraint?: unknown };
+  if (typeof e !== "object" || e === null || typeof e.code !== "string" || !/^[0-9A-Z]{5}$/.test(e.code))
+    return {};
+  return { sqlState: e.code, constraint: typeof e.constraint === "string" ? e.constraint : undefined };
 }
 
 /**
