@@ -1,9 +1,8 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { Prisma, PrismaClient } from "../generated/prisma/client.js";
+import { PrismaClient } from "../generated/prisma/client.js";
 import { type Sql, sqlOn } from "./sql.js";
 
-export { Prisma, PrismaClient };
 /**
  * The database: Prisma's client on our pool. The bot sends every statement as raw SQL (`sqlFor`);
  * the client is there for tests' inspections (`db.character.findMany`).
