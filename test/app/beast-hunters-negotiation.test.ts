@@ -165,9 +165,14 @@ describe("Beast Hunters negotiation tracker", () => {
   it("a negotiation saved before the draft field existed still takes a pre-activation", async () => {
     const opened = await app.run(GM, { type: "challenge.negotiate", sphere: "social", phase: 2 });
     const flowId = opened.result.replyIsPanelOf!;
-    await app.database.query("UPDATE flow SET state = state - 'draft' WHERE id = $1", [flowId]);
+    // As an older bot left it: state version 1, no `draft`.
+    await app.database.query("UPDATE flow SET state = state - 'draft', state_version = 1 WHERE id = $1", [
+      flowId,
+    ]);
     await app.run(BO, { type: "negotiation.preactivate", flowId, pick: "attack:Quick" });
     expect((await sheet("Bo")).preActivated).toEqual(["Big", "Quick"]);
+    const [saved] = await app.database.query("SELECT state, state_version FROM flow WHERE id = $1", [flowId]);
+    expect(saved).toMatchObject({ state_version: 2, state: { draft: {} } });
   });
   it("a new adventure drops a negotiation left open (recorded as abandoned), with renewal of its pre-activations", async () => {
     const open = (await flows("bh.negotiation")).at(-1)!;

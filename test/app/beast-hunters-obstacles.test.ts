@@ -72,8 +72,11 @@ describe("Beast Hunters challenge with several obstacles", () => {
       traits: "Stern:2",
     });
     const flowId = started.result.replyIsPanelOf!;
-    // The previous shape: no `obstacles` in the price.
-    await app.database.query("UPDATE flow SET state = state #- '{price,obstacles}' WHERE id = $1", [flowId]);
+    // The previous shape (state version 1): no `obstacles` in the price.
+    await app.database.query(
+      "UPDATE flow SET state = state #- '{price,obstacles}', state_version = 1 WHERE id = $1",
+      [flowId],
+    );
     await app.run(GM, { type: "challenge.obstacle", name: "Crowd", traits: "Loud:2" });
     const text = replyText(await app.run(ADA, { type: "challenge.show" }));
     expect(text).toContain("**Elders**\n• Minimal damage boxes");

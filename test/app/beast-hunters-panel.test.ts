@@ -177,7 +177,10 @@ function expectOffersAccepted(state: ChallengeState, actor: string, view: Messag
 
 function checkControls(state: ChallengeState): void {
   for (const lang of ["en", "ru"] as const) {
-    const panel = challengePanel(lang, FLOW_ID, { challenge: state, price: { lines: [], ceiling: 500 } });
+    const panel = challengePanel(lang, FLOW_ID, {
+      challenge: state,
+      price: { lines: [], ceiling: 500, obstacles: [] },
+    });
     expectWithinDiscordLimits(panel);
     const types = sendable(panel).map((i) => i.type);
     const playing = state.status === "active" && !state.pendingBonus;
@@ -250,7 +253,10 @@ describe("the challenge panel's controls (random play)", () => {
     ).state;
     expect(state.pendingBonus).toMatchObject({ actor: "obstacle", target: second!.id });
     expect(advantageOf(state, "obstacle", second!.id)).toBeGreaterThanOrEqual(12);
-    const panel = challengePanel("en", FLOW_ID, { challenge: state, price: { lines: [], ceiling: 500 } });
+    const panel = challengePanel("en", FLOW_ID, {
+      challenge: state,
+      price: { lines: [], ceiling: 500, obstacles: [] },
+    });
     expectWithinDiscordLimits(panel);
     const strikes = sendable(panel).filter((i) => i.type === "challenge.strike");
     expect(strikes.map((i) => i.dice)).toEqual([1, 2, 3]);

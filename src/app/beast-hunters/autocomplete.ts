@@ -3,13 +3,13 @@ import { type Db, sqlFor } from "../../store/db.js";
 import { findOpenFlow } from "../flows.js";
 import { nameKey } from "../names.js";
 import type { Actor, AutocompleteSource } from "../use-case.js";
-import type { ChallengeFlowState } from "./challenge-view.js";
+import { challengeFlow } from "./flow-states.js";
 import { hunterSheet } from "./sheets.js";
 
 /** Nothing in Beast Hunters is secret: traits, resources, tasks and names are all on the table. */
 async function openChallenge(db: Db, table: GameTable | null) {
   if (table?.system !== "beast-hunters") return null;
-  return (await findOpenFlow<ChallengeFlowState>(db, table.id, "bh.challenge"))?.state.challenge ?? null;
+  return (await findOpenFlow(db, challengeFlow, table.id))?.state.challenge ?? null;
 }
 
 function matching(names: string[], query: string) {

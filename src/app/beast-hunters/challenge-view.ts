@@ -13,17 +13,8 @@ import {
 import type { KnownIntent, PartialKnownIntent } from "../intents.js";
 import type { LogInput } from "../log.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
+import type { ChallengeFlowState } from "./flow-states.js";
 import { boxesLine } from "./sheets.js";
-
-/** What the `bh.challenge` flow stores: the rules state and how it was priced (to explain it back). */
-export interface ChallengeFlowState {
-  challenge: ChallengeState;
-  /**
-   * `lines`: every obstacle's price lines; `obstacles` (absent in challenges saved before several
-   * obstacles existed): where each obstacle's lines start, to name them on the panel.
-   */
-  price: { lines: PriceLine[]; ceiling: number; obstacles?: { name: string; from: number }[] };
-}
 
 type Params = Record<string, string | number>;
 
@@ -381,7 +372,7 @@ function priceLineText(lang: Lang, line: PriceLine): string {
 
 /** The price field: one block per obstacle when there are several, each under its name. */
 function panelPrice(lang: Lang, price: ChallengeFlowState["price"]): string {
-  const obstacles = price.obstacles ?? [];
+  const obstacles = price.obstacles;
   if (obstacles.length < 2) return priceText(lang, price.lines);
   return obstacles
     .map((o, i) => `**${o.name}**\n${priceText(lang, price.lines.slice(o.from, obstacles[i + 1]?.from))}`)

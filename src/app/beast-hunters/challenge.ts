@@ -4,13 +4,11 @@ import { type Lang, type MessageKey, t } from "../../i18n/index.js";
 import {
   addObstacle,
   applyChallengeAction,
-  asNegotiation,
   type ChallengeAction,
   type ChallengeEvent,
   type ChallengeState,
   GM_SIDE,
   markPreActivated,
-  type NegotiationState,
   nothingPlayedYet,
   type ObstacleInput,
   type Phase,
@@ -43,7 +41,6 @@ import { type ActionContext, type ActionResult, defineUseCase, type Effect } fro
 import type { MessageView, ModalView } from "../views.js";
 import { adventureOf, settleAdventure } from "./adventure.js";
 import {
-  type ChallengeFlowState,
   challengePanel,
   eventLines,
   eventLogEntries,
@@ -51,6 +48,7 @@ import {
   severalHunters,
   teamActionsView,
 } from "./challenge-view.js";
+import { type ChallengeFlowState, challengeFlow, negotiationFlow } from "./flow-states.js";
 import { bhIntents } from "./intents.js";
 import {
   closeNegotiation,
@@ -74,8 +72,8 @@ const SYSTEMS = ["beast-hunters"] as const;
 type Flow = TypedFlow<ChallengeFlowState>;
 
 async function loadFlow(ctx: ActionContext, table: GameTable, id: number | undefined): Promise<Flow> {
-  if (id !== undefined) return requireFlow<ChallengeFlowState>(ctx.tx, table.id, id, "bh.challenge");
-  const flow = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
+  if (id !== undefined) return requireFlow(ctx.tx, challengeFlow, table.id, id);
+  const flow = await findOpenFlow(ctx.tx, challengeFlow, table.id);
   if (!flow) refuse("errors.bh.noChallenge");
   return flow;
 }
@@ -150,7 +148,7 @@ async function play(
   const before = flow.state.challenge;
   const result = applyChallengeAction(before, action, ctx.dice);
   const next: ChallengeFlowState = { ...flow.state, challenge: result.state };
-  await saveFlowState(ctx.tx, flow.id, next, result.state.status === "closed");
+  await saveFlowState(ctx.tx, challengeFlow, flow.id, next, result.state.status === "closed");
   const actedFor = await gmActedFor(ctx, table, before, action);
   for (const entry of eventLogEntries(result.state, result.events)) await appendLog(ctx, table.id, entry);
   await settle(ctx, table, result.state, result.events);
@@ -421,7 +419,7 @@ export const challengeStart = defineUseCase({
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const problems = error instanceof FormErrors ? error.problems : [{ field: null, error }];
-      await saveFlowState(ctx.tx, negotiation.id, { ...negotiation.state, draft });
+      await saveFlowState(ctx.tx, negotiationFlow, negotiation.id, { ...negotiation.state, draft });
       return {
         reply: formProblems(ctx.userLang, problems, { type: "negotiation.form", flowId: negotiation.id }),
       };
@@ -587,9 +585,8 @@ async function buyObstacle(
     challenge: started.state,
     price: { lines: price.lines, ceiling: pool.ceiling, obstacles: [{ name, from: 0 }] },
   };
-  const flow = await createFlow(ctx.tx, {
+  const flow = await createFlow(ctx.tx, challengeFlow, {
     tableId: table.id,
-    kind: "bh.challenge",
     state,
     createdByUserId: ctx.actor.userId,
   });
@@ -622,8 +619,7 @@ async function requireNegotiation(
   table: GameTable,
   id: number,
 ): Promise<NegotiationFlow> {
-  const flow = await requireFlow<NegotiationState>(ctx.tx, table.id, id, "bh.negotiation");
-  return { ...flow, state: asNegotiation(flow.state) };
+  return requireFlow(ctx.tx, negotiationFlow, table.id, id);
 }
 
 /** The negotiation panel's "to dice" button (and the form's "fix" button): the guided challenge form. */
@@ -720,7 +716,7 @@ export const challengeActivate = defineUseCase({
   async run(ctx) {
     const table = ctx.table;
     const intent = ctx.intent;
-    const challenge = await findOpenFlow(ctx.tx, table.id, "bh.challenge");
+    const challenge = await findOpenFlow(ctx.tx, challengeFlow, table.id);
     const negotiation =
       intent.flowId === undefined && !challenge ? await findNegotiation(ctx, table.id) : null;
     if (!negotiation) return activateInChallenge.run(ctx);
@@ -1246,14 +1242,10 @@ export const challengeObstacle = defineUseCase({
       price: {
         ...flow.state.price,
         lines: [...flow.state.price.lines, ...added.price.lines],
-        obstacles: [
-          // A challenge saved before obstacles were named: its first obstacle's lines are all the lines.
-          ...(flow.state.price.obstacles ?? [{ name: nameIn(before, "obstacle"), from: 0 }]),
-          { name, from: flow.state.price.lines.length },
-        ],
+        obstacles: [...flow.state.price.obstacles, { name, from: flow.state.price.lines.length }],
       },
     };
-    await saveFlowState(ctx.tx, flow.id, next);
+    await saveFlowState(ctx.tx, challengeFlow, flow.id, next);
     for (const entry of eventLogEntries(added.state, added.events)) await appendLog(ctx, table.id, entry);
     return answer(
       ctx,
@@ -1318,7 +1310,7 @@ export const challengeShow = defineUseCase({
     const table = ctx.table;
     const flow =
       ctx.intent.flowId !== undefined
-        ? await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "bh.challenge", {
+        ? await requireFlow(ctx.tx, challengeFlow, table.id, ctx.intent.flowId, {
             open: false,
           })
         : await loadFlow(ctx, table, undefined);

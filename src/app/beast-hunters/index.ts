@@ -32,7 +32,7 @@ import {
   challengeTeam,
   negotiationForm,
 } from "./challenge.js";
-import type { ChallengeFlowState } from "./challenge-view.js";
+import { challengeFlow } from "./flow-states.js";
 import {
   challengeNegotiate,
   negotiationPhase,
@@ -131,7 +131,7 @@ export const hooks: SystemHooks = {
     const table = ctx.table;
     if (!table) return [];
     const pool = await findReserve(ctx.tx, table.id);
-    const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
+    const open = await findOpenFlow(ctx.tx, challengeFlow, table.id);
     return [
       { name: t(ctx.publicLang, "bh.terms.reserve.title"), value: reserveSummary(ctx.publicLang, pool) },
       ...(open

@@ -7,7 +7,6 @@
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import {
-  asNegotiation,
   endNegotiation,
   GM_SIDE,
   markPreActivated,
@@ -37,6 +36,7 @@ import { cleanName } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
+import { negotiationFlow } from "./flow-states.js";
 import { bhIntents } from "./intents.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
@@ -50,15 +50,11 @@ export async function findNegotiation(
   ctx: Pick<ActionContext, "tx">,
   tableId: number,
 ): Promise<NegotiationFlow | null> {
-  const flow = await findOpenFlow<NegotiationState>(ctx.tx, tableId, "bh.negotiation");
-  return flow ? { ...flow, state: asNegotiation(flow.state) } : null;
+  return findOpenFlow(ctx.tx, negotiationFlow, tableId);
 }
 
 async function loadNegotiation(ctx: ActionContext, table: GameTable, id: number | undefined) {
-  if (id !== undefined) {
-    const flow = await requireFlow<NegotiationState>(ctx.tx, table.id, id, "bh.negotiation");
-    return { ...flow, state: asNegotiation(flow.state) };
-  }
+  if (id !== undefined) return requireFlow(ctx.tx, negotiationFlow, table.id, id);
   const flow = await findNegotiation(ctx, table.id);
   if (!flow) refuse("errors.bh.noNegotiation");
   return flow;
@@ -164,7 +160,7 @@ export const challengeNegotiate = defineUseCase({
     if (open && ctx.intent.sphere && ctx.intent.sphere !== open.state.sphere) {
       // The GM names the sphere in phase 1 as the plan takes shape; naming another one changes it.
       const state = { ...open.state, sphere: ctx.intent.sphere };
-      await saveFlowState(ctx.tx, open.id, state);
+      await saveFlowState(ctx.tx, negotiationFlow, open.id, state);
       await appendLog(ctx, table.id, {
         action: "negotiation.sphere",
         summary: { key: "bh.log.negotiationSphere", params: { sphere: state.sphere } },
@@ -218,9 +214,8 @@ export async function openNegotiation(
       traits: hunterSheet(c).traits.map((tr) => ({ name: tr.name, sphere: tr.sphere, value: tr.value })),
     })),
   });
-  const flow = await createFlow(ctx.tx, {
+  const flow = await createFlow(ctx.tx, negotiationFlow, {
     tableId: table.id,
-    kind: "bh.negotiation",
     state,
     createdByUserId: ctx.actor.userId,
   });
@@ -242,7 +237,7 @@ async function movePhase(
   to: Phase | undefined,
 ): Promise<ActionResult> {
   const state = nextPhase(flow.state, to);
-  await saveFlowState(ctx.tx, flow.id, state);
+  await saveFlowState(ctx.tx, negotiationFlow, flow.id, state);
   await appendLog(ctx, table.id, {
     action: "negotiation.phase",
     summary: { key: "bh.log.negotiationPhase", params: { before: flow.state.phase, after: state.phase } },
@@ -411,7 +406,7 @@ export async function preActivateInNegotiation(
       }
     : flow.state;
   const { state, added } = preActivate(current, pre, already);
-  await saveFlowState(ctx.tx, flow.id, state);
+  await saveFlowState(ctx.tx, negotiationFlow, flow.id, state);
   if (sheet) await saveHunterSheet(ctx.tx, Number(pre.by), markPreActivated(sheet, [added.trait]));
   const name = added.by === GM_SIDE ? t(ctx.publicLang, "bh.negotiation.gm") : nameOf(state, added.by);
   if (options.actedForBy)
@@ -445,7 +440,7 @@ export async function closeNegotiation(
   challengeFlowId: number | null,
 ): Promise<Effect> {
   const state = endNegotiation(flow.state, how, challengeFlowId);
-  await saveFlowState(ctx.tx, flow.id, state, true);
+  await saveFlowState(ctx.tx, negotiationFlow, flow.id, state, true);
   await appendLog(ctx, table.id, {
     action: "negotiation.ended",
     summary: { key: "bh.log.negotiationEnded", params: { how, phase: state.phase } },

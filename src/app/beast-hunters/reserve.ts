@@ -21,7 +21,7 @@ import { cleanText, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
-import type { ChallengeFlowState } from "./challenge-view.js";
+import { challengeFlow } from "./flow-states.js";
 import { bhIntents } from "./intents.js";
 import { closeNegotiation, findNegotiation, requireNegotiationPhase } from "./negotiation.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
@@ -92,7 +92,7 @@ export async function refuseIfChallengeOpen(
   ctx: Pick<ActionContext, "tx" | "actor">,
   table: GameTable,
 ): Promise<void> {
-  const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "bh.challenge");
+  const open = await findOpenFlow(ctx.tx, challengeFlow, table.id);
   if (!open) return;
   if (!isGm(table, ctx.actor)) refuse("errors.bh.challengeOpenAskGm");
   const { status, pendingFatal, participants } = open.state.challenge;
@@ -278,7 +278,7 @@ export async function endIfReserveSpent(
 ): Promise<Effect[]> {
   const pool = await findReserve(ctx.tx, table.id);
   if (!pool || reserveLeft(asReserve(pool)) > 0) return [];
-  if (await findOpenFlow(ctx.tx, table.id, "bh.challenge")) return [];
+  if (await findOpenFlow(ctx.tx, challengeFlow, table.id)) return [];
   const summary = await finishAdventure(ctx, table, pool, adventureOf(pool), "reserve", true);
   return summary ? [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }] : [];
 }

@@ -18,7 +18,7 @@ import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
-import type { ChallengeFlowState } from "./challenge-view.js";
+import { challengeFlow } from "./flow-states.js";
 import { bhIntents } from "./intents.js";
 import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
 
@@ -27,7 +27,7 @@ const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
 
 /** A hunter in an open challenge keeps the sheet the challenge started with until it ends. */
 async function refuseIfInChallenge(ctx: Pick<ActionContext, "tx">, tableId: number, character: Character) {
-  const flow = await findOpenFlow<ChallengeFlowState>(ctx.tx, tableId, "bh.challenge");
+  const flow = await findOpenFlow(ctx.tx, challengeFlow, tableId);
   if (flow?.state.challenge.participants.some((p) => p.id === String(character.id))) {
     refuse("errors.bh.inChallenge", { name: character.name });
   }
