@@ -1,6 +1,9 @@
 import type { AutocompleteSource, UseCase } from "../use-case.js";
 import { mwAutocompleteSources } from "./autocomplete.js";
+import { chapterUseCases } from "./chapter.js";
 import { conflictUseCases } from "./conflict.js";
+import { conflictDamageUseCases } from "./conflict-damage.js";
+import { conflictRoundUseCases } from "./conflict-round.js";
 import { damageUseCases } from "./damage.js";
 import { duelUseCases } from "./duel.js";
 import { fateUseCases } from "./fates.js";
@@ -10,7 +13,10 @@ import { trustUseCases } from "./trust.js";
 // biome-ignore lint/suspicious/noExplicitAny: each use case has its own intent type
 export const useCases: UseCase<any>[] = [
   ...conflictUseCases,
+  ...conflictRoundUseCases,
+  ...conflictDamageUseCases,
   ...duelUseCases,
+  ...chapterUseCases,
   ...trustUseCases,
   ...fateUseCases,
   ...damageUseCases,

@@ -1,171 +1,36 @@
 /**
- * Trust: `/trust show|matrix|set|submit|reveal` and `/chapter next`. In secret mode the
- * chapter's trust round is collected in DMs (or ephemerally in the channel when a
- * player's DMs are closed): the GM sees who has submitted, never what, and all changes
- * are revealed together in one channel message.
+ * Trust: `/trust show|matrix|set|submit|reveal` and the chapter's trust round (opened by
+ * `/chapter next`, chapter.ts). In secret mode the round is collected in DMs (or ephemerally
+ * in the channel when a player's DMs are closed): the GM sees who has submitted, never what,
+ * and all changes are revealed together in one channel message.
  */
 import { z } from "zod";
 import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import { DomainError, refuse } from "../../rules/errors.js";
 import {
   allTrustSubmitted,
   applyChapterStart,
-  openTrustRound,
   proposeTrust,
   revealTrustRound,
   submitTrust,
-  type TrustChange,
-  type TrustLink,
-  type TrustRoundState,
   trustRoundVisibleTo,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
-import { setTableChapter } from "../../store/tables.js";
 import { findCharacter } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
-import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
-import { languageOfTable, languagesOf } from "../languages.js";
+import { findOpenFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import { languageOfTable } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
-import type { EmbedView, MessageView } from "../views.js";
+import type { MessageView } from "../views.js";
 import { type TrustRoundFlow, trustRoundFlow } from "./flow-states.js";
 import { mwIntents } from "./intents.js";
-import { mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
-import { beginPlay, ownStartingValue, setStartingTrust } from "./starting-trust.js";
+import { mwTableState, trustCharacters, trustLinks } from "./shared.js";
+import { ownStartingValue, setStartingTrust } from "./starting-trust.js";
+import { changeLines, matrixLines, nameMap, roundPanel, rowView } from "./trust-view.js";
 
 const SYSTEMS = ["mountain-witch"] as const;
-
-function nameMap(characters: readonly Character[]): Map<number, string> {
-  return new Map(characters.map((c) => [c.id, c.name]));
-}
-
-/** The values as a table: one line per giver. */
-export function matrixLines(links: readonly TrustLink[], names: Map<number, string>): string[] {
-  const givers = [...new Set(links.map((l) => l.giverId))].filter((id) => names.has(id));
-  return givers.map((g) => {
-    const row = links
-      .filter((l) => l.giverId === g && names.has(l.holderId))
-      .map((l) => `${names.get(l.holderId)} **${l.value}**`)
-      .join(" · ");
-    return `**${names.get(g)}** → ${row || "—"}`;
-  });
-}
-
-function changeLines(lang: Lang, changes: readonly TrustChange[], names: Map<number, string>): string[] {
-  return changes.map((c) =>
-    t(lang, "mw.trust.changeLine", {
-      giver: names.get(c.giverId) ?? "?",
-      holder: names.get(c.holderId) ?? "?",
-      before: c.before,
-      after: c.after,
-    }),
-  );
-}
-
-/** A giver's own row in the round: what they give each other character now, and what they set. */
-function rowView(
-  lang: Lang,
-  flowId: number,
-  round: TrustRoundState,
-  giver: Character,
-  names: Map<number, string>,
-  inDm: boolean,
-): MessageView {
-  const seen = trustRoundVisibleTo(round, giver.id);
-  const own = seen.own ?? [];
-  const lines = own.map((p) => {
-    const old =
-      round.values.find((v) => v.giverId === p.giverId && v.holderId === p.holderId)?.value ?? p.value;
-    const change = p.value !== old ? ` (${old} → ${p.value})` : "";
-    return `• ${names.get(p.holderId) ?? "?"}: **${p.value}**${change}`;
-  });
-  const submitted = round.submitted.includes(giver.id);
-  return {
-    ephemeral: !inDm,
-    embeds: [
-      {
-        title: t(lang, "mw.trust.rowTitle", { name: giver.name, chapter: round.chapter }),
-        description: [...lines, "", t(lang, submitted ? "mw.trust.submitted" : "mw.trust.rowHelp")].join(
-          "\n",
-        ),
-        tone: "secret",
-      },
-    ],
-    rows:
-      submitted || round.phase !== "collecting"
-        ? []
-        : [
-            [
-              {
-                kind: "button",
-                label: t(lang, "mw.trust.button.edit"),
-                style: "primary",
-                intent: { type: "trust.edit", flowId, characterId: giver.id },
-              },
-              {
-                kind: "button",
-                label: t(lang, "mw.trust.button.submit"),
-                style: "success",
-                intent: { type: "trust.submit", flowId, characterId: giver.id },
-              },
-            ],
-          ],
-  };
-}
-
-/** The round's public panel: who has submitted (never what), and whose DMs were closed. */
-function roundPanel(
-  lang: Lang,
-  flowId: number,
-  flow: TrustRoundFlow,
-  names: Map<number, string>,
-): MessageView {
-  const seen = trustRoundVisibleTo(flow.round, null);
-  const list = (ids: number[]) => ids.map((id) => names.get(id) ?? "?").join(", ") || "—";
-  const fields: NonNullable<EmbedView["fields"]> = [
-    { name: t(lang, "mw.trust.panel.submitted"), value: list(seen.submitted), inline: true },
-    { name: t(lang, "mw.trust.panel.pending"), value: list(seen.pending), inline: true },
-  ];
-  if (flow.dmClosed.length > 0)
-    fields.push({ name: t(lang, "mw.trust.panel.dmClosed"), value: list(flow.dmClosed) });
-  if (flow.round.mode === "open" && seen.proposals) {
-    const lines = seen.proposals.map(
-      (p) => `${names.get(p.giverId)} → ${names.get(p.holderId)}: **${p.value}**`,
-    );
-    if (lines.length) fields.push({ name: t(lang, "mw.trust.panel.proposals"), value: lines.join("\n") });
-  }
-  const closed = flow.round.phase !== "collecting";
-  return {
-    embeds: [
-      {
-        title: t(lang, "mw.trust.panel.title", { chapter: flow.round.chapter }),
-        description: t(
-          lang,
-          closed
-            ? "mw.trust.panel.closed"
-            : flow.round.mode === "secret"
-              ? "mw.trust.panel.secret"
-              : "mw.trust.panel.open",
-        ),
-        fields,
-        tone: "info",
-      },
-    ],
-    rows: closed
-      ? []
-      : [
-          [
-            {
-              kind: "button",
-              label: t(lang, "mw.trust.button.reveal"),
-              style: "secondary",
-              intent: { type: "trust.reveal", flowId },
-            },
-          ],
-        ],
-  };
-}
 
 /**
  * Reveals the round: applies every change at once (validated again), refills points,
@@ -303,131 +168,12 @@ async function giverAt(
   return own[0]!;
 }
 
-async function openRound(
+export async function openRound(
   tx: ActionContext["tx"],
   table: GameTable,
 ): Promise<TypedFlow<TrustRoundFlow> | null> {
   return findOpenFlow(tx, trustRoundFlow, table.id);
 }
-
-export const chapterNext = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["chapter.next"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    if (await openRound(ctx.tx, table)) refuse("errors.mw.trustRoundOpen");
-    const mw = mwTableState(table);
-    const links = await trustLinks(ctx.tx, table.id);
-    if (!mw.matrixLocked) {
-      // The first chapter begins: the starting matrix is final (secret edits revealed) and points are full.
-      const revealed = await beginPlay(ctx, table, ctx.publicLang);
-      await appendLog(ctx, table.id, {
-        action: "chapter.start",
-        summary: { key: "log.mw.chapter.start", params: { chapter: table.chapter } },
-      });
-      return {
-        reply: {
-          embeds: [
-            {
-              title: t(ctx.publicLang, "mw.chapter.firstTitle", { chapter: table.chapter }),
-              description: t(ctx.publicLang, "mw.chapter.first"),
-              tone: "success",
-            },
-            ...(revealed?.embeds ?? []),
-          ],
-        },
-      };
-    }
-    const chapter = table.chapter + 1;
-    await setTableChapter(ctx.tx, table.id, chapter);
-    // "Until the end of the chapter" damage ends with it (cleared and listed in one statement).
-    const damage = await sqlFor(ctx.tx).rows<{ id: number }>`
-      WITH cleared AS (
-        UPDATE damage_entry SET cleared_at = ${ctx.now}
-        WHERE table_id = ${table.id} AND cleared_at IS NULL AND duration = 'chapter'
-        RETURNING id
-      )
-      SELECT id FROM cleared ORDER BY id`;
-    const characters = await trustCharacters(ctx.tx, table.id);
-    const recoverable = characters.filter((c) => {
-      const s = mwSheet(c);
-      return c.status === "incapacitated" && (s.incapacitatedInChapter ?? 0) < chapter;
-    });
-    await appendLog(ctx, table.id, {
-      action: "chapter.next",
-      summary: { key: "log.mw.chapter.next", params: { chapter } },
-      before: { chapter: table.chapter },
-      after: { chapter, clearedDamage: damage.map((d) => d.id) },
-    });
-    const givers = characters.filter((c) => c.ownerUserId !== null);
-    const round = openTrustRound({
-      chapter,
-      mode: table.trustMode === "open" ? "open" : "secret",
-      giverIds: givers.map((c) => c.id),
-      links,
-    });
-    const state: TrustRoundFlow = { round, dmClosed: [] };
-    const flow = await createFlow(ctx.tx, trustRoundFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    const names = nameMap(characters);
-    const effects: Effect[] = [];
-    if (round.mode === "secret") {
-      // Each giver's DM is in their own language; the note posted when their DMs are closed is public.
-      const languages = await languagesOf(
-        ctx,
-        givers.map((g) => g.ownerUserId!),
-      );
-      for (const giver of givers) {
-        effects.push({
-          kind: "dm",
-          userId: giver.ownerUserId!,
-          view: rowView(languages.get(giver.ownerUserId!)!, flow.id, round, giver, names, true),
-          ifClosed: {
-            channelId: table.channelId,
-            view: {
-              content: t(ctx.publicLang, "mw.trust.dmClosed", {
-                user: `<@${giver.ownerUserId}>`,
-                name: giver.name,
-              }),
-              mentionUsers: [giver.ownerUserId!],
-              // The same private form as in the DM: only that player may open it (the use case checks).
-              rows: [
-                [
-                  {
-                    kind: "button",
-                    label: t(ctx.publicLang, "mw.trust.button.openForm", { name: giver.name }).slice(0, 80),
-                    style: "primary",
-                    intent: { type: "trust.edit", flowId: flow.id, characterId: giver.id, inChannel: 1 },
-                  },
-                ],
-              ],
-            },
-            intent: { type: "trust.dm-closed", flowId: flow.id, characterId: giver.id },
-          },
-        });
-      }
-    }
-    const panel = roundPanel(ctx.publicLang, flow.id, state, names);
-    const notes = [
-      t(ctx.publicLang, "mw.chapter.next", { chapter, cleared: damage.length }),
-      ...(recoverable.length
-        ? [t(ctx.publicLang, "mw.chapter.mayRecover", { names: recoverable.map((c) => c.name).join(", ") })]
-        : []),
-    ];
-    return {
-      reply: { ...panel, embeds: [{ description: notes.join("\n"), tone: "info" }, ...(panel.embeds ?? [])] },
-      replyIsPanelOf: flow.id,
-      effects,
-    };
-  },
-});
 
 export const trustDmClosed = defineUseCase({
   systems: SYSTEMS,
@@ -789,7 +535,6 @@ export const trustMatrix = defineUseCase({
 });
 
 export const trustUseCases = [
-  chapterNext,
   trustDmClosed,
   trustSet,
   trustSubmit,
