@@ -3,35 +3,35 @@ import { newHunterSheet } from "../../rules/beast-hunters/index.js";
 import { findOpenFlow } from "../flows.js";
 import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { resourceNames, targetNames, taskNames, traitNames } from "./autocomplete.js";
+import { challengeEnd, challengeShow } from "./challenge.js";
 import {
   challengeAccept,
-  challengeAchieve,
   challengeActivate,
-  challengeEnd,
   challengeFate,
   challengeGiveUp,
-  challengeHelp,
   challengeManeuver,
   challengeMenu,
   challengeNeutralize,
+  challengeOffer,
+  challengeReassign,
+  challengeRestore,
+  challengeSkip,
+  challengeStrike,
+} from "./challenge-actions.js";
+import {
   challengeObstacle,
   challengeObstacleForm,
-  challengeOffer,
-  challengePass,
-  challengeReassign,
-  challengeResolve,
-  challengeRestore,
-  challengeShow,
-  challengeSkip,
   challengeStart,
-  challengeStrike,
-  challengeSwitch,
+  negotiationForm,
+} from "./challenge-setup.js";
+import {
+  challengeAchieve,
+  challengeResolve,
   challengeTask,
   challengeTaskForm,
   challengeTaskMenu,
-  challengeTeam,
-  negotiationForm,
-} from "./challenge.js";
+} from "./challenge-tasks.js";
+import { challengeHelp, challengePass, challengeSwitch, challengeTeam } from "./challenge-team.js";
 import { challengeFlow } from "./flow-states.js";
 import {
   challengeNegotiate,
