@@ -60,6 +60,10 @@ export class Pacer {
     this.timer = this.stopped ? null : setTimeout(this.tick, 1);
   };
 
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
   /** Resolves true when it is this caller's turn, false once stopped. */
   take(): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
@@ -74,7 +78,12 @@ export class Pacer {
 
 export class ScenarioError extends Error {}
 
-/** Runs scenarios' steps against the double, timing every interaction. */
+/**
+ * Runs scenarios' steps against the double, timing every interaction. Once the pacer stops, a table
+ * finishes the scenario it is in — its remaining steps at once, in the "cooldown" phase no summary
+ * counts — and then stops: the next phase finds no half-played conflict or challenge left open
+ * (which would make its rounds refused).
+ */
 export class Driver {
   readonly samples: Sample[] = [];
   phase = "setup";
@@ -96,15 +105,19 @@ export class Driver {
     random: () => number,
   ): Promise<boolean> {
     try {
-      for (const step of steps) if (!(await this.runStep(table, scenario, step, random))) return false;
-      return true;
+      for (const step of steps) await this.runStep(table, scenario, step, random);
     } catch (error) {
       const entry = this.broken.get(scenario.name) ?? { count: 0, last: "" };
       entry.count += 1;
       entry.last = error instanceof Error ? error.message.slice(0, 300) : String(error);
       this.broken.set(scenario.name, entry);
-      return true;
     }
+    return !this.pacer?.isStopped;
+  }
+
+  /** Waits for a dispatch slot; false when the pacer has stopped (the step then goes at once, unmeasured). */
+  private async paced(): Promise<boolean> {
+    return this.pacer ? this.pacer.take() : true;
   }
 
   private actorOf(
@@ -117,41 +130,40 @@ export class Driver {
     return { actor: table.players[index] as string, playerIndex: index };
   }
 
-  /** Returns false when the pacer stopped (end of phase). */
   private async runStep(
     table: TableWorld,
     scenario: Scenario,
     step: Step,
     random: () => number,
-  ): Promise<boolean> {
+  ): Promise<void> {
     if ("parallel" in step) {
-      const results = await Promise.all(step.parallel.map((s) => this.runStep(table, scenario, s, random)));
-      return results.every(Boolean);
+      await Promise.all(step.parallel.map((s) => this.runStep(table, scenario, s, random)));
+      return;
     }
     const who = this.actorOf(table, step.as, random);
     const ctx: StepContext = { table, ...who, random };
     if ("click" in step) {
       // Look for the button only once it is this click's turn: panels change while waiting.
-      if (this.pacer && !(await this.pacer.take())) return false;
+      const inWindow = await this.paced();
       const target = this.findButton(table, who.actor, step.on, step.click);
       if (!target) {
         if (!step.else) throw new ScenarioError(`no button ${step.click} on ${step.on}`);
         const other = { ...ctx, ...this.actorOf(table, step.else.as, random) };
-        return this.slash(table, scenario, step.else, other, true);
+        return this.slash(table, scenario, step.else, other, inWindow);
       }
       return this.timed(
         scenario,
         `click ${step.click}`,
         () => this.double.click(who.actor, target.messageId, target.customId),
         undefined,
-        true,
+        inWindow,
       );
     }
     if ("autocomplete" in step) {
       const [command, ...path] = step.autocomplete.split(" ");
       const options = typeof step.options === "function" ? step.options(ctx) : step.options;
-      if (this.pacer && !(await this.pacer.take())) return false;
-      const sample = this.newSample(scenario, `autocomplete ${step.autocomplete}`);
+      const inWindow = await this.paced();
+      const sample = this.newSample(scenario, `autocomplete ${step.autocomplete}`, inWindow);
       const started = performance.now();
       this.enter();
       try {
@@ -172,7 +184,7 @@ export class Driver {
       } finally {
         this.leave();
       }
-      return true;
+      return;
     }
     return this.slash(table, scenario, step, ctx);
   }
@@ -182,28 +194,28 @@ export class Driver {
     scenario: Scenario,
     step: SlashStep,
     ctx: StepContext,
-    slotTaken = false,
-  ): Promise<boolean> {
+    /** Set when the caller already waited for the slot: whether it came in the window. */
+    inWindow?: boolean,
+  ): Promise<void> {
     const [command, ...path] = step.slash.split(" ");
     const options = typeof step.options === "function" ? step.options(ctx) : (step.options ?? {});
     const channel = step.dm ? this.double.dmChannelOf(ctx.actor) : table.channelId;
     let messageId: string | undefined;
-    const ok = await this.timed(
+    await this.timed(
       scenario,
       step.slash,
       () => this.double.slash(ctx.actor, channel, command as string, path, options),
       (view) => {
         messageId = view?.id;
       },
-      slotTaken,
+      inWindow,
     );
     if (step.remember && messageId) table.remembered[step.remember] = messageId;
-    return ok;
   }
 
-  private newSample(scenario: Scenario, label: string): Sample {
+  private newSample(scenario: Scenario, label: string, inWindow: boolean): Sample {
     const sample: Sample = {
-      phase: this.phase,
+      phase: inWindow ? this.phase : "cooldown",
       scenario: scenario.name,
       label,
       cls: label === "roll" ? "roll" : "db",
@@ -217,16 +229,15 @@ export class Driver {
     return sample;
   }
 
-  /** Takes a slot, dispatches, and records ack (initial callback) and final (settled) latency. */
+  /** Takes a slot (unless taken), dispatches, and records ack (initial callback) and final (settled) latency. */
   private async timed(
     scenario: Scenario,
     label: string,
     act: () => InteractionHandle,
     onSettled?: (message: MessageView | null) => void,
-    slotTaken = false,
-  ): Promise<boolean> {
-    if (this.pacer && !slotTaken && !(await this.pacer.take())) return false;
-    const sample = this.newSample(scenario, label);
+    inWindow?: boolean,
+  ): Promise<void> {
+    const sample = this.newSample(scenario, label, inWindow ?? (await this.paced()));
     const started = performance.now();
     sample.dispatchedAt = started;
     let handle: InteractionHandle;
@@ -251,7 +262,6 @@ export class Driver {
     } finally {
       this.leave();
     }
-    return true;
   }
 
   private findButton(

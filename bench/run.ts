@@ -1030,7 +1030,11 @@ async function runRatioPhase(input: {
     name: string,
     scenarios: Scenario[],
     seed: number,
-  ): Promise<{ phase: PhaseResult; census: Census | null; driver: Driver }> => {
+  ): Promise<{
+    phase: PhaseResult;
+    census: { counts: Census; interactions: number } | null;
+    driver: Driver;
+  }> => {
     const driver = new Driver(double, pacer);
     driver.phase = "warmup";
     pacer.begin(rate);
@@ -1050,10 +1054,13 @@ async function runRatioPhase(input: {
     await driver.drain();
     await loop;
     await waitForOutcomes(target, driver.samples, name);
-    // The census window closes once the window's interactions (and their effects) are done.
-    const census = censusFile && target.name === "bot" ? await censusWindow(target, censusFile) : null;
     const phase = summarizePhase(name, driver.samples, seconds, windowStart, double, target, used, rate);
     printPhase(phase);
+    // The census window closes once the window's interactions, the scenarios' last steps after it
+    // (the cooldown) and their effects are done: its statements are theirs.
+    const counts = censusFile && target.name === "bot" ? await censusWindow(target, censusFile) : null;
+    const cooldown = driver.samples.filter((s) => s.phase === "cooldown").length;
+    const census = counts ? { counts, interactions: phase.interactions + cooldown } : null;
     return { phase, census, driver };
   };
 
@@ -1076,7 +1083,11 @@ async function runRatioPhase(input: {
     await warm.drain();
     await loop;
   }
-  const measured: Array<{ cls: CommandClass; phase: PhaseResult; census: Census | null }> = [];
+  const measured: Array<{
+    cls: CommandClass;
+    phase: PhaseResult;
+    census: { counts: Census; interactions: number } | null;
+  }> = [];
   const broken: Record<string, { count: number; last: string }> = {};
   for (const [i, cls] of classes.entries()) {
     const { phase, census, driver } = await measure(
@@ -1099,8 +1110,8 @@ async function runRatioPhase(input: {
   const floorMs = floor.cpuMsPerInteraction.bot;
   const rows: RatioRow[] = measured.map(({ cls, phase, census }) => {
     const totalMs = phase.cpuMsPerInteraction.bot + phase.cpuMsPerInteraction.postgres;
-    const n = Math.max(1, phase.interactions);
-    const statements = census?.reduce((sum, [, count]) => sum + count, 0) ?? 0;
+    const n = Math.max(1, census?.interactions ?? 0);
+    const statements = census?.counts.reduce((sum, [, count]) => sum + count, 0) ?? 0;
     return {
       key: cls.key,
       command: cls.name,
@@ -1125,7 +1136,7 @@ async function runRatioPhase(input: {
       sql: census
         ? {
             perInteraction: round(statements / n),
-            statements: census.map(([text, count]) => ({ perInteraction: round(count / n, 3), text })),
+            statements: census.counts.map(([text, count]) => ({ perInteraction: round(count / n, 3), text })),
           }
         : null,
     };
