@@ -100,9 +100,12 @@ describe("Fate factions, challenges, compels and fate points spent (app layer, r
       const flowId = offered.result.replyIsPanelOf!;
       const flow = await app.db.flow.findUniqueOrThrow({ where: { id: flowId } });
       const { needsGm: _n, targetFactionId: _f, ...old } = flow.state as unknown as CompelFlowState;
-      await app.db.flow.update({ where: { id: flowId }, data: { state: old as object } });
+      await app.db.flow.update({ where: { id: flowId }, data: { state: old as object, stateVersion: 1 } });
       await app.run(PLAYER, { type: "compel.accept", flowId });
       expect(await fp("Ilsa")).toBe(9);
+      const saved = await app.db.flow.findUniqueOrThrow({ where: { id: flowId } });
+      expect(saved.stateVersion).toBe(2);
+      expect(saved.state).toMatchObject({ needsGm: false, targetFactionId: null, answer: "accepted" });
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Character, GameTable } from "../../generated/prisma/client.js";
+import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { type FreeInvoke, makeAspect, sameAspectName, usableFreeInvokes } from "../../rules/fate/aspects.js";
@@ -17,13 +17,14 @@ import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireControl } from "../access.js";
-import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, type AutocompleteSource, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { sideOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
+import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import {
@@ -138,14 +139,16 @@ export function panel(
  */
 async function closeOlderChecks(ctx: Ctx, table: GameTable, rollerId: number): Promise<Effect[]> {
   const now = new Date();
-  const closed = await sqlFor(ctx.tx).rows<TypedFlow<CheckFlowState>>`
+  const closed = (
+    await sqlFor(ctx.tx).rows<Flow>`
     UPDATE flow SET status = 'closed', closed_at = ${now}, updated_at = ${now}
     WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
       AND state -> 'rollerId' = ${JSON.stringify(rollerId)}::jsonb AND state -> 'contestFlowId' = 'null'::jsonb
       -- An attack on someone stays open until its hit is settled: the dice are down (docs/rules/fate.md §3.4).
       AND NOT (state -> 'check' ->> 'action' = 'attack' AND state -> 'targetId' <> 'null'::jsonb
                AND state -> 'hitApplied' = 'null'::jsonb)
-    RETURNING *`;
+    RETURNING *`
+  ).map((row) => typedFlow(checkFlow, row));
   return closed
     .sort((a, b) => a.id - b.id)
     .map((flow) => panelEdit(flow, panel(ctx, flow, flow.state, false)));
@@ -194,11 +197,11 @@ export async function rollCheck(
     awaitingDefence: input.awaitingDefence,
     linkFlowId: input.linkFlowId,
     hitApplied: null,
+    tradedForBoost: false,
     contestFlowId: input.contestFlowId,
   };
-  const flow = await createFlow(ctx.tx, {
+  const flow = await createFlow(ctx.tx, checkFlow, {
     tableId: table.id,
-    kind: "fate.check",
     state,
     createdByUserId: ctx.actor.userId,
   });
@@ -227,11 +230,13 @@ async function pendingAttackOn(
   defenderId: number,
   attackerId: number | null,
 ): Promise<TypedFlow<CheckFlowState> | null> {
-  const flows = await sqlFor(ctx.tx).rows<TypedFlow<CheckFlowState>>`
+  const flows = (
+    await sqlFor(ctx.tx).rows<Flow>`
     SELECT * FROM flow
     WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
       AND state -> 'targetId' = ${JSON.stringify(defenderId)}::jsonb
-    ORDER BY id DESC`;
+    ORDER BY id DESC`
+  ).map((row) => typedFlow(checkFlow, row));
   const found = flows.find(
     (f) => f.state.awaitingDefence && (attackerId === null || f.state.rollerId === attackerId),
   );
@@ -270,7 +275,7 @@ async function rollDefence(
       characterId: String(defender.id),
     }),
   };
-  await saveFlowState(ctx.tx, attack.id, attackState);
+  await saveFlowState(ctx.tx, checkFlow, attack.id, attackState);
   return {
     ...defence,
     effects: [
@@ -348,26 +353,32 @@ async function checkForInvoke(
   mode: InvokeMode,
   id: number | undefined,
 ): Promise<TypedFlow<CheckFlowState>> {
-  if (id !== undefined) return requireFlow<CheckFlowState>(ctx.tx, table.id, id, "fate.check");
+  if (id !== undefined) return requireFlow(ctx.tx, checkFlow, table.id, id);
   // Among the table's 50 latest open checks: the newest with a difficulty, or the newest whose
   // roller the actor plays (the GM: an NPC's).
   const found =
     mode === "passive"
-      ? await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+      ? typedFlowOrNull(
+          checkFlow,
+          await sqlFor(ctx.tx).one<Flow>`
           SELECT f.* FROM (
             SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
             ORDER BY id DESC LIMIT 50
           ) f
           WHERE f.state -> 'check' -> 'opposition' ->> 'kind' = 'passive'
-          ORDER BY f.id DESC LIMIT 1`
-      : await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+          ORDER BY f.id DESC LIMIT 1`,
+        )
+      : typedFlowOrNull(
+          checkFlow,
+          await sqlFor(ctx.tx).one<Flow>`
           SELECT f.* FROM (
             SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
             ORDER BY id DESC LIMIT 50
           ) f
           JOIN "character" c ON c.id = (f.state ->> 'rollerId')::int
           WHERE c.owner_user_id = ${ctx.actor.userId} OR (c.owner_user_id IS NULL AND ${isGm(table, ctx.actor)}::boolean)
-          ORDER BY f.id DESC LIMIT 1`;
+          ORDER BY f.id DESC LIMIT 1`,
+        );
   return found ?? refuse("errors.fate.noCheck");
 }
 
@@ -388,7 +399,7 @@ export const invokeMenu = defineUseCase({
   ephemeral: true,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
     const invoker = await invokerFor(ctx, table, flow.state, ctx.intent.mode);
     if (ctx.intent.mode === "passive" && flow.state.check.opposition.kind !== "passive") {
       refuse("errors.fate.noPassiveOpposition");
@@ -452,11 +463,14 @@ export const invoke = defineUseCase({
     }
     await saveInvokedAspect(ctx.tx, table, found, result.aspect);
     const state: CheckFlowState = { ...flow.state, check: result.check };
-    await saveFlowState(ctx.tx, flow.id, state);
+    await saveFlowState(ctx.tx, checkFlow, flow.id, state);
     const effects: Effect[] = [panelEdit(flow, panel(ctx, flow, state))];
     if (state.linkFlowId !== null) {
-      const linked = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
-        SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`;
+      const linked = typedFlowOrNull(
+        checkFlow,
+        await sqlFor(ctx.tx).one<Flow>`
+        SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`,
+      );
       if (linked) {
         const other = linked.state;
         const updated: CheckFlowState = {
@@ -467,7 +481,7 @@ export const invoke = defineUseCase({
             characterId: String(state.rollerId),
           }),
         };
-        await saveFlowState(ctx.tx, linked.id, updated);
+        await saveFlowState(ctx.tx, checkFlow, linked.id, updated);
         effects.push({ kind: "editPanel", flowId: linked.id, view: panel(ctx, linked, updated) });
       }
     }
@@ -515,7 +529,7 @@ export const defend = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const attack = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const attack = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
     if (!attack.state.awaitingDefence || attack.state.targetId === null)
       refuse("errors.fate.notAwaitingDefence");
     const defender = await characterById(ctx.tx, table.id, attack.state.targetId);
@@ -536,11 +550,13 @@ export async function unsettledAttacksOn(
   table: GameTable,
   targetId: number,
 ): Promise<TypedFlow<CheckFlowState>[]> {
-  const flows = await sqlFor(ctx.tx).rows<TypedFlow<CheckFlowState>>`
+  const flows = (
+    await sqlFor(ctx.tx).rows<Flow>`
     SELECT * FROM flow
     WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
       AND state -> 'targetId' = ${JSON.stringify(targetId)}::jsonb
-    ORDER BY id`;
+    ORDER BY id`
+  ).map((row) => typedFlow(checkFlow, row));
   return flows.filter((f) => f.state.check.action === "attack" && f.state.hitApplied === null);
 }
 
@@ -551,13 +567,16 @@ async function closeAttack(
   attack: TypedFlow<CheckFlowState>,
   state: CheckFlowState,
 ): Promise<Effect[]> {
-  await saveFlowState(ctx.tx, attack.id, state, true);
+  await saveFlowState(ctx.tx, checkFlow, attack.id, state, true);
   const effects: Effect[] = [panelEdit(attack, panel(ctx, attack, state, false))];
   if (state.linkFlowId !== null) {
-    const defence = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
-      SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`;
+    const defence = typedFlowOrNull(
+      checkFlow,
+      await sqlFor(ctx.tx).one<Flow>`
+      SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`,
+    );
     if (defence) {
-      await saveFlowState(ctx.tx, defence.id, defence.state, true);
+      await saveFlowState(ctx.tx, checkFlow, defence.id, defence.state, true);
       effects.push(panelEdit(defence, panel(ctx, defence, defence.state, false)));
     }
   }
@@ -653,7 +672,7 @@ export const applyAttackHit = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
     const state = flow.state;
     if (state.hitApplied !== null) refuse("errors.fate.hitAlreadyApplied");
     const hit = dealtHit(state);
@@ -702,7 +721,7 @@ export const resolveAttack = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
     const state = flow.state;
     const shifts = checkShifts(state.check);
     if (state.check.action !== "attack" || shifts === null || state.awaitingDefence)
@@ -756,7 +775,7 @@ export const tradeHitForBoost = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
     const state = flow.state;
     const shifts = checkShifts(state.check);
     if (state.check.action !== "attack" || shifts === null || outcome(shifts) !== "style")
@@ -770,7 +789,7 @@ export const tradeHitForBoost = defineUseCase({
     }
     const boost = await createBoost(ctx, table, attacker, ctx.intent.name);
     const next: CheckFlowState = { ...state, tradedForBoost: true };
-    await saveFlowState(ctx.tx, flow.id, next);
+    await saveFlowState(ctx.tx, checkFlow, flow.id, next);
     return {
       reply: {
         content: t(ctx.publicLang, "fate.boost.traded", {
@@ -795,7 +814,7 @@ export const setDifficulty = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
     if (flow.state.check.opposition.kind !== "none" || flow.state.contestFlowId !== null)
       refuse("errors.fate.hasOpposition");
     const value = Number(ctx.intent.vs);
@@ -803,7 +822,7 @@ export const setDifficulty = defineUseCase({
       ...flow.state,
       check: withOpposition(flow.state.check, { kind: "passive", value }),
     };
-    await saveFlowState(ctx.tx, flow.id, state);
+    await saveFlowState(ctx.tx, checkFlow, flow.id, state);
     await appendLog(ctx, table.id, {
       action: "fate.difficulty",
       characterId: state.rollerId,
@@ -852,7 +871,7 @@ export const claimAdvantage = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<CheckFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.check");
+    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
     const state = flow.state;
     if (state.check.action !== "advantage" || !state.aspect) refuse("errors.fate.notAnAdvantage");
     if (state.advantageDone) refuse("errors.fate.advantageDone");
@@ -905,7 +924,7 @@ export const claimAdvantage = defineUseCase({
     }
     const next = { ...state, advantageDone: true };
     // The action is settled: the check closes (docs/rules/fate.md §3.2).
-    await saveFlowState(ctx.tx, flow.id, next, true);
+    await saveFlowState(ctx.tx, checkFlow, flow.id, next, true);
     await appendLog(ctx, table.id, {
       action: "fate.advantage",
       characterId: roller.id,
@@ -927,9 +946,11 @@ export const checkSource: AutocompleteSource = {
   name: "fate-check",
   async choices({ db, table, userLang, query }) {
     if (!table) return [];
-    const flows = await sqlFor(db).rows<TypedFlow<CheckFlowState>>`
+    const flows = (
+      await sqlFor(db).rows<Flow>`
       SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
-      ORDER BY id DESC LIMIT 50`;
+      ORDER BY id DESC LIMIT 50`
+    ).map((row) => typedFlow(checkFlow, row));
     const wanted = nameKey(query.replace("#", ""));
     return flows
       .map((f) => ({

@@ -17,6 +17,7 @@ import { nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { factionsOf, findFaction, invokableAspects, saveFactionState } from "./faction.js";
+import { compelFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, saveFatePoints } from "./state.js";
 
@@ -32,16 +33,16 @@ export interface CompelFlowState {
   answer: "accepted" | "boughtOff" | "declined" | null;
   /**
    * A player compelling their own character waits for the GM's agreement before any fate point
-   * changes hands (docs/rules/fate.md §3.2). Missing in flows saved before: no wait.
+   * changes hands (docs/rules/fate.md §3.2).
    */
-  needsGm?: boolean;
-  /** A faction compelled through one of its aspects (the GM answers for it). Missing: a character. */
-  targetFactionId?: string | null;
+  needsGm: boolean;
+  /** A faction compelled through one of its aspects (the GM answers for it); null: a character. */
+  targetFactionId: string | null;
 }
 
 function compelView(lang: Lang, flowId: number, state: CompelFlowState): MessageView {
   const { offer } = state;
-  const self = state.needsGm === true;
+  const self = state.needsGm;
   const lines = [
     t(lang, self ? "fate.compel.selfOffer" : "fate.compel.offer", {
       by: state.compellerName ?? t(lang, "fate.gm"),
@@ -171,9 +172,8 @@ export const compel = defineUseCase({
       needsGm,
       targetFactionId: compelled.faction?.id ?? null,
     };
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, compelFlow, {
       tableId: table.id,
-      kind: "fate.compel",
       state,
       createdByUserId: ctx.actor.userId,
     });
@@ -199,7 +199,7 @@ type Answerer =
 /** Only the target answers: its player, or the GM for a GM character or a faction. */
 async function answerable(ctx: Pick<ActionContext, "tx" | "actor" | "table">, flowId: number) {
   const table = requireTable(ctx);
-  const flow = await requireFlow<CompelFlowState>(ctx.tx, table.id, flowId, "fate.compel");
+  const flow = await requireFlow(ctx.tx, compelFlow, table.id, flowId);
   if (flow.state.needsGm) refuse("errors.fate.compelNeedsGm", { name: flow.state.targetName });
   if (flow.state.targetFactionId) {
     if (!isGm(table, ctx.actor)) refuse("errors.fate.notCompelTarget", { name: flow.state.targetName });
@@ -238,7 +238,7 @@ export const compelAccept = defineUseCase({
     const after = acceptCompel(flow.state.offer, { id: holderId(answerer), fatePoints: answerer.fatePoints });
     await saveAnswerer(ctx, answerer, after.fatePoints);
     const state: CompelFlowState = { ...flow.state, answer: "accepted" };
-    await saveFlowState(ctx.tx, flow.id, state, true);
+    await saveFlowState(ctx.tx, compelFlow, flow.id, state, true);
     await appendLog(ctx, table.id, {
       action: "fate.compel.accept",
       characterId: answerer.kind === "character" ? answerer.character.id : null,
@@ -275,7 +275,7 @@ export const compelBuyOff = defineUseCase({
     await saveAnswerer(ctx, answerer, paid.target.fatePoints);
     if (compeller && paid.compeller) await saveFatePoints(ctx.tx, compeller.id, paid.compeller.fatePoints);
     const state: CompelFlowState = { ...flow.state, answer: "boughtOff" };
-    await saveFlowState(ctx.tx, flow.id, state, true);
+    await saveFlowState(ctx.tx, compelFlow, flow.id, state, true);
     await appendLog(ctx, table.id, {
       action: "fate.compel.buyoff",
       characterId: answerer.kind === "character" ? answerer.character.id : null,
@@ -293,7 +293,7 @@ export const compelBuyOff = defineUseCase({
 /** The GM's answer to a self-compel: agreed, the character takes the points; declined, nothing changes. */
 async function gmAnswer(ctx: ActionContext<{ type: string; flowId: number }>, agree: boolean) {
   const table = requireTable(ctx);
-  const flow = await requireFlow<CompelFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.compel");
+  const flow = await requireFlow(ctx.tx, compelFlow, table.id, ctx.intent.flowId);
   if (!flow.state.needsGm) refuse("errors.fate.compelNotSelf");
   if (!isGm(table, ctx.actor)) refuse("errors.fate.compelGmAgrees", { name: flow.state.targetName });
   const target = await characterById(ctx.tx, table.id, flow.state.targetId);
@@ -306,7 +306,7 @@ async function gmAnswer(ctx: ActionContext<{ type: string; flowId: number }>, ag
     }).fatePoints;
     await saveFatePoints(ctx.tx, target.id, after);
   }
-  await saveFlowState(ctx.tx, flow.id, state, true);
+  await saveFlowState(ctx.tx, compelFlow, flow.id, state, true);
   await appendLog(ctx, table.id, {
     action: agree ? "fate.compel.gm-agree" : "fate.compel.gm-decline",
     characterId: target.id,

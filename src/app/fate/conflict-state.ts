@@ -1,4 +1,4 @@
-import type { Character, GameTable } from "../../generated/prisma/client.js";
+import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { clearStress } from "../../rules/fate/character.js";
 import {
@@ -10,11 +10,12 @@ import {
 } from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
-import { findOpenFlow, panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
+import { findOpenFlow, panelEdit, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
-import { type CheckFlowState, fateCharacter, saveFateCharacter } from "./state.js";
+import { checkFlow, conflictFlow } from "./flow-states.js";
+import { fateCharacter, saveFateCharacter } from "./state.js";
 import { checkView } from "./views.js";
 
 /** A Fate conflict in the `flow` table (kind `fate.conflict`). */
@@ -22,12 +23,12 @@ export interface ConflictFlowState {
   conflict: FateConflict;
   /** Character id → name, for the panel. */
   names: Record<string, string>;
-  /** Character id → the user who plays them (null: the GM's), for the turn ping. Missing in conflicts stored before turns. */
-  players?: Record<string, string | null>;
+  /** Character id → the user who plays them (null: the GM's), for the turn ping; a character missing here is not pinged. */
+  players: Record<string, string | null>;
 }
 
 export function openConflict(ctx: Pick<ActionContext, "tx">, table: GameTable) {
-  return findOpenFlow<ConflictFlowState>(ctx.tx, table.id, "fate.conflict");
+  return findOpenFlow(ctx.tx, conflictFlow, table.id);
 }
 
 /**
@@ -46,7 +47,7 @@ export async function sideOf(
 
 /** The user to ping for a character's turn: their player, or the GM for the GM's characters. */
 export function playerOf(table: GameTable, state: ConflictFlowState, characterId: string): string | null {
-  const player = state.players?.[characterId];
+  const player = state.players[characterId];
   if (player === undefined) return null;
   return player ?? table.gmUserId;
 }
@@ -198,7 +199,7 @@ export async function finishConflict(
     await saveFateCharacter(ctx.tx, row, clearStress(before));
   }
   const ended: ConflictFlowState = { ...state, conflict: { ...state.conflict, status: "ended" } };
-  await saveFlowState(ctx.tx, flow.id, ended, true);
+  await saveFlowState(ctx.tx, conflictFlow, flow.id, ended, true);
   const closed = await closeOpenChecks(ctx, table);
   await appendLog(ctx, table.id, {
     action: "fate.conflict.end",
@@ -233,7 +234,7 @@ export async function closeOpenChecks(
   table: GameTable,
 ): Promise<Effect[]> {
   const now = new Date();
-  const flows = await sqlFor(ctx.tx).rows<TypedFlow<unknown>>`
+  const flows = await sqlFor(ctx.tx).rows<Flow>`
     UPDATE flow SET status = 'closed', closed_at = ${now}, updated_at = ${now}
     WHERE table_id = ${table.id} AND status = 'open'
       AND (kind = 'fate.hit' OR (kind = 'fate.check' AND coalesce(state -> 'contestFlowId', 'null'::jsonb) = 'null'::jsonb))
@@ -244,7 +245,7 @@ export async function closeOpenChecks(
     .map((flow) => {
       const view: MessageView =
         flow.kind === "fate.check"
-          ? checkView(ctx.publicLang, flow.id, flow.state as CheckFlowState, false)
+          ? checkView(ctx.publicLang, flow.id, typedFlow(checkFlow, flow).state, false)
           : { embeds: [{ description: note, tone: "neutral" }], rows: [] };
       if (flow.kind === "fate.check") view.content = note;
       return panelEdit(flow, view);
@@ -268,7 +269,7 @@ export async function recordHitInConflict(
     conflict: resolveHit(flow.state.conflict, String(characterId), absorption),
   };
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
-  await saveFlowState(ctx.tx, flow.id, state);
+  await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
   const effects: Effect[] = [
     { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
   ];

@@ -27,13 +27,14 @@ import {
   openConflict,
   turnPing,
 } from "./conflict-state.js";
+import { conflictFlow } from "./flow-states.js";
 import { waitingHitsOn } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { fateCharacter, liveCharacters, saveFatePoints } from "./state.js";
 
 async function theConflict(ctx: Pick<ActionContext, "tx" | "table">, id: number | undefined) {
   const table = requireTable(ctx);
-  if (id !== undefined) return requireFlow<ConflictFlowState>(ctx.tx, table.id, id, "fate.conflict");
+  if (id !== undefined) return requireFlow(ctx.tx, conflictFlow, table.id, id);
   const flow = await openConflict(ctx, table);
   if (!flow) refuse("errors.fate.noConflict");
   return flow as TypedFlow<ConflictFlowState>;
@@ -71,9 +72,8 @@ export const conflictStart = defineUseCase({
       names: Object.fromEntries(characters.map((c) => [String(c.id), c.name])),
       players: Object.fromEntries(characters.map((c) => [String(c.id), c.ownerUserId])),
     };
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, conflictFlow, {
       tableId: table.id,
-      kind: "fate.conflict",
       state,
       createdByUserId: ctx.actor.userId,
     });
@@ -175,7 +175,7 @@ export const conflictConcede = defineUseCase({
     let effects: Effect[];
     if (conflict.status === "ended") effects = await finishConflict(ctx, table, flow, state);
     else {
-      await saveFlowState(ctx.tx, flow.id, state);
+      await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
       effects = [
         { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
       ];
@@ -230,7 +230,7 @@ async function saveConflict(
   state: ConflictFlowState,
 ): Promise<Effect[]> {
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
-  await saveFlowState(ctx.tx, flow.id, state);
+  await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
   const effects: Effect[] = [
     { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
   ];
@@ -262,7 +262,7 @@ export const conflictJoin = defineUseCase({
       ...flow.state,
       conflict,
       names: { ...flow.state.names, [String(row.id)]: row.name },
-      players: { ...(flow.state.players ?? {}), [String(row.id)]: row.ownerUserId },
+      players: { ...flow.state.players, [String(row.id)]: row.ownerUserId },
     };
     await appendLog(ctx, table.id, {
       action: "fate.conflict.join",
@@ -362,7 +362,7 @@ export const conflictNext = defineUseCase({
     const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const turn = currentTurn(flow.state.conflict);
-    const player = turn ? flow.state.players?.[turn] : undefined;
+    const player = turn ? flow.state.players[turn] : undefined;
     if (!isGm(table, ctx.actor) && (player === undefined || player !== ctx.actor.userId)) {
       refuse("errors.fate.notYourTurn", { name: turn ? (flow.state.names[turn] ?? turn) : "—" });
     }

@@ -1,4 +1,4 @@
-import type { Character, GameTable } from "../../generated/prisma/client.js";
+import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { checkResult } from "../../rules/fate/check.js";
@@ -17,8 +17,8 @@ import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { panel, rollCheck } from "./check.js";
+import { checkFlow, contestFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
-import type { CheckFlowState } from "./state.js";
 import { ladderText, skillOptions } from "./views.js";
 
 /** A contest (flow kind `fate.contest`): the rules' contest plus this exchange's rolls (check flow ids). */
@@ -124,8 +124,11 @@ async function currentResults(ctx: Pick<ActionContext, "tx">, table: GameTable, 
       results[id] = null;
       continue;
     }
-    const flow = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
-      SELECT * FROM flow WHERE id = ${roll} AND table_id = ${table.id}`;
+    const flow = typedFlowOrNull(
+      checkFlow,
+      await sqlFor(ctx.tx).one<Flow>`
+      SELECT * FROM flow WHERE id = ${roll} AND table_id = ${table.id}`,
+    );
     results[id] = flow ? checkResult(flow.state.check) : null;
   }
   return results;
@@ -133,8 +136,8 @@ async function currentResults(ctx: Pick<ActionContext, "tx">, table: GameTable, 
 
 async function theContest(ctx: Pick<ActionContext, "tx" | "table">, id: number | undefined) {
   const table = requireTable(ctx);
-  if (id !== undefined) return requireFlow<ContestFlowState>(ctx.tx, table.id, id, "fate.contest");
-  const flow = await findOpenFlow<ContestFlowState>(ctx.tx, table.id, "fate.contest");
+  if (id !== undefined) return requireFlow(ctx.tx, contestFlow, table.id, id);
+  const flow = await findOpenFlow(ctx.tx, contestFlow, table.id);
   if (!flow) refuse("errors.fate.noContest");
   return flow as TypedFlow<ContestFlowState>;
 }
@@ -148,7 +151,7 @@ export const contestStart = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    if (await findOpenFlow(ctx.tx, table.id, "fate.contest")) refuse("errors.fate.contestOpen");
+    if (await findOpenFlow(ctx.tx, contestFlow, table.id)) refuse("errors.fate.contestOpen");
     const names = [ctx.intent.first, ctx.intent.second, ctx.intent.third, ctx.intent.fourth].filter(
       (n): n is string => n !== undefined,
     );
@@ -166,9 +169,8 @@ export const contestStart = defineUseCase({
       rolls: {},
       last: null,
     };
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, contestFlow, {
       tableId: table.id,
-      kind: "fate.contest",
       state,
       createdByUserId: ctx.actor.userId,
     });
@@ -239,7 +241,7 @@ export const contestRoll = defineUseCase({
       replyIsPanelOf = rolled.flow.id;
       effects.push(...rolled.effects);
     }
-    await saveFlowState(ctx.tx, flow.id, next);
+    await saveFlowState(ctx.tx, contestFlow, flow.id, next);
     effects.push({
       kind: "editPanel",
       flowId: flow.id,
@@ -284,11 +286,14 @@ export const contestResolve = defineUseCase({
     const effects: Effect[] = [];
     for (const roll of Object.values(state.rolls)) {
       if (roll === "forfeit") continue;
-      const check = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
-        SELECT * FROM flow WHERE id = ${roll} AND table_id = ${table.id}`;
+      const check = typedFlowOrNull(
+        checkFlow,
+        await sqlFor(ctx.tx).one<Flow>`
+        SELECT * FROM flow WHERE id = ${roll} AND table_id = ${table.id}`,
+      );
       if (check?.status !== "open") continue;
       const checkState = check.state;
-      await saveFlowState(ctx.tx, check.id, checkState, true);
+      await saveFlowState(ctx.tx, checkFlow, check.id, checkState, true);
       effects.push({ kind: "editPanel", flowId: check.id, view: panel(ctx, check, checkState, false) });
     }
     const next: ContestFlowState = {
@@ -297,7 +302,7 @@ export const contestResolve = defineUseCase({
       rolls: {},
       last: { results, winnerId: exchange.winnerId, victories: exchange.victories, twist: exchange.twist },
     };
-    await saveFlowState(ctx.tx, flow.id, next, contest.status === "ended");
+    await saveFlowState(ctx.tx, contestFlow, flow.id, next, contest.status === "ended");
     await appendLog(ctx, table.id, {
       action: "fate.contest.exchange",
       summary: {

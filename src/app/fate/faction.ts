@@ -39,6 +39,7 @@ import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
+import { factionCheckFlow, factionHitFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import {
   findTableAspect,
@@ -489,9 +490,8 @@ export const factionHit = defineUseCase({
     };
     const ways = factionAbsorptions(faction, ctx.intent.track, ctx.intent.shifts).length;
     if (ways <= 1) return { reply: hitView(ctx.publicLang, null, state, after, hit) };
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, factionHitFlow, {
       tableId: table.id,
-      kind: "fate.faction-hit",
       state,
       createdByUserId: ctx.actor.userId,
     });
@@ -524,12 +524,7 @@ export const factionHitWay = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<FactionHitFlowState>(
-      ctx.tx,
-      table.id,
-      ctx.intent.flowId,
-      "fate.faction-hit",
-    );
+    const flow = await requireFlow(ctx.tx, factionHitFlow, table.id, ctx.intent.flowId);
     const state = flow.state;
     const faction = findFaction(factionsOf(table), state.factionId);
     const same = sameHarm(faction, state.after);
@@ -553,7 +548,7 @@ export const factionHitWay = defineUseCase({
       after: { stress: after.stress, consequences: after.consequences },
       chosen: hit.absorption,
     };
-    await saveFlowState(ctx.tx, flow.id, next, true);
+    await saveFlowState(ctx.tx, factionHitFlow, flow.id, next, true);
     await appendLog(ctx, table.id, {
       action: "fate.faction.hit-way",
       summary: {
@@ -813,9 +808,8 @@ export const factionCheck = defineUseCase({
       ctx.dice,
     );
     const state: FactionCheckFlowState = { check, factionName: faction.name };
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, factionCheckFlow, {
       tableId: table.id,
-      kind: "fate.faction-check",
       state,
       createdByUserId: ctx.actor.userId,
     });
@@ -838,7 +832,7 @@ export const factionCheck = defineUseCase({
 
 /** A faction check flow of this table and the faction that rolled it. */
 async function factionCheckOf(tx: Tx, table: GameTable, flowId: number) {
-  const flow = await requireFlow<FactionCheckFlowState>(tx, table.id, flowId, "fate.faction-check");
+  const flow = await requireFlow(tx, factionCheckFlow, table.id, flowId);
   return { flow, faction: findFaction(factionsOf(table), flow.state.check.factionId) };
 }
 
@@ -921,7 +915,7 @@ export const factionInvokeAspect = defineUseCase({
       await saveInvokedAspect(ctx.tx, fresh, found, result.aspect);
     }
     const state: FactionCheckFlowState = { ...flow.state, check: result.check };
-    await saveFlowState(ctx.tx, flow.id, state);
+    await saveFlowState(ctx.tx, factionCheckFlow, flow.id, state);
     await appendLog(ctx, table.id, {
       action: "fate.faction.invoke",
       summary: {

@@ -34,6 +34,7 @@ import { cleanName } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
+import { challengeFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
 import { aspectInvokeOptions, ladderText, skillText } from "./views.js";
@@ -131,7 +132,7 @@ function challengeView(lang: Lang, challenge: FateChallenge, flowId?: number): M
 
 async function openChallenge(ctx: Pick<ActionContext, "tx" | "table">) {
   const table = requireTable(ctx);
-  const flow = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "fate.challenge");
+  const flow = await findOpenFlow(ctx.tx, challengeFlow, table.id);
   return { table, flow: flow ?? refuse("errors.fate.noChallenge") };
 }
 
@@ -145,15 +146,14 @@ export const fateChallengeStart = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const open = await findOpenFlow<ChallengeFlowState>(ctx.tx, table.id, "fate.challenge");
+    const open = await findOpenFlow(ctx.tx, challengeFlow, table.id);
     if (open) refuse("errors.fate.challengeOpen", { title: open.state.title });
     const challenge = startChallenge(
       cleanName(ctx.intent.title, 100),
       parseChallengeTasks(ctx.intent.tasks, ctx.intent.vs),
     );
-    const flow = await createFlow(ctx.tx, {
+    const flow = await createFlow(ctx.tx, challengeFlow, {
       tableId: table.id,
-      kind: "fate.challenge",
       state: challenge,
       createdByUserId: ctx.actor.userId,
     });
@@ -193,7 +193,7 @@ export const fateChallengeRoll = defineUseCase({
       },
       ctx.dice,
     );
-    await saveFlowState(ctx.tx, flow.id, next);
+    await saveFlowState(ctx.tx, challengeFlow, flow.id, next);
     const roll = next.tasks[index]!.roll!;
     await appendLog(ctx, table.id, {
       action: "fate.challenge.roll",
@@ -247,7 +247,7 @@ export const fateChallengeEnd = defineUseCase({
   async run(ctx) {
     const { table, flow } = await openChallenge(ctx);
     const ended = endChallenge(flow.state);
-    await saveFlowState(ctx.tx, flow.id, ended, true);
+    await saveFlowState(ctx.tx, challengeFlow, flow.id, ended, true);
     const tally = challengeTally(ended);
     await appendLog(ctx, table.id, {
       action: "fate.challenge.end",
@@ -279,7 +279,7 @@ export const fateChallengeInvokeMenu = defineUseCase({
   ephemeral: true,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.challenge");
+    const flow = await requireFlow(ctx.tx, challengeFlow, table.id, ctx.intent.flowId);
     const mine = await sqlFor(ctx.tx).rows<Character>`
       SELECT * FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL`;
     const ids = mine.filter((c) => canControl(table, ctx.actor, c)).map((c) => String(c.id));
@@ -329,7 +329,7 @@ export const fateChallengeInvoke = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<ChallengeFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.challenge");
+    const flow = await requireFlow(ctx.tx, challengeFlow, table.id, ctx.intent.flowId);
     const roll = flow.state.tasks[ctx.intent.task]?.roll;
     if (!roll)
       refuse("errors.fate.challengeTaskNotRolled", { task: flow.state.tasks[ctx.intent.task]?.name ?? "?" });
@@ -358,7 +358,7 @@ export const fateChallengeInvoke = defineUseCase({
       const after = spendFreeInvoke(found.aspect, invokerId);
       await saveInvokedAspect(ctx.tx, table, found, found.aspect.kind === "boost" ? null : after);
     }
-    await saveFlowState(ctx.tx, flow.id, next);
+    await saveFlowState(ctx.tx, challengeFlow, flow.id, next);
     const rolled = next.tasks[ctx.intent.task]!;
     await appendLog(ctx, table.id, {
       action: "fate.challenge.invoke",

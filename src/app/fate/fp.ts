@@ -1,3 +1,4 @@
+import type { Flow } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { findStunt, startNewWeek } from "../../rules/fate/character.js";
@@ -6,12 +7,13 @@ import { adjustFatePoints } from "../../rules/fate/fate-points.js";
 import { spendFatePointOn } from "../../rules/fate/fp-spend.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm } from "../access.js";
-import { panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
+import { panelEdit, saveFlowState } from "../flows.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { cleanText } from "../names.js";
 import { defineUseCase, type Effect } from "../use-case.js";
 import { panel } from "./check.js";
 import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
+import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import {
   type CheckFlowState,
@@ -199,13 +201,16 @@ export const fpSpend = defineUseCase({
     let summary: LogSummary;
     if (ctx.intent.on === "passive") {
       if (!ctx.intent.aspect) refuse("errors.fate.spendNeedsAspect");
-      const flow = await sqlFor(ctx.tx).one<TypedFlow<CheckFlowState>>`
+      const flow = typedFlowOrNull(
+        checkFlow,
+        await sqlFor(ctx.tx).one<Flow>`
         SELECT f.* FROM (
           SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
           ORDER BY id DESC LIMIT 50
         ) f
         WHERE f.state -> 'check' -> 'opposition' ->> 'kind' = 'passive'
-        ORDER BY f.id DESC LIMIT 1`;
+        ORDER BY f.id DESC LIMIT 1`,
+      );
       if (!flow) refuse("errors.fate.noPassiveCheck");
       if (flow.state.rollerId === row.id) refuse("errors.fate.passiveOwnCheck", { name: row.name });
       const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, null);
@@ -221,7 +226,7 @@ export const fpSpend = defineUseCase({
       );
       await saveInvokedAspect(ctx.tx, table, found, result.aspect);
       const state: CheckFlowState = { ...flow.state, check: result.check };
-      await saveFlowState(ctx.tx, flow.id, state);
+      await saveFlowState(ctx.tx, checkFlow, flow.id, state);
       effects.push(panelEdit(flow, panel(ctx, flow, state)));
       after = result.invoker.fatePoints;
       detail = t(ctx.publicLang, "fate.fp.spentPassive", {

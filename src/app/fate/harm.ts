@@ -1,4 +1,4 @@
-import type { Character, GameTable } from "../../generated/prisma/client.js";
+import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import type { Invoker } from "../../rules/fate/aspects.js";
@@ -15,11 +15,12 @@ import {
 } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
 import { requireControl } from "../access.js";
-import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { createFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
 import { openConflict, recordHitInConflict } from "./conflict-state.js";
+import { hitFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFateCharacter } from "./state.js";
 
@@ -251,9 +252,8 @@ export async function landHit(
     checkFlowId,
     taken: null,
   };
-  const flow = await createFlow(ctx.tx, {
+  const flow = await createFlow(ctx.tx, hitFlow, {
     tableId: table.id,
-    kind: "fate.hit",
     state,
     createdByUserId: ctx.actor.userId,
   });
@@ -272,9 +272,10 @@ export async function landHit(
 
 /** The open hit still waiting for `characterId` to choose how to take it (concession waits for it). */
 export async function waitingHitsOn(ctx: Pick<ActionContext, "tx">, table: GameTable, characterId: number) {
-  return sqlFor(ctx.tx).rows<TypedFlow<HitFlowState>>`
+  const rows = await sqlFor(ctx.tx).rows<Flow>`
     SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.hit' AND status = 'open'
       AND state -> 'targetId' = ${JSON.stringify(characterId)}::jsonb`;
+  return rows.map((row) => typedFlow(hitFlow, row));
 }
 
 /** The target's player (the GM for the GM's characters, or for an absent player) chooses how to take the hit. */
@@ -286,7 +287,7 @@ export const absorbChoice = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const flow = await requireFlow<HitFlowState>(ctx.tx, table.id, ctx.intent.flowId, "fate.hit");
+    const flow = await requireFlow(ctx.tx, hitFlow, table.id, ctx.intent.flowId);
     const target = await characterById(ctx.tx, table.id, flow.state.targetId);
     requireControl(ctx, target, { gmMayActForPlayers: true });
     let state = flow.state;
@@ -296,7 +297,7 @@ export const absorbChoice = defineUseCase({
       const sheet = fateCharacter(target);
       const options = absorptionOptions(sheet.stress[state.kind!], sheet.consequences, state.shifts);
       if (options.length > 1) {
-        await saveFlowState(ctx.tx, flow.id, state);
+        await saveFlowState(ctx.tx, hitFlow, flow.id, state);
         return {
           reply: hitView(ctx.publicLang, flow, state, target, chooserOf(table, target)),
           replyMode: "update",
@@ -340,7 +341,7 @@ async function finish(
   const inflictedBy = state.attacker ? { id: String(state.attacker.id), side: state.attacker.side } : null;
   const applied = await applyHit(ctx, table, target, state.shifts, state.kind!, choice, inflictedBy);
   const done: HitFlowState = { ...state, taken: applied.text };
-  await saveFlowState(ctx.tx, flow.id, done, true);
+  await saveFlowState(ctx.tx, hitFlow, flow.id, done, true);
   return {
     reply: { ...hitView(ctx.publicLang, flow, done, target, null), rows: applied.rows, mentionUsers: [] },
     replyMode: "update" as const,

@@ -245,8 +245,8 @@ export interface CheckFlowState {
   linkFlowId: number | null;
   /** The hit, once applied to the target (0: settled without a hit). */
   hitApplied: number | null;
-  /** Attack with style: the attacker took a boost for one shift of the hit (missing in checks stored before: false). */
-  tradedForBoost?: boolean;
+  /** Attack with style: the attacker took a boost for one shift of the hit. */
+  tradedForBoost: boolean;
   /** A contest roll belongs to this contest flow. */
   contestFlowId: number | null;
 }
