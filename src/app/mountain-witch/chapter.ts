@@ -13,132 +13,122 @@ import { setTableChapter } from "../../store/tables.js";
 import { createFlow } from "../flows.js";
 import { languagesOf } from "../languages.js";
 import { appendLog } from "../log.js";
-import { defineUseCase, type Effect } from "../use-case.js";
+import type { Effect } from "../use-case.js";
 import { type TrustRoundFlow, trustRoundFlow } from "./flow-states.js";
-import { mwIntents } from "./intents.js";
 import { mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
 import { openRound } from "./trust.js";
 import { nameMap, roundPanel, rowView } from "./trust-view.js";
+import { gmAction } from "./use-cases.js";
 
-const SYSTEMS = ["mountain-witch"] as const;
-
-export const chapterNext = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["chapter.next"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    if (await openRound(ctx.tx, table)) refuse("errors.mw.trustRoundOpen");
-    const mw = mwTableState(table);
-    const links = await trustLinks(ctx.tx, table.id);
-    if (!mw.matrixLocked) {
-      // The first chapter begins: the starting matrix is final (secret edits revealed) and points are full.
-      const revealed = await beginPlay(ctx, table, ctx.publicLang);
-      await appendLog(ctx, table.id, {
-        action: "chapter.start",
-        summary: { key: "log.mw.chapter.start", params: { chapter: table.chapter } },
-      });
-      return {
-        reply: {
-          embeds: [
-            {
-              title: t(ctx.publicLang, "mw.chapter.firstTitle", { chapter: table.chapter }),
-              description: t(ctx.publicLang, "mw.chapter.first"),
-              tone: "success",
-            },
-            ...(revealed?.embeds ?? []),
-          ],
-        },
-      };
-    }
-    const chapter = table.chapter + 1;
-    await setTableChapter(ctx.tx, table.id, chapter);
-    // "Until the end of the chapter" damage ends with it (cleared and listed in one statement).
-    const damage = await sqlFor(ctx.tx).rows<{ id: number }>`
+export const chapterNext = gmAction("chapter.next", "public change", async (ctx) => {
+  const { table } = ctx;
+  if (await openRound(ctx.tx, table)) refuse("errors.mw.trustRoundOpen");
+  const mw = mwTableState(table);
+  const links = await trustLinks(ctx.tx, table.id);
+  if (!mw.matrixLocked) {
+    // The first chapter begins: the starting matrix is final (secret edits revealed) and points are full.
+    const revealed = await beginPlay(ctx, table, ctx.publicLang);
+    await appendLog(ctx, table.id, {
+      action: "chapter.start",
+      summary: { key: "log.mw.chapter.start", params: { chapter: table.chapter } },
+    });
+    return {
+      reply: {
+        embeds: [
+          {
+            title: t(ctx.publicLang, "mw.chapter.firstTitle", { chapter: table.chapter }),
+            description: t(ctx.publicLang, "mw.chapter.first"),
+            tone: "success",
+          },
+          ...(revealed?.embeds ?? []),
+        ],
+      },
+    };
+  }
+  const chapter = table.chapter + 1;
+  await setTableChapter(ctx.tx, table.id, chapter);
+  // "Until the end of the chapter" damage ends with it (cleared and listed in one statement).
+  const damage = await sqlFor(ctx.tx).rows<{ id: number }>`
       WITH cleared AS (
         UPDATE damage_entry SET cleared_at = ${ctx.now}
         WHERE table_id = ${table.id} AND cleared_at IS NULL AND duration = 'chapter'
         RETURNING id
       )
       SELECT id FROM cleared ORDER BY id`;
-    const characters = await trustCharacters(ctx.tx, table.id);
-    const recoverable = characters.filter((c) => {
-      const s = mwSheet(c);
-      return c.status === "incapacitated" && (s.incapacitatedInChapter ?? 0) < chapter;
-    });
-    await appendLog(ctx, table.id, {
-      action: "chapter.next",
-      summary: { key: "log.mw.chapter.next", params: { chapter } },
-      before: { chapter: table.chapter },
-      after: { chapter, clearedDamage: damage.map((d) => d.id) },
-    });
-    const givers = characters.filter((c) => c.ownerUserId !== null);
-    const round = openTrustRound({
-      chapter,
-      mode: table.trustMode === "open" ? "open" : "secret",
-      giverIds: givers.map((c) => c.id),
-      links,
-    });
-    const state: TrustRoundFlow = { round, dmClosed: [] };
-    const flow = await createFlow(ctx.tx, trustRoundFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    const names = nameMap(characters);
-    const effects: Effect[] = [];
-    if (round.mode === "secret") {
-      // Each giver's DM is in their own language; the note posted when their DMs are closed is public.
-      const languages = await languagesOf(
-        ctx,
-        givers.map((g) => g.ownerUserId!),
-      );
-      for (const giver of givers) {
-        effects.push({
-          kind: "dm",
-          userId: giver.ownerUserId!,
-          view: rowView(languages.get(giver.ownerUserId!)!, flow.id, round, giver, names, true),
-          ifClosed: {
-            channelId: table.channelId,
-            view: {
-              content: t(ctx.publicLang, "mw.trust.dmClosed", {
-                user: `<@${giver.ownerUserId}>`,
-                name: giver.name,
-              }),
-              mentionUsers: [giver.ownerUserId!],
-              // The same private form as in the DM: only that player may open it (the use case checks).
-              rows: [
-                [
-                  {
-                    kind: "button",
-                    label: t(ctx.publicLang, "mw.trust.button.openForm", { name: giver.name }).slice(0, 80),
-                    style: "primary",
-                    intent: { type: "trust.edit", flowId: flow.id, characterId: giver.id, inChannel: 1 },
-                  },
-                ],
+  const characters = await trustCharacters(ctx.tx, table.id);
+  const recoverable = characters.filter((c) => {
+    const s = mwSheet(c);
+    return c.status === "incapacitated" && (s.incapacitatedInChapter ?? 0) < chapter;
+  });
+  await appendLog(ctx, table.id, {
+    action: "chapter.next",
+    summary: { key: "log.mw.chapter.next", params: { chapter } },
+    before: { chapter: table.chapter },
+    after: { chapter, clearedDamage: damage.map((d) => d.id) },
+  });
+  const givers = characters.filter((c) => c.ownerUserId !== null);
+  const round = openTrustRound({
+    chapter,
+    mode: table.trustMode === "open" ? "open" : "secret",
+    giverIds: givers.map((c) => c.id),
+    links,
+  });
+  const state: TrustRoundFlow = { round, dmClosed: [] };
+  const flow = await createFlow(ctx.tx, trustRoundFlow, {
+    tableId: table.id,
+    state,
+    createdByUserId: ctx.actor.userId,
+  });
+  const names = nameMap(characters);
+  const effects: Effect[] = [];
+  if (round.mode === "secret") {
+    // Each giver's DM is in their own language; the note posted when their DMs are closed is public.
+    const languages = await languagesOf(
+      ctx,
+      givers.map((g) => g.ownerUserId!),
+    );
+    for (const giver of givers) {
+      effects.push({
+        kind: "dm",
+        userId: giver.ownerUserId!,
+        view: rowView(languages.get(giver.ownerUserId!)!, flow.id, round, giver, names, true),
+        ifClosed: {
+          channelId: table.channelId,
+          view: {
+            content: t(ctx.publicLang, "mw.trust.dmClosed", {
+              user: `<@${giver.ownerUserId}>`,
+              name: giver.name,
+            }),
+            mentionUsers: [giver.ownerUserId!],
+            // The same private form as in the DM: only that player may open it (the use case checks).
+            rows: [
+              [
+                {
+                  kind: "button",
+                  label: t(ctx.publicLang, "mw.trust.button.openForm", { name: giver.name }).slice(0, 80),
+                  style: "primary",
+                  intent: { type: "trust.edit", flowId: flow.id, characterId: giver.id, inChannel: 1 },
+                },
               ],
-            },
-            intent: { type: "trust.dm-closed", flowId: flow.id, characterId: giver.id },
+            ],
           },
-        });
-      }
+          intent: { type: "trust.dm-closed", flowId: flow.id, characterId: giver.id },
+        },
+      });
     }
-    const panel = roundPanel(ctx.publicLang, flow.id, state, names);
-    const notes = [
-      t(ctx.publicLang, "mw.chapter.next", { chapter, cleared: damage.length }),
-      ...(recoverable.length
-        ? [t(ctx.publicLang, "mw.chapter.mayRecover", { names: recoverable.map((c) => c.name).join(", ") })]
-        : []),
-    ];
-    return {
-      reply: { ...panel, embeds: [{ description: notes.join("\n"), tone: "info" }, ...(panel.embeds ?? [])] },
-      replyIsPanelOf: flow.id,
-      effects,
-    };
-  },
+  }
+  const panel = roundPanel(ctx.publicLang, flow.id, state, names);
+  const notes = [
+    t(ctx.publicLang, "mw.chapter.next", { chapter, cleared: damage.length }),
+    ...(recoverable.length
+      ? [t(ctx.publicLang, "mw.chapter.mayRecover", { names: recoverable.map((c) => c.name).join(", ") })]
+      : []),
+  ];
+  return {
+    reply: { ...panel, embeds: [{ description: notes.join("\n"), tone: "info" }, ...(panel.embeds ?? [])] },
+    replyIsPanelOf: flow.id,
+    effects,
+  };
 });
 export const chapterUseCases = [chapterNext];

@@ -20,7 +20,7 @@ import { sqlFor } from "../../store/db.js";
 import { actingCharacter, isGm } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
-import { defineUseCase, type Effect } from "../use-case.js";
+import type { Effect } from "../use-case.js";
 import {
   characterById,
   chosenParticipant,
@@ -31,29 +31,20 @@ import {
   saved,
 } from "./conflict.js";
 import { participantName } from "./conflict-view.js";
-import { mwIntents } from "./intents.js";
 import { persistDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
+import { mwAction } from "./use-cases.js";
 
-const SYSTEMS = ["mountain-witch"] as const;
-
-export const conflictNarrate = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.narrate"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const buyer = await actingCharacter(ctx, ctx.intent.buyer);
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const of = await chosenParticipant(ctx, flow.state, { id: ctx.intent.ofId, name: ctx.intent.character });
-    const links = await trustLinks(ctx.tx, table.id);
-    const { state, spent } = buyNarration(flow.state, { buyer: refOf(buyer), ofId: of.id }, links);
-    await persistTrustSpend(ctx, table.id, spent, { giver: of.name, holder: buyer.name });
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.narrationBought", { buyer: buyer.name, name: of.name }),
-    });
-  },
+export const conflictNarrate = mwAction("conflict.narrate", "public change", async (ctx) => {
+  const { table } = ctx;
+  const buyer = await actingCharacter(ctx, ctx.intent.buyer);
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  const of = await chosenParticipant(ctx, flow.state, { id: ctx.intent.ofId, name: ctx.intent.character });
+  const links = await trustLinks(ctx.tx, table.id);
+  const { state, spent } = buyNarration(flow.state, { buyer: refOf(buyer), ofId: of.id }, links);
+  await persistTrustSpend(ctx, table.id, spent, { giver: of.name, holder: buyer.name });
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.narrationBought", { buyer: buyer.name, name: of.name }),
+  });
 });
 
 /**
@@ -112,165 +103,149 @@ function qualityFrom(text: string): DamageQuality {
  * (docs/rules/mountain-witch.md §1.2). The narrator types the target, the successes spent and
  * the ability or the condition; `conflict.damage` checks it all.
  */
-export const conflictDamageForm = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.damage-form"],
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    if (flow.state.phase !== "rolled") refuse("errors.mw.conflictNotRolled");
-    const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
-    const mine = pairingsNarratedBy(flow.state, who).filter(
-      (p) => damageChoices(flow.state, p.id).length > 0,
-    );
-    if (mine.length === 0) refuse("errors.mw.noSuccesses");
-    const targets = [
-      ...new Set(
-        mine.flatMap((p) =>
-          damageChoices(flow.state, p.id).map((c) =>
-            participantName(ctx.userLang, requireParticipantOf(flow.state, c.targetId)),
-          ),
+export const conflictDamageForm = mwAction("conflict.damage-form", "private read", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  if (flow.state.phase !== "rolled") refuse("errors.mw.conflictNotRolled");
+  const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
+  const mine = pairingsNarratedBy(flow.state, who).filter((p) => damageChoices(flow.state, p.id).length > 0);
+  if (mine.length === 0) refuse("errors.mw.noSuccesses");
+  const targets = [
+    ...new Set(
+      mine.flatMap((p) =>
+        damageChoices(flow.state, p.id).map((c) =>
+          participantName(ctx.userLang, requireParticipantOf(flow.state, c.targetId)),
         ),
       ),
-    ];
-    return {
-      modal: {
-        title: t(ctx.userLang, "mw.conflict.damageFormTitle").slice(0, 45),
-        intent: { type: "conflict.damage", flowId: flow.id },
-        inputs: [
-          {
-            field: "target",
-            label: t(ctx.userLang, "mw.conflict.damageFormTarget").slice(0, 45),
-            style: "short" as const,
-            ...(targets.length === 1 ? { value: targets[0]! } : {}),
-            placeholder: targets.join(", ").slice(0, 100),
-            required: true,
-            maxLength: 64,
-          },
-          {
-            field: "quality",
-            label: t(ctx.userLang, "mw.conflict.damageFormQuality").slice(0, 45),
-            style: "short" as const,
-            placeholder: "½ · 1 · 1½ · 2",
-            required: true,
-            maxLength: 8,
-          },
-          {
-            field: "ability",
-            label: t(ctx.userLang, "mw.conflict.damageFormAbility").slice(0, 45),
-            style: "short" as const,
-            required: false,
-            maxLength: 100,
-          },
-          {
-            field: "condition",
-            label: t(ctx.userLang, "mw.conflict.damageFormCondition").slice(0, 45),
-            style: "short" as const,
-            required: false,
-            maxLength: 100,
-          },
-        ],
-      },
-    };
-  },
+    ),
+  ];
+  return {
+    modal: {
+      title: t(ctx.userLang, "mw.conflict.damageFormTitle").slice(0, 45),
+      intent: { type: "conflict.damage", flowId: flow.id },
+      inputs: [
+        {
+          field: "target",
+          label: t(ctx.userLang, "mw.conflict.damageFormTarget").slice(0, 45),
+          style: "short" as const,
+          ...(targets.length === 1 ? { value: targets[0]! } : {}),
+          placeholder: targets.join(", ").slice(0, 100),
+          required: true,
+          maxLength: 64,
+        },
+        {
+          field: "quality",
+          label: t(ctx.userLang, "mw.conflict.damageFormQuality").slice(0, 45),
+          style: "short" as const,
+          placeholder: "½ · 1 · 1½ · 2",
+          required: true,
+          maxLength: 8,
+        },
+        {
+          field: "ability",
+          label: t(ctx.userLang, "mw.conflict.damageFormAbility").slice(0, 45),
+          style: "short" as const,
+          required: false,
+          maxLength: 100,
+        },
+        {
+          field: "condition",
+          label: t(ctx.userLang, "mw.conflict.damageFormCondition").slice(0, 45),
+          style: "short" as const,
+          required: false,
+          maxLength: 100,
+        },
+      ],
+    },
+  };
 });
 
-export const conflictDamage = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.damage"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    if (flow.state.phase === "open") refuse("errors.mw.conflictNotRolled");
-    const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
-    const chosen = ctx.intent.choice?.split(":");
-    let target = chosen
-      ? requireParticipantOf(flow.state, Number(chosen[1]))
-      : ctx.intent.target
-        ? await participantNamed(ctx, flow.state, ctx.intent.target)
-        : undefined;
-    const pairing = pairingToSpend(flow.state, who, {
-      ...(ctx.intent.pairingId !== undefined ? { pairingId: ctx.intent.pairingId } : {}),
-      ...(ctx.intent.character
-        ? { character: await participantNamed(ctx, flow.state, ctx.intent.character) }
-        : {}),
-      ...(target ? { target } : {}),
+export const conflictDamage = mwAction("conflict.damage", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  if (flow.state.phase === "open") refuse("errors.mw.conflictNotRolled");
+  const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
+  const chosen = ctx.intent.choice?.split(":");
+  let target = chosen
+    ? requireParticipantOf(flow.state, Number(chosen[1]))
+    : ctx.intent.target
+      ? await participantNamed(ctx, flow.state, ctx.intent.target)
+      : undefined;
+  const pairing = pairingToSpend(flow.state, who, {
+    ...(ctx.intent.pairingId !== undefined ? { pairingId: ctx.intent.pairingId } : {}),
+    ...(ctx.intent.character
+      ? { character: await participantNamed(ctx, flow.state, ctx.intent.character) }
+      : {}),
+    ...(target ? { target } : {}),
+  });
+  // Narration and the successes of a pairing are its narrator's alone (docs/rules/mountain-witch.md §1.1).
+  if (!narratesPairing(pairing, who)) {
+    const narrator = pairing.narration;
+    if (!narrator) refuse("errors.mw.noSuccesses");
+    const narratorName =
+      narrator.playerId === null
+        ? t(ctx.userLang, "mw.conflict.gm")
+        : (findParticipant(flow.state, narrator.characterId)?.name ??
+          (await outsideNames(ctx, flow.state))[narrator.characterId] ??
+          `#${narrator.characterId}`);
+    refuse("errors.mw.notNarrator", { name: narratorName });
+  }
+  const typed = chosen?.[2] ?? ctx.intent.quality;
+  const quality = typed === undefined || typed.trim() === "" ? undefined : qualityFrom(typed);
+  if (!quality) refuse("errors.mw.qualityNeeded");
+  if (!target) {
+    const ids = [
+      ...new Set(
+        damageChoices(flow.state, pairing.id)
+          .filter((c) => c.quality === quality)
+          .map((c) => c.targetId),
+      ),
+    ];
+    if (ids.length === 0) refuse("errors.mw.notEnoughSuccesses");
+    if (ids.length > 1) refuse("errors.mw.damageTargetNeeded");
+    target = requireParticipantOf(flow.state, ids[0]!);
+  }
+  const attackerSide = target.side === "a" ? "b" : "a";
+  const { state, damage } = spendDamage(flow.state, {
+    attackerSide,
+    targetId: target.id,
+    quality,
+    pairingId: pairing.id,
+    ability: ctx.intent.ability ? cleanText(ctx.intent.ability, 100) : null,
+    condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
+    ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
+  });
+  const effects: Effect[] = [];
+  let note = t(ctx.publicLang, "mw.conflict.damageDone", { name: participantName(ctx.publicLang, target) });
+  if (target.id > 0) {
+    const stored = await characterById(ctx.tx, table, target.id);
+    await persistDamage(ctx, table, stored, damage, state.title);
+  }
+  // A recovery attempt succeeds once incapacity is taken out: back in play, with one more permanent wound.
+  if (
+    state.recoveryOf !== null &&
+    target.nameKey === INCAPACITY_OBSTACLE_KEY &&
+    recoveryOutcome(state) === "recovered"
+  ) {
+    const patient = await characterById(ctx.tx, table, state.recoveryOf);
+    await sqlFor(ctx.tx).run`UPDATE "character" SET status = 'active' WHERE id = ${patient.id}`;
+    await persistDamage(
+      ctx,
+      table,
+      patient,
+      { quality: "critical", duration: "permanent", ability: null, condition: null, takenOut: null },
+      null,
+    );
+    await appendLog(ctx, table.id, {
+      action: "character.status",
+      characterId: patient.id,
+      summary: { key: "log.mw.recovered", params: { name: patient.name } },
+      before: { status: patient.status },
+      after: { status: "active" },
     });
-    // Narration and the successes of a pairing are its narrator's alone (docs/rules/mountain-witch.md §1.1).
-    if (!narratesPairing(pairing, who)) {
-      const narrator = pairing.narration;
-      if (!narrator) refuse("errors.mw.noSuccesses");
-      const narratorName =
-        narrator.playerId === null
-          ? t(ctx.userLang, "mw.conflict.gm")
-          : (findParticipant(flow.state, narrator.characterId)?.name ??
-            (await outsideNames(ctx, flow.state))[narrator.characterId] ??
-            `#${narrator.characterId}`);
-      refuse("errors.mw.notNarrator", { name: narratorName });
-    }
-    const typed = chosen?.[2] ?? ctx.intent.quality;
-    const quality = typed === undefined || typed.trim() === "" ? undefined : qualityFrom(typed);
-    if (!quality) refuse("errors.mw.qualityNeeded");
-    if (!target) {
-      const ids = [
-        ...new Set(
-          damageChoices(flow.state, pairing.id)
-            .filter((c) => c.quality === quality)
-            .map((c) => c.targetId),
-        ),
-      ];
-      if (ids.length === 0) refuse("errors.mw.notEnoughSuccesses");
-      if (ids.length > 1) refuse("errors.mw.damageTargetNeeded");
-      target = requireParticipantOf(flow.state, ids[0]!);
-    }
-    const attackerSide = target.side === "a" ? "b" : "a";
-    const { state, damage } = spendDamage(flow.state, {
-      attackerSide,
-      targetId: target.id,
-      quality,
-      pairingId: pairing.id,
-      ability: ctx.intent.ability ? cleanText(ctx.intent.ability, 100) : null,
-      condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
-      ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
-    });
-    const effects: Effect[] = [];
-    let note = t(ctx.publicLang, "mw.conflict.damageDone", { name: participantName(ctx.publicLang, target) });
-    if (target.id > 0) {
-      const stored = await characterById(ctx.tx, table, target.id);
-      await persistDamage(ctx, table, stored, damage, state.title);
-    }
-    // A recovery attempt succeeds once incapacity is taken out: back in play, with one more permanent wound.
-    if (
-      state.recoveryOf !== null &&
-      target.nameKey === INCAPACITY_OBSTACLE_KEY &&
-      recoveryOutcome(state) === "recovered"
-    ) {
-      const patient = await characterById(ctx.tx, table, state.recoveryOf);
-      await sqlFor(ctx.tx).run`UPDATE "character" SET status = 'active' WHERE id = ${patient.id}`;
-      await persistDamage(
-        ctx,
-        table,
-        patient,
-        { quality: "critical", duration: "permanent", ability: null, condition: null, takenOut: null },
-        null,
-      );
-      await appendLog(ctx, table.id, {
-        action: "character.status",
-        characterId: patient.id,
-        summary: { key: "log.mw.recovered", params: { name: patient.name } },
-        before: { status: patient.status },
-        after: { status: "active" },
-      });
-      note = t(ctx.publicLang, "mw.conflict.recovered", { name: patient.name });
-    }
-    return saved(ctx, flow, state, { note, effects });
-  },
+    note = t(ctx.publicLang, "mw.conflict.recovered", { name: patient.name });
+  }
+  return saved(ctx, flow, state, { note, effects });
 });
 
 export const conflictDamageUseCases = [conflictNarrate, conflictDamage, conflictDamageForm];

@@ -19,7 +19,7 @@ import { sqlFor } from "../../store/db.js";
 import { actingCharacter, isGm } from "../access.js";
 import { answerWithPanel, openFlows, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
-import { type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import {
   assertFree,
@@ -33,184 +33,143 @@ import {
   saved,
 } from "./conflict.js";
 import { conflictFlow } from "./flow-states.js";
-import { mwIntents } from "./intents.js";
 import { activeDamage, clearDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
+import { gmAction, mwAction } from "./use-cases.js";
 
-const SYSTEMS = ["mountain-witch"] as const;
-
-export const conflictAssist = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.assist"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const helper = await actingCharacter(ctx, ctx.intent.character);
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    let targetId: number;
-    if (ctx.intent.targetId !== undefined) targetId = ctx.intent.targetId;
-    else if (ctx.intent.target) targetId = (await participantNamed(ctx, flow.state, ctx.intent.target)).id;
-    else refuse("errors.mw.targetNeeded");
-    // A dead character's player helps from outside any conflict, in as many as they like.
-    if (!findParticipant(flow.state, helper.id) && helper.status !== "dead")
-      await assertFree(ctx, table, helper.id, flow.id);
-    const links = await trustLinks(ctx.tx, table.id);
-    const { state, spent } = assist(flow.state, { helper: refOf(helper), targetId }, links);
-    const target = findParticipant(state, targetId)!;
-    await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: helper.name });
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.assisted", { helper: helper.name, target: target.name }),
-    });
-  },
+export const conflictAssist = mwAction("conflict.assist", "public change", async (ctx) => {
+  const { table } = ctx;
+  const helper = await actingCharacter(ctx, ctx.intent.character);
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  let targetId: number;
+  if (ctx.intent.targetId !== undefined) targetId = ctx.intent.targetId;
+  else if (ctx.intent.target) targetId = (await participantNamed(ctx, flow.state, ctx.intent.target)).id;
+  else refuse("errors.mw.targetNeeded");
+  // A dead character's player helps from outside any conflict, in as many as they like.
+  if (!findParticipant(flow.state, helper.id) && helper.status !== "dead")
+    await assertFree(ctx, table, helper.id, flow.id);
+  const links = await trustLinks(ctx.tx, table.id);
+  const { state, spent } = assist(flow.state, { helper: refOf(helper), targetId }, links);
+  const target = findParticipant(state, targetId)!;
+  await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: helper.name });
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.assisted", { helper: helper.name, target: target.name }),
+  });
 });
 
-export const conflictBetray = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.betray"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const points = Number(String(ctx.intent.points).trim());
-    if (!Number.isInteger(points) || points < 1 || points > 99) refuse("errors.mw.trustAmountInvalid");
-    const betrayer = await actingCharacter(ctx, ctx.intent.character);
-    const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
-    const betrayed = await chosenParticipant(ctx, flow.state, {
-      id: ctx.intent.targetId,
-      name: ctx.intent.target,
-    });
-    const links = await trustLinks(ctx.tx, table.id);
-    const { state, spent } = betray(
-      flow.state,
-      { betrayer: refOf(betrayer), betrayedId: betrayed.id, points },
-      links,
-    );
-    await persistTrustSpend(ctx, table.id, spent, { giver: betrayed.name, holder: betrayer.name });
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.betrayed", {
-        betrayer: betrayer.name,
-        betrayed: betrayed.name,
-        n: points,
-      }),
-    });
-  },
+export const conflictBetray = mwAction("conflict.betray", "public change", async (ctx) => {
+  const { table } = ctx;
+  const points = Number(String(ctx.intent.points).trim());
+  if (!Number.isInteger(points) || points < 1 || points > 99) refuse("errors.mw.trustAmountInvalid");
+  const betrayer = await actingCharacter(ctx, ctx.intent.character);
+  const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
+  const betrayed = await chosenParticipant(ctx, flow.state, {
+    id: ctx.intent.targetId,
+    name: ctx.intent.target,
+  });
+  const links = await trustLinks(ctx.tx, table.id);
+  const { state, spent } = betray(
+    flow.state,
+    { betrayer: refOf(betrayer), betrayedId: betrayed.id, points },
+    links,
+  );
+  await persistTrustSpend(ctx, table.id, spent, { giver: betrayed.name, holder: betrayer.name });
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.betrayed", {
+      betrayer: betrayer.name,
+      betrayed: betrayed.name,
+      n: points,
+    }),
+  });
 });
 
 /** The panel's betrayal: after choosing whom, a short form asks how many points (showing how many one holds). */
-export const conflictBetrayForm = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.betray-form"],
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    const betrayer = await actingCharacter(ctx, undefined);
-    const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
-    if (flow.state.phase !== "open") refuse("errors.mw.conflictAlreadyRolled");
-    const betrayed = requireParticipantOf(flow.state, ctx.intent.targetId);
-    if (betrayed.id === betrayer.id) refuse("errors.mw.trustSelf");
-    const held =
-      (await trustLinks(ctx.tx, table.id)).find(
-        (l) => l.giverId === betrayed.id && l.holderId === betrayer.id,
-      )?.points ?? 0;
-    if (held < 1) refuse("errors.mw.notEnoughTrust", { have: held, need: 1 });
-    return {
-      modal: {
-        title: t(ctx.userLang, "mw.conflict.betrayTitle", { name: betrayed.name }).slice(0, 45),
-        intent: { type: "conflict.betray", flowId: flow.id, targetId: betrayed.id },
-        inputs: [
-          {
-            field: "points",
-            label: t(ctx.userLang, "mw.conflict.betrayPoints", { n: held }).slice(0, 45),
-            style: "short",
-            value: "1",
-            required: true,
-            maxLength: 2,
-          },
-        ],
-      },
-    };
-  },
+export const conflictBetrayForm = mwAction("conflict.betray-form", "private read", async (ctx) => {
+  const { table } = ctx;
+  const betrayer = await actingCharacter(ctx, undefined);
+  const flow = await loadConflict(ctx, ctx.intent.flowId, betrayer.id);
+  if (flow.state.phase !== "open") refuse("errors.mw.conflictAlreadyRolled");
+  const betrayed = requireParticipantOf(flow.state, ctx.intent.targetId);
+  if (betrayed.id === betrayer.id) refuse("errors.mw.trustSelf");
+  const held =
+    (await trustLinks(ctx.tx, table.id)).find((l) => l.giverId === betrayed.id && l.holderId === betrayer.id)
+      ?.points ?? 0;
+  if (held < 1) refuse("errors.mw.notEnoughTrust", { have: held, need: 1 });
+  return {
+    modal: {
+      title: t(ctx.userLang, "mw.conflict.betrayTitle", { name: betrayed.name }).slice(0, 45),
+      intent: { type: "conflict.betray", flowId: flow.id, targetId: betrayed.id },
+      inputs: [
+        {
+          field: "points",
+          label: t(ctx.userLang, "mw.conflict.betrayPoints", { n: held }).slice(0, 45),
+          style: "short",
+          value: "1",
+          required: true,
+          maxLength: 2,
+        },
+      ],
+    },
+  };
 });
 
-export const conflictTrade = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.trade"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    // The GM never trades: say so rather than "which character?".
-    if (isGm(table, ctx.actor)) {
-      const own = await sqlFor(ctx.tx).one<{ id: number }>`
+export const conflictTrade = mwAction("conflict.trade", "public change", async (ctx) => {
+  const { table } = ctx;
+  // The GM never trades: say so rather than "which character?".
+  if (isGm(table, ctx.actor)) {
+    const own = await sqlFor(ctx.tx).one<{ id: number }>`
         SELECT id FROM "character"
         WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL LIMIT 1`;
-      if (!own) refuse("errors.mw.gmCannotTrade");
-    }
-    const declarer = await actingCharacter(ctx, ctx.intent.character);
-    if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");
-    const flow = await loadConflict(ctx, ctx.intent.flowId, declarer.id);
-    const level = ctx.intent.level ?? "normal";
-    const { state } = declareTrade(flow.state, { declarerId: declarer.id, level });
-    await appendLog(ctx, table.id, {
-      action: "conflict.trade",
-      characterId: declarer.id,
-      summary: {
-        key: "log.mw.conflict.trade",
-        params: { name: declarer.name, level: `@mw.degree.${level}` },
-      },
-    });
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.tradeDeclared", {
-        name: declarer.name,
-        level: t(ctx.publicLang, `mw.degree.${level}`),
-      }),
-    });
-  },
+    if (!own) refuse("errors.mw.gmCannotTrade");
+  }
+  const declarer = await actingCharacter(ctx, ctx.intent.character);
+  if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");
+  const flow = await loadConflict(ctx, ctx.intent.flowId, declarer.id);
+  const level = ctx.intent.level ?? "normal";
+  const { state } = declareTrade(flow.state, { declarerId: declarer.id, level });
+  await appendLog(ctx, table.id, {
+    action: "conflict.trade",
+    characterId: declarer.id,
+    summary: {
+      key: "log.mw.conflict.trade",
+      params: { name: declarer.name, level: `@mw.degree.${level}` },
+    },
+  });
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.tradeDeclared", {
+      name: declarer.name,
+      level: t(ctx.publicLang, `mw.degree.${level}`),
+    }),
+  });
 });
 
-export const conflictKill = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.kill"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const target = await chosenParticipant(ctx, flow.state, {
-      id: ctx.intent.targetId,
-      name: ctx.intent.target,
-    });
-    let byId: number;
-    if (ctx.intent.character) {
-      const by = await participantNamed(ctx, flow.state, ctx.intent.character);
-      const stored = by.id > 0 ? await characterById(ctx.tx, table, by.id) : null;
-      if (stored) {
-        if (
-          stored.ownerUserId !== ctx.actor.userId &&
-          !(stored.ownerUserId === null && isGm(table, ctx.actor))
-        )
-          refuse("errors.notYourCharacter", { name: stored.name });
-      } else if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");
-      byId = by.id;
-    } else if (isGm(table, ctx.actor)) {
-      const gmSide = flow.state.participants.find((p) => p.kind === "npc" && p.side !== target.side);
-      if (!gmSide) refuse("errors.mw.targetNotOpponent", { name: target.name });
-      byId = gmSide.id;
-    } else {
-      byId = (await actingCharacter(ctx, undefined)).id;
-    }
-    const state = declareKillIntent(flow.state, { byId, targetId: target.id });
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.killDeclared", { target: target.name }),
-    });
-  },
+export const conflictKill = mwAction("conflict.kill", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  const target = await chosenParticipant(ctx, flow.state, {
+    id: ctx.intent.targetId,
+    name: ctx.intent.target,
+  });
+  let byId: number;
+  if (ctx.intent.character) {
+    const by = await participantNamed(ctx, flow.state, ctx.intent.character);
+    const stored = by.id > 0 ? await characterById(ctx.tx, table, by.id) : null;
+    if (stored) {
+      if (stored.ownerUserId !== ctx.actor.userId && !(stored.ownerUserId === null && isGm(table, ctx.actor)))
+        refuse("errors.notYourCharacter", { name: stored.name });
+    } else if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");
+    byId = by.id;
+  } else if (isGm(table, ctx.actor)) {
+    const gmSide = flow.state.participants.find((p) => p.kind === "npc" && p.side !== target.side);
+    if (!gmSide) refuse("errors.mw.targetNotOpponent", { name: target.name });
+    byId = gmSide.id;
+  } else {
+    byId = (await actingCharacter(ctx, undefined)).id;
+  }
+  const state = declareKillIntent(flow.state, { byId, targetId: target.id });
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.killDeclared", { target: target.name }),
+  });
 });
 
 /** Rolls one conflict: every die, expired wounds cleared, logged and saved. Returns its panel. */
@@ -243,28 +202,20 @@ async function rollOne(ctx: Ctx, table: GameTable, flow: TypedFlow<ConflictState
   return view;
 }
 
-export const conflictRoll = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.roll"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    if (ctx.intent.all) return rollAll(ctx, table);
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const view = await rollOne(ctx, table, flow);
-    const revealed = await beginPlay(ctx, table, ctx.publicLang);
-    // The roll is public: a new message with every die, and the panel follows.
-    const answer = answerWithPanel(ctx, flow, view);
-    if (revealed)
-      answer.effects = [
-        ...(answer.effects ?? []),
-        { kind: "post", channelId: table.channelId, view: revealed },
-      ];
-    return answer;
-  },
+export const conflictRoll = gmAction("conflict.roll", "public change", async (ctx) => {
+  const { table } = ctx;
+  if (ctx.intent.all) return rollAll(ctx, table);
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  const view = await rollOne(ctx, table, flow);
+  const revealed = await beginPlay(ctx, table, ctx.publicLang);
+  // The roll is public: a new message with every die, and the panel follows.
+  const answer = answerWithPanel(ctx, flow, view);
+  if (revealed)
+    answer.effects = [
+      ...(answer.effects ?? []),
+      { kind: "post", channelId: table.channelId, view: revealed },
+    ];
+  return answer;
 });
 
 /**
@@ -272,16 +223,8 @@ export const conflictRoll = defineUseCase({
  * simultaneous conflicts, docs/rules/mountain-witch.md §1.1: all dice before any narration).
  * A conflict that cannot be rolled yet is named with the reason and left open.
  */
-export const conflictRollAll = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.roll-all"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    return rollAll(ctx, ctx.table);
-  },
+export const conflictRollAll = gmAction("conflict.roll-all", "public change", async (ctx) => {
+  return rollAll(ctx, ctx.table);
 });
 
 async function rollAll(ctx: Ctx, table: GameTable): Promise<ActionResult> {

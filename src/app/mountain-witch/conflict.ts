@@ -24,14 +24,12 @@ import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js
 import { createFlow, isFromPanel, openFlows, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import { conflictPanel, participantName } from "./conflict-view.js";
 import { conflictFlow } from "./flow-states.js";
-import { mwIntents } from "./intents.js";
 import { activeDamage, adoptPanel, persistTrustRefund, refOf } from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
-
-const SYSTEMS = ["mountain-witch"] as const;
+import { gmAction, mwAction } from "./use-cases.js";
 
 export type Ctx = ActionContext<{ type: string; flowId?: number }>;
 
@@ -172,107 +170,83 @@ export async function assertFree(
     refuse("errors.mw.inAnotherConflict");
 }
 
-export const conflictStart = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.start"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) || null : null;
-    let state = openConflict({ mode: ctx.intent.mode ?? "opposed", title });
-    if (ctx.intent.opponent) {
-      const existing = await sqlFor(ctx.tx).one<Character>`
+export const conflictStart = mwAction("conflict.start", "public change", async (ctx) => {
+  const { table } = ctx;
+  const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) || null : null;
+  let state = openConflict({ mode: ctx.intent.mode ?? "opposed", title });
+  if (ctx.intent.opponent) {
+    const existing = await sqlFor(ctx.tx).one<Character>`
         SELECT * FROM "character"
         WHERE table_id = ${table.id} AND name_key = ${nameKey(ctx.intent.opponent)} AND deleted_at IS NULL`;
-      if (existing) {
-        state = addParticipant(state, refOf(existing), "b");
-      } else {
-        // A new obstacle exists only in this conflict: the GM's to name.
-        if (!isGm(table, ctx.actor)) await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
-        state = addObstacle(state, {
-          name: cleanName(ctx.intent.opponent),
-          strength: ctx.intent.strength ?? "medium",
-        }).state;
-      }
-    }
-    // A player who starts a conflict is in it.
-    if (!isGm(table, ctx.actor)) {
-      const own = await actingCharacter(ctx, undefined);
-      state = addParticipant(state, refOf(own), "a");
-    }
-    const revealed = await beginPlay(ctx, table, ctx.publicLang);
-    const flow = await createFlow(ctx.tx, conflictFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
-      action: "conflict.start",
-      summary: { key: "log.mw.conflict.start", params: { id: flow.id } },
-    });
-    return {
-      reply: await panel(ctx, flow, state),
-      replyIsPanelOf: flow.id,
-      ...(revealed
-        ? { effects: [{ kind: "post" as const, channelId: table.channelId, view: revealed }] }
-        : {}),
-    };
-  },
-});
-
-export const conflictAdd = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.add"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const existing = await sqlFor(ctx.tx).one<Character>`
-      SELECT * FROM "character"
-      WHERE table_id = ${table.id} AND name_key = ${nameKey(ctx.intent.name)} AND deleted_at IS NULL`;
-    let state: ConflictState;
     if (existing) {
-      await assertFree(ctx, table, existing.id, flow.id);
-      // The GM adds opponents: to the GM's side, player characters too (a conflict between players).
-      state = addParticipant(flow.state, refOf(existing), "b");
+      state = addParticipant(state, refOf(existing), "b");
     } else {
-      state = addObstacle(flow.state, {
-        name: cleanName(ctx.intent.name),
+      // A new obstacle exists only in this conflict: the GM's to name.
+      if (!isGm(table, ctx.actor)) await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
+      state = addObstacle(state, {
+        name: cleanName(ctx.intent.opponent),
         strength: ctx.intent.strength ?? "medium",
       }).state;
     }
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.added", { name: existing?.name ?? cleanName(ctx.intent.name) }),
-    });
-  },
+  }
+  // A player who starts a conflict is in it.
+  if (!isGm(table, ctx.actor)) {
+    const own = await actingCharacter(ctx, undefined);
+    state = addParticipant(state, refOf(own), "a");
+  }
+  const revealed = await beginPlay(ctx, table, ctx.publicLang);
+  const flow = await createFlow(ctx.tx, conflictFlow, {
+    tableId: table.id,
+    state,
+    createdByUserId: ctx.actor.userId,
+  });
+  await appendLog(ctx, table.id, {
+    action: "conflict.start",
+    summary: { key: "log.mw.conflict.start", params: { id: flow.id } },
+  });
+  return {
+    reply: await panel(ctx, flow, state),
+    replyIsPanelOf: flow.id,
+    ...(revealed ? { effects: [{ kind: "post" as const, channelId: table.channelId, view: revealed }] } : {}),
+  };
 });
 
-export const conflictJoin = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.join"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    await assertFree(ctx, table, character.id, flow.id);
-    let side: "a" | "b" = character.kind === "pc" ? "a" : "b";
-    if (ctx.intent.against) {
-      const opponent = await participantNamed(ctx, flow.state, ctx.intent.against);
-      side = opponent.side === "a" ? "b" : "a";
-    }
-    const state = addParticipant(flow.state, refOf(character), side);
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.joined", { name: character.name }),
-    });
-  },
+export const conflictAdd = gmAction("conflict.add", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  const existing = await sqlFor(ctx.tx).one<Character>`
+      SELECT * FROM "character"
+      WHERE table_id = ${table.id} AND name_key = ${nameKey(ctx.intent.name)} AND deleted_at IS NULL`;
+  let state: ConflictState;
+  if (existing) {
+    await assertFree(ctx, table, existing.id, flow.id);
+    // The GM adds opponents: to the GM's side, player characters too (a conflict between players).
+    state = addParticipant(flow.state, refOf(existing), "b");
+  } else {
+    state = addObstacle(flow.state, {
+      name: cleanName(ctx.intent.name),
+      strength: ctx.intent.strength ?? "medium",
+    }).state;
+  }
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.added", { name: existing?.name ?? cleanName(ctx.intent.name) }),
+  });
+});
+
+export const conflictJoin = mwAction("conflict.join", "public change", async (ctx) => {
+  const { table } = ctx;
+  const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  await assertFree(ctx, table, character.id, flow.id);
+  let side: "a" | "b" = character.kind === "pc" ? "a" : "b";
+  if (ctx.intent.against) {
+    const opponent = await participantNamed(ctx, flow.state, ctx.intent.against);
+    side = opponent.side === "a" ? "b" : "a";
+  }
+  const state = addParticipant(flow.state, refOf(character), side);
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.joined", { name: character.name }),
+  });
 });
 
 /**
@@ -280,76 +254,54 @@ export const conflictJoin = defineUseCase({
  * of trust spent by, on or against them in it comes back (docs/rules/mountain-witch.md §1.1).
  * A player leaves with their own character; the GM may take out anyone.
  */
-export const conflictLeave = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.leave"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const gm = isGm(table, ctx.actor);
-    let leaver: Participant;
-    let flow: TypedFlow<ConflictState>;
-    if (ctx.intent.character && gm) {
-      flow = await loadConflict(ctx, ctx.intent.flowId);
-      leaver = await participantNamed(ctx, flow.state, ctx.intent.character);
-    } else {
-      const own = await actingCharacter(ctx, ctx.intent.character);
-      flow = await loadConflict(ctx, ctx.intent.flowId, own.id);
-      leaver = requireParticipantOf(flow.state, own.id);
-    }
-    const { state, refunds } = leaveConflict(flow.state, leaver.id);
-    if (refunds.length > 0) {
-      const ids = [...new Set(refunds.flatMap((r) => [r.giverId, r.holderId]))];
-      const rows = await sqlFor(ctx.tx).rows<{ id: number; name: string }>`
+export const conflictLeave = mwAction("conflict.leave", "public change", async (ctx) => {
+  const { table } = ctx;
+  const gm = isGm(table, ctx.actor);
+  let leaver: Participant;
+  let flow: TypedFlow<ConflictState>;
+  if (ctx.intent.character && gm) {
+    flow = await loadConflict(ctx, ctx.intent.flowId);
+    leaver = await participantNamed(ctx, flow.state, ctx.intent.character);
+  } else {
+    const own = await actingCharacter(ctx, ctx.intent.character);
+    flow = await loadConflict(ctx, ctx.intent.flowId, own.id);
+    leaver = requireParticipantOf(flow.state, own.id);
+  }
+  const { state, refunds } = leaveConflict(flow.state, leaver.id);
+  if (refunds.length > 0) {
+    const ids = [...new Set(refunds.flatMap((r) => [r.giverId, r.holderId]))];
+    const rows = await sqlFor(ctx.tx).rows<{ id: number; name: string }>`
         SELECT id, name FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
-      const names = new Map(rows.map((r) => [r.id, r.name]));
-      for (const r of refunds)
-        await persistTrustRefund(ctx, table.id, r, {
-          giver: names.get(r.giverId) ?? `#${r.giverId}`,
-          holder: names.get(r.holderId) ?? `#${r.holderId}`,
-        });
-    }
-    const returned = refunds.reduce((sum, r) => sum + r.amount, 0);
-    return saved(ctx, flow, state, {
-      note: t(ctx.publicLang, "mw.conflict.left", {
-        name: participantName(ctx.publicLang, leaver),
-        n: returned,
-      }),
-    });
-  },
+    const names = new Map(rows.map((r) => [r.id, r.name]));
+    for (const r of refunds)
+      await persistTrustRefund(ctx, table.id, r, {
+        giver: names.get(r.giverId) ?? `#${r.giverId}`,
+        holder: names.get(r.holderId) ?? `#${r.holderId}`,
+      });
+  }
+  const returned = refunds.reduce((sum, r) => sum + r.amount, 0);
+  return saved(ctx, flow, state, {
+    note: t(ctx.publicLang, "mw.conflict.left", {
+      name: participantName(ctx.publicLang, leaver),
+      n: returned,
+    }),
+  });
 });
 
-export const conflictShow = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.show"],
-  table: "required",
-  mutates: false,
-  ephemeral: false,
-  async run(ctx) {
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    return { reply: await panel(ctx, flow, flow.state) };
-  },
+export const conflictShow = mwAction("conflict.show", "public read", async (ctx) => {
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  return { reply: await panel(ctx, flow, flow.state) };
 });
 
-export const conflictEnd = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["conflict.end"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadConflict(ctx, ctx.intent.flowId);
-    const state = closeConflict(flow.state);
-    await appendLog(ctx, table.id, {
-      action: "conflict.end",
-      summary: { key: "log.mw.conflict.end", params: { id: flow.id } },
-    });
-    return saved(ctx, flow, state, { note: t(ctx.publicLang, "mw.conflict.ended"), close: true });
-  },
+export const conflictEnd = gmAction("conflict.end", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  const state = closeConflict(flow.state);
+  await appendLog(ctx, table.id, {
+    action: "conflict.end",
+    summary: { key: "log.mw.conflict.end", params: { id: flow.id } },
+  });
+  return saved(ctx, flow, state, { note: t(ctx.publicLang, "mw.conflict.ended"), close: true });
 });
 
 export const conflictUseCases = [

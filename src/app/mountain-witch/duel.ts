@@ -35,11 +35,10 @@ import {
 import { languageOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { duelPanel, personalView } from "./duel-view.js";
 import { type DuelFlowState, duelFlow } from "./flow-states.js";
-import { mwIntents } from "./intents.js";
 import {
   activeDamage,
   adoptPanel,
@@ -50,8 +49,7 @@ import {
   trustLinks,
 } from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
-
-const SYSTEMS = ["mountain-witch"] as const;
+import { mwAction } from "./use-cases.js";
 
 const TOKEN_LIFETIME_MS = 14 * 60 * 1000;
 
@@ -161,62 +159,53 @@ async function logSecretDice(
   }
 }
 
-export const duelChallenge = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.challenge"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const challenger = await actingCharacter(ctx, ctx.intent.character);
-    const opponent = await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
-    const open = await openFlows(ctx.tx, duelFlow, table.id);
-    const involved = open.filter((f) =>
-      [f.state.duel.a.characterId, f.state.duel.b.characterId].some(
-        (id) => id === challenger.id || id === opponent.id,
-      ),
-    );
-    const ids = involved.flatMap((f) => [f.state.duel.a.characterId, f.state.duel.b.characterId]);
-    const statuses = new Map(
-      (
-        await sqlFor(ctx.tx).rows<{ id: number; status: string }>`
+export const duelChallenge = mwAction("duel.challenge", "public change", async (ctx) => {
+  const { table } = ctx;
+  const challenger = await actingCharacter(ctx, ctx.intent.character);
+  const opponent = await findCharacter(ctx.tx, table.id, ctx.intent.opponent);
+  const open = await openFlows(ctx.tx, duelFlow, table.id);
+  const involved = open.filter((f) =>
+    [f.state.duel.a.characterId, f.state.duel.b.characterId].some(
+      (id) => id === challenger.id || id === opponent.id,
+    ),
+  );
+  const ids = involved.flatMap((f) => [f.state.duel.a.characterId, f.state.duel.b.characterId]);
+  const statuses = new Map(
+    (
+      await sqlFor(ctx.tx).rows<{ id: number; status: string }>`
           SELECT id, status FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`
-      ).map((c) => [c.id, c.status]),
-    );
-    // A finished duel never blocks a new challenge: it is closed now. One still being fought does.
-    const busy = involved.find((f) => !duelIsFinished(f.state, statuses));
-    if (busy) {
-      const fighting = [busy.state.duel.a, busy.state.duel.b].find(
-        (d) => d.characterId === challenger.id || d.characterId === opponent.id,
-      )!;
-      refuse("errors.mw.alreadyDuelling", { name: fighting.name });
-    }
-    for (const finished of involved) await closeDuel(ctx, table, finished, finished.state);
-    const duel = challengeDuel({
-      challenger: refOf(challenger),
-      opponent: refOf(opponent),
-      lethal: ctx.intent.lethal ?? true,
-    });
-    const revealed = await beginPlay(ctx, table, ctx.publicLang);
-    const flow = await createFlow(ctx.tx, duelFlow, {
-      tableId: table.id,
-      state: { duel, secret: { a: null, b: null }, stopped: [] },
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
-      action: "duel.challenge",
-      summary: { key: "log.mw.duel.challenge", params: { a: challenger.name, b: opponent.name } },
-    });
-    const view = duelPanel(ctx.publicLang, flow.id, duel);
-    return {
-      reply: { ...view, mentionUsers: [duel.b.playerId] },
-      replyIsPanelOf: flow.id,
-      ...(revealed
-        ? { effects: [{ kind: "post" as const, channelId: table.channelId, view: revealed }] }
-        : {}),
-    };
-  },
+    ).map((c) => [c.id, c.status]),
+  );
+  // A finished duel never blocks a new challenge: it is closed now. One still being fought does.
+  const busy = involved.find((f) => !duelIsFinished(f.state, statuses));
+  if (busy) {
+    const fighting = [busy.state.duel.a, busy.state.duel.b].find(
+      (d) => d.characterId === challenger.id || d.characterId === opponent.id,
+    )!;
+    refuse("errors.mw.alreadyDuelling", { name: fighting.name });
+  }
+  for (const finished of involved) await closeDuel(ctx, table, finished, finished.state);
+  const duel = challengeDuel({
+    challenger: refOf(challenger),
+    opponent: refOf(opponent),
+    lethal: ctx.intent.lethal ?? true,
+  });
+  const revealed = await beginPlay(ctx, table, ctx.publicLang);
+  const flow = await createFlow(ctx.tx, duelFlow, {
+    tableId: table.id,
+    state: { duel, secret: { a: null, b: null }, stopped: [] },
+    createdByUserId: ctx.actor.userId,
+  });
+  await appendLog(ctx, table.id, {
+    action: "duel.challenge",
+    summary: { key: "log.mw.duel.challenge", params: { a: challenger.name, b: opponent.name } },
+  });
+  const view = duelPanel(ctx.publicLang, flow.id, duel);
+  return {
+    reply: { ...view, mentionUsers: [duel.b.playerId] },
+    replyIsPanelOf: flow.id,
+    ...(revealed ? { effects: [{ kind: "post" as const, channelId: table.channelId, view: revealed }] } : {}),
+  };
 });
 
 async function requireOpponentPlayer(
@@ -231,117 +220,74 @@ async function requireOpponentPlayer(
   return opponent;
 }
 
-export const duelAccept = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.accept"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    await requireOpponentPlayer(ctx, flow);
-    // Accept and Decline are on the public challenge panel only.
-    await adoptPanel(ctx, flow);
-    const damage = await activeDamage(ctx.tx, [flow.state.duel.a.characterId, flow.state.duel.b.characterId]);
-    const duel = acceptDuel(flow.state.duel, ctx.dice, damage);
-    await clearDamage(ctx, duel.expiredDamageIds);
-    await logSecretDice(ctx, table, duel, ["a", "b"]);
-    await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel });
-    const view = duelPanel(ctx.publicLang, flow.id, duel);
-    return answerWithPanel(ctx, flow, view);
-  },
+export const duelAccept = mwAction("duel.accept", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  await requireOpponentPlayer(ctx, flow);
+  // Accept and Decline are on the public challenge panel only.
+  await adoptPanel(ctx, flow);
+  const damage = await activeDamage(ctx.tx, [flow.state.duel.a.characterId, flow.state.duel.b.characterId]);
+  const duel = acceptDuel(flow.state.duel, ctx.dice, damage);
+  await clearDamage(ctx, duel.expiredDamageIds);
+  await logSecretDice(ctx, table, duel, ["a", "b"]);
+  await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel });
+  const view = duelPanel(ctx.publicLang, flow.id, duel);
+  return answerWithPanel(ctx, flow, view);
 });
 
-export const duelDecline = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.decline"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    await requireOpponentPlayer(ctx, flow);
-    // Accept and Decline are on the public challenge panel only.
-    await adoptPanel(ctx, flow);
-    const duel = declineDuel(flow.state.duel);
-    await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel }, true);
-    const view = duelPanel(ctx.publicLang, flow.id, duel);
-    return answerWithPanel(ctx, flow, view);
-  },
+export const duelDecline = mwAction("duel.decline", "public change", async (ctx) => {
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  await requireOpponentPlayer(ctx, flow);
+  // Accept and Decline are on the public challenge panel only.
+  await adoptPanel(ctx, flow);
+  const duel = declineDuel(flow.state.duel);
+  await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel }, true);
+  const view = duelPanel(ctx.publicLang, flow.id, duel);
+  return answerWithPanel(ctx, flow, view);
 });
 
-export const duelPeek = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.peek"],
-  table: "required",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    const side = mySide(flow.state, ctx.actor.userId);
-    return duellistAnswer(ctx, flow, flow.state, flow.state.duel, side);
-  },
+export const duelPeek = mwAction("duel.peek", "private change", async (ctx) => {
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const side = mySide(flow.state, ctx.actor.userId);
+  return duellistAnswer(ctx, flow, flow.state, flow.state.duel, side);
 });
 
-export const duelNext = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.next"],
-  table: "required",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    const side = mySide(flow.state, ctx.actor.userId);
-    const duel = rollNext(flow.state.duel, side, ctx.dice);
-    if (duel.a.dice.length !== flow.state.duel.a.dice.length)
-      await logSecretDice(ctx, table, duel, ["a", "b"]);
-    return duellistAnswer(ctx, flow, flow.state, duel, side);
-  },
+export const duelNext = mwAction("duel.next", "private change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const side = mySide(flow.state, ctx.actor.userId);
+  const duel = rollNext(flow.state.duel, side, ctx.dice);
+  if (duel.a.dice.length !== flow.state.duel.a.dice.length) await logSecretDice(ctx, table, duel, ["a", "b"]);
+  return duellistAnswer(ctx, flow, flow.state, duel, side);
 });
 
-export const duelStrike = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.strike"],
-  table: "required",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    const side = mySide(flow.state, ctx.actor.userId);
-    const duel = strike(flow.state.duel, side, ctx.dice);
-    return duellistAnswer(ctx, flow, flow.state, duel, side);
-  },
+export const duelStrike = mwAction("duel.strike", "private change", async (ctx) => {
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const side = mySide(flow.state, ctx.actor.userId);
+  const duel = strike(flow.state.duel, side, ctx.dice);
+  return duellistAnswer(ctx, flow, flow.state, duel, side);
 });
 
-export const duelDamage = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.damage"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    const side = await damagingSide(ctx, table, flow.state.duel);
-    const { state: duel, damage } = spendDuelDamage(flow.state.duel, {
-      attackerSide: side,
-      quality: ctx.intent.quality,
-      condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
-      ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
-    });
-    const target = await sqlFor(ctx.tx).one<Character>`
+export const duelDamage = mwAction("duel.damage", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const side = await damagingSide(ctx, table, flow.state.duel);
+  const { state: duel, damage } = spendDuelDamage(flow.state.duel, {
+    attackerSide: side,
+    quality: ctx.intent.quality,
+    condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
+    ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
+  });
+  const target = await sqlFor(ctx.tx).one<Character>`
       SELECT * FROM "character" WHERE id = ${damage.targetId} AND table_id = ${table.id}`;
-    if (!target) throw new Error(`duel target ${damage.targetId} not found`);
-    await persistDamage(ctx, table, target, { ...damage, ability: null }, null);
-    const state: DuelFlowState = { ...flow.state, duel };
-    // A duellist taken out (dead or incapacitated) ends the duel by itself.
-    if (duelIsOver(duel)) await closeDuel(ctx, table, flow, state);
-    else await saveFlowState(ctx.tx, duelFlow, flow.id, state);
-    const view = duelPanel(ctx.publicLang, flow.id, duel, { stopped: state.stopped });
-    return answerWithPanel(ctx, flow, view);
-  },
+  if (!target) throw new Error(`duel target ${damage.targetId} not found`);
+  await persistDamage(ctx, table, target, { ...damage, ability: null }, null);
+  const state: DuelFlowState = { ...flow.state, duel };
+  // A duellist taken out (dead or incapacitated) ends the duel by itself.
+  if (duelIsOver(duel)) await closeDuel(ctx, table, flow, state);
+  else await saveFlowState(ctx.tx, duelFlow, flow.id, state);
+  const view = duelPanel(ctx.publicLang, flow.id, duel, { stopped: state.stopped });
+  return answerWithPanel(ctx, flow, view);
 });
 
 /**
@@ -389,110 +335,89 @@ function duelIsFinished(state: DuelFlowState, statuses: ReadonlyMap<number, stri
   return [duel.a.characterId, duel.b.characterId].some((id) => (statuses.get(id) ?? "active") !== "active");
 }
 
-export const duelRound = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.round"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    mySide(flow.state, ctx.actor.userId);
-    const ids = [flow.state.duel.a.characterId, flow.state.duel.b.characterId];
-    const fighters = await sqlFor(ctx.tx).rows<{ status: string }>`
+export const duelRound = mwAction("duel.round", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  mySide(flow.state, ctx.actor.userId);
+  const ids = [flow.state.duel.a.characterId, flow.state.duel.b.characterId];
+  const fighters = await sqlFor(ctx.tx).rows<{ status: string }>`
       SELECT status FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
-    if (fighters.some((c) => c.status !== "active")) refuse("errors.mw.duelOver");
-    const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
-    await clearDamage(ctx, duel.expiredDamageIds);
-    await logSecretDice(ctx, table, duel, ["a", "b"]);
-    await saveFlowState(ctx.tx, duelFlow, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
-    const view = duelPanel(ctx.publicLang, flow.id, duel);
-    return { reply: view, replyIsPanelOf: flow.id };
-  },
+  if (fighters.some((c) => c.status !== "active")) refuse("errors.mw.duelOver");
+  const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
+  await clearDamage(ctx, duel.expiredDamageIds);
+  await logSecretDice(ctx, table, duel, ["a", "b"]);
+  await saveFlowState(ctx.tx, duelFlow, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
+  const view = duelPanel(ctx.publicLang, flow.id, duel);
+  return { reply: view, replyIsPanelOf: flow.id };
 });
 
-export const duelEnd = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.end"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    const gm = isGm(table, ctx.actor);
-    const side = sideOfPlayer(flow.state.duel, ctx.actor.userId);
-    if (!gm && !side) mySide(flow.state, ctx.actor.userId);
-    // After a reveal a duellist stops; the duel ends when both have (docs/rules/mountain-witch.md §1.4).
-    // The GM, a duellist before the reveal or during a challenge ends it at once.
-    if (!gm && side && flow.state.duel.phase === "revealed") {
-      const stopped = [...new Set([...flow.state.stopped, side])];
-      const state: DuelFlowState = { ...flow.state, stopped };
-      const both = stopped.length === 2;
-      if (both) await closeDuel(ctx, table, flow, state);
-      else await saveFlowState(ctx.tx, duelFlow, flow.id, state);
-      return answerWithPanel(
-        ctx,
-        flow,
-        duelPanel(ctx.publicLang, flow.id, state.duel, { stopped, ended: both }),
-      );
-    }
-    await closeDuel(ctx, table, flow, flow.state);
-    const view = duelPanel(ctx.publicLang, flow.id, flow.state.duel, { ended: true });
-    const ended: MessageView =
-      flow.state.duel.phase === "revealed"
-        ? view
-        : {
-            ...view,
-            rows: [],
-            embeds: [...(view.embeds ?? []), { description: t(ctx.publicLang, "mw.duel.ended") }],
-          };
-    return answerWithPanel(ctx, flow, ended);
-  },
-});
-
-export const duelTrustUse = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["duel.trust"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const spender = await actingCharacter(ctx, ctx.intent.character);
-    const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
-    const flow = await loadDuel(ctx, ctx.intent.flowId);
-    const links = await trustLinks(ctx.tx, table.id);
-    const { state: duel, spent } = duelTrust(
-      flow.state.duel,
-      {
-        spender: refOf(spender),
-        use: ctx.intent.use,
-        targetId: target.id,
-        ...(ctx.intent.points !== undefined ? { points: ctx.intent.points } : {}),
-      },
-      links,
+export const duelEnd = mwAction("duel.end", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const gm = isGm(table, ctx.actor);
+  const side = sideOfPlayer(flow.state.duel, ctx.actor.userId);
+  if (!gm && !side) mySide(flow.state, ctx.actor.userId);
+  // After a reveal a duellist stops; the duel ends when both have (docs/rules/mountain-witch.md §1.4).
+  // The GM, a duellist before the reveal or during a challenge ends it at once.
+  if (!gm && side && flow.state.duel.phase === "revealed") {
+    const stopped = [...new Set([...flow.state.stopped, side])];
+    const state: DuelFlowState = { ...flow.state, stopped };
+    const both = stopped.length === 2;
+    if (both) await closeDuel(ctx, table, flow, state);
+    else await saveFlowState(ctx.tx, duelFlow, flow.id, state);
+    return answerWithPanel(
+      ctx,
+      flow,
+      duelPanel(ctx.publicLang, flow.id, state.duel, { stopped, ended: both }),
     );
-    await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: spender.name });
-    await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel });
-    const view = duelPanel(ctx.publicLang, flow.id, duel);
-    return {
-      reply: {
-        embeds: [
-          {
-            description: t(ctx.publicLang, `mw.duel.trustDone.${ctx.intent.use}`, {
-              name: spender.name,
-              target: target.name,
-              n: spent.amount,
-            }),
-            tone: "success",
-          },
-        ],
-      },
-      effects: [{ kind: "editPanel", flowId: flow.id, view }],
-    };
-  },
+  }
+  await closeDuel(ctx, table, flow, flow.state);
+  const view = duelPanel(ctx.publicLang, flow.id, flow.state.duel, { ended: true });
+  const ended: MessageView =
+    flow.state.duel.phase === "revealed"
+      ? view
+      : {
+          ...view,
+          rows: [],
+          embeds: [...(view.embeds ?? []), { description: t(ctx.publicLang, "mw.duel.ended") }],
+        };
+  return answerWithPanel(ctx, flow, ended);
+});
+
+export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) => {
+  const { table } = ctx;
+  const spender = await actingCharacter(ctx, ctx.intent.character);
+  const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const links = await trustLinks(ctx.tx, table.id);
+  const { state: duel, spent } = duelTrust(
+    flow.state.duel,
+    {
+      spender: refOf(spender),
+      use: ctx.intent.use,
+      targetId: target.id,
+      ...(ctx.intent.points !== undefined ? { points: ctx.intent.points } : {}),
+    },
+    links,
+  );
+  await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: spender.name });
+  await saveFlowState(ctx.tx, duelFlow, flow.id, { ...flow.state, duel });
+  const view = duelPanel(ctx.publicLang, flow.id, duel);
+  return {
+    reply: {
+      embeds: [
+        {
+          description: t(ctx.publicLang, `mw.duel.trustDone.${ctx.intent.use}`, {
+            name: spender.name,
+            target: target.name,
+            n: spent.amount,
+          }),
+          tone: "success",
+        },
+      ],
+    },
+    effects: [{ kind: "editPanel", flowId: flow.id, view }],
+  };
 });
 
 export const duelUseCases = [

@@ -24,12 +24,10 @@ import { findCharacter } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { mwIntents } from "./intents.js";
 import { mwTableState, saveTableState } from "./shared.js";
-
-const SYSTEMS = ["mountain-witch"] as const;
+import { dmAction, gmAction, mwAction } from "./use-cases.js";
 
 function fateName(lang: Lang, fate: DarkFate): string {
   return t(lang, `mw.fate.${fate}`);
@@ -164,75 +162,65 @@ async function maybeShowUndealt(
   ];
 }
 
-export const fateDeal = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["darkfate.deal"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const mw = mwTableState(table);
-    const mode = ctx.intent.mode ?? mw.fates?.mode ?? "deal";
-    let deck = mw.fates ?? openFateDeck(mode);
-    if (deck.mode !== mode) {
-      if (deck.hands.length > 0) refuse("errors.mw.fateModeFixed");
-      deck = openFateDeck(mode);
-    }
-    if (mode === "choose") {
-      await saveTableState(ctx.tx, table, { fates: deck });
-      await appendLog(ctx, table.id, { action: "darkfate.mode", summary: { key: "log.mw.fate.chooseMode" } });
-      return { reply: { embeds: [{ description: t(ctx.publicLang, "mw.fate.chooseOpen"), tone: "info" }] } };
-    }
-    const players = await fatePlayers(ctx.tx, table);
-    const waiting = players.filter((p) => !deck.hands.some((h) => h.characterId === p.id));
-    if (waiting.length === 0) refuse("errors.mw.fatesAllDealt");
-    deck = dealFates(
-      deck,
-      waiting.map((p) => p.id),
-      ctx.dice,
-    );
-    await saveTableState(ctx.tx, table, { fates: deck, undealtShown: false });
-    const effects: Effect[] = [];
-    const languages = await languagesOf(
-      ctx,
-      waiting.map((p) => p.ownerUserId!),
-    );
-    for (const p of waiting) {
-      const hand = deck.hands.find((h) => h.characterId === p.id)!;
-      await appendLog(ctx, table.id, {
-        action: "darkfate.deal",
-        characterId: p.id,
-        summary: { key: "log.mw.fate.dealtSecret", params: { name: p.name, fate: `@mw.fate.${hand.fate}` } },
-        visibleTo: p.ownerUserId,
-      });
-      effects.push({
-        kind: "dm",
-        userId: p.ownerUserId!,
-        view: ownFateView(languages.get(p.ownerUserId!)!, table, deck, p, true),
-        ifClosed: {
-          channelId: table.channelId,
-          view: {
-            content: t(ctx.publicLang, "mw.fate.dmClosed", { user: `<@${p.ownerUserId}>` }),
-            mentionUsers: [p.ownerUserId!],
-          },
-        },
-      });
-    }
+export const fateDeal = gmAction("darkfate.deal", "public change", async (ctx) => {
+  const { table } = ctx;
+  const mw = mwTableState(table);
+  const mode = ctx.intent.mode ?? mw.fates?.mode ?? "deal";
+  let deck = mw.fates ?? openFateDeck(mode);
+  if (deck.mode !== mode) {
+    if (deck.hands.length > 0) refuse("errors.mw.fateModeFixed");
+    deck = openFateDeck(mode);
+  }
+  if (mode === "choose") {
+    await saveTableState(ctx.tx, table, { fates: deck });
+    await appendLog(ctx, table.id, { action: "darkfate.mode", summary: { key: "log.mw.fate.chooseMode" } });
+    return { reply: { embeds: [{ description: t(ctx.publicLang, "mw.fate.chooseOpen"), tone: "info" }] } };
+  }
+  const players = await fatePlayers(ctx.tx, table);
+  const waiting = players.filter((p) => !deck.hands.some((h) => h.characterId === p.id));
+  if (waiting.length === 0) refuse("errors.mw.fatesAllDealt");
+  deck = dealFates(
+    deck,
+    waiting.map((p) => p.id),
+    ctx.dice,
+  );
+  await saveTableState(ctx.tx, table, { fates: deck, undealtShown: false });
+  const effects: Effect[] = [];
+  const languages = await languagesOf(
+    ctx,
+    waiting.map((p) => p.ownerUserId!),
+  );
+  for (const p of waiting) {
+    const hand = deck.hands.find((h) => h.characterId === p.id)!;
     await appendLog(ctx, table.id, {
       action: "darkfate.deal",
-      summary: { key: "log.mw.fate.dealt", params: { count: waiting.length } },
+      characterId: p.id,
+      summary: { key: "log.mw.fate.dealtSecret", params: { name: p.name, fate: `@mw.fate.${hand.fate}` } },
+      visibleTo: p.ownerUserId,
     });
-    return {
-      reply: {
-        embeds: [
-          { description: t(ctx.publicLang, "mw.fate.dealt", { count: waiting.length }), tone: "info" },
-        ],
+    effects.push({
+      kind: "dm",
+      userId: p.ownerUserId!,
+      view: ownFateView(languages.get(p.ownerUserId!)!, table, deck, p, true),
+      ifClosed: {
+        channelId: table.channelId,
+        view: {
+          content: t(ctx.publicLang, "mw.fate.dmClosed", { user: `<@${p.ownerUserId}>` }),
+          mentionUsers: [p.ownerUserId!],
+        },
       },
-      effects,
-    };
-  },
+    });
+  }
+  await appendLog(ctx, table.id, {
+    action: "darkfate.deal",
+    summary: { key: "log.mw.fate.dealt", params: { count: waiting.length } },
+  });
+  return {
+    reply: {
+      embeds: [{ description: t(ctx.publicLang, "mw.fate.dealt", { count: waiting.length }), tone: "info" }],
+    },
+    effects,
+  };
 });
 
 async function ownFateChange(
@@ -267,138 +255,107 @@ async function ownFateChange(
     : { reply: { ...view, ephemeral: true }, effects };
 }
 
-export const fateRedraw = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["darkfate.redraw"],
-  table: "none",
-  mutates: true,
-  ephemeral: true,
-  run: (ctx) => ownFateChange(ctx, (deck, c) => redrawFate(deck, c.id, ctx.dice), "darkfate.redraw"),
+export const fateRedraw = dmAction("darkfate.redraw", "private change", (ctx) =>
+  ownFateChange(ctx, (deck, c) => redrawFate(deck, c.id, ctx.dice), "darkfate.redraw"),
+);
+
+export const fateKeep = dmAction("darkfate.keep", "private change", (ctx) =>
+  ownFateChange(ctx, (deck, c) => keepFate(deck, c.id), "darkfate.keep"),
+);
+
+export const fateChoose = dmAction("darkfate.choose", "private change", async (ctx) => {
+  const table = await fateTable(ctx);
+  const character = await ownCharacter(ctx, table, ctx.intent.character, ctx.intent.characterId);
+  const deck = chooseFate(mwTableState(table).fates ?? openFateDeck("deal"), character.id, ctx.intent.fate);
+  await saveTableState(ctx.tx, table, { fates: deck });
+  await appendLog(ctx, table.id, {
+    action: "darkfate.choose",
+    characterId: character.id,
+    summary: {
+      key: "log.mw.fate.choose",
+      params: { name: character.name, fate: `@mw.fate.${ctx.intent.fate}` },
+    },
+    visibleTo: ctx.actor.userId,
+  });
+  return { reply: ownFateView(ctx.userLang, table, deck, character, false) };
 });
 
-export const fateKeep = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["darkfate.keep"],
-  table: "none",
-  mutates: true,
-  ephemeral: true,
-  run: (ctx) => ownFateChange(ctx, (deck, c) => keepFate(deck, c.id), "darkfate.keep"),
+export const fateReveal = mwAction("darkfate.reveal", "public change", async (ctx) => {
+  const { table } = ctx;
+  const character = await ownCharacter(ctx, table, ctx.intent.character);
+  const deck = mwTableState(table).fates;
+  if (!deck) refuse("errors.mw.fateNotDealt");
+  const next = revealFate(deck, character.id);
+  await saveTableState(ctx.tx, table, { fates: next });
+  const fate = next.hands.find((h) => h.characterId === character.id)!.fate;
+  await appendLog(ctx, table.id, {
+    action: "darkfate.reveal",
+    characterId: character.id,
+    summary: { key: "log.mw.fate.reveal", params: { name: character.name, fate: `@mw.fate.${fate}` } },
+  });
+  const effects = await maybeShowUndealt(ctx, table, next);
+  return {
+    reply: {
+      embeds: [
+        {
+          title: t(ctx.publicLang, "mw.fate.revealTitle", { name: character.name }),
+          description: `**${fateName(ctx.publicLang, fate)}**\n> ${t(ctx.publicLang, `mw.fate.desc.${fate}`)}`,
+          tone: "warning",
+        },
+      ],
+    },
+    effects,
+  };
 });
 
-export const fateChoose = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["darkfate.choose"],
-  table: "none",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const table = await fateTable(ctx);
-    const character = await ownCharacter(ctx, table, ctx.intent.character, ctx.intent.characterId);
-    const deck = chooseFate(mwTableState(table).fates ?? openFateDeck("deal"), character.id, ctx.intent.fate);
-    await saveTableState(ctx.tx, table, { fates: deck });
-    await appendLog(ctx, table.id, {
-      action: "darkfate.choose",
-      characterId: character.id,
-      summary: {
-        key: "log.mw.fate.choose",
-        params: { name: character.name, fate: `@mw.fate.${ctx.intent.fate}` },
-      },
-      visibleTo: ctx.actor.userId,
-    });
-    return { reply: ownFateView(ctx.userLang, table, deck, character, false) };
-  },
-});
-
-export const fateReveal = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["darkfate.reveal"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await ownCharacter(ctx, table, ctx.intent.character);
-    const deck = mwTableState(table).fates;
-    if (!deck) refuse("errors.mw.fateNotDealt");
-    const next = revealFate(deck, character.id);
-    await saveTableState(ctx.tx, table, { fates: next });
-    const fate = next.hands.find((h) => h.characterId === character.id)!.fate;
-    await appendLog(ctx, table.id, {
-      action: "darkfate.reveal",
-      characterId: character.id,
-      summary: { key: "log.mw.fate.reveal", params: { name: character.name, fate: `@mw.fate.${fate}` } },
-    });
-    const effects = await maybeShowUndealt(ctx, table, next);
-    return {
-      reply: {
-        embeds: [
-          {
-            title: t(ctx.publicLang, "mw.fate.revealTitle", { name: character.name }),
-            description: `**${fateName(ctx.publicLang, fate)}**\n> ${t(ctx.publicLang, `mw.fate.desc.${fate}`)}`,
-            tone: "warning",
-          },
-        ],
-      },
-      effects,
-    };
-  },
-});
-
-export const fateShow = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["darkfate.show"],
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    const mw = mwTableState(table);
-    const deck = mw.fates;
-    const players = await fatePlayers(ctx.tx, table);
-    const mine = players.filter((p) => p.ownerUserId === ctx.actor.userId);
-    const lines: string[] = [];
-    for (const p of players) {
-      const viewer = p.ownerUserId === ctx.actor.userId ? p.id : null;
-      const fate = deck ? fateVisibleTo(deck, p.id, viewer) : null;
-      const has = deck?.hands.some((h) => h.characterId === p.id) ?? false;
-      const shown = fate
-        ? fateName(ctx.userLang, fate)
-        : has
-          ? t(ctx.userLang, "mw.fate.hidden")
-          : t(ctx.userLang, "mw.fate.notYet");
-      lines.push(
-        `• **${p.name}**: ${shown}${mine.includes(p) && fate && !deck?.hands.find((h) => h.characterId === p.id)?.revealed ? ` ${t(ctx.userLang, "mw.fate.onlyYou")}` : ""}`,
-      );
-    }
-    if (deck && mw.undealtShown) {
-      const dealt = deck.hands.map((h) => h.characterId);
-      lines.push(
-        "",
-        t(ctx.userLang, "mw.fate.undealtLine", {
-          fates:
-            undealtFates(deck, dealt)
-              .map((f) => fateName(ctx.userLang, f))
-              .join(", ") || "—",
-        }),
-      );
-    }
-    const rows = mine.flatMap(
-      (p) => ownFateView(ctx.userLang, table, deck ?? openFateDeck(), p, false).rows ?? [],
+export const fateShow = mwAction("darkfate.show", "private read", async (ctx) => {
+  const { table } = ctx;
+  const mw = mwTableState(table);
+  const deck = mw.fates;
+  const players = await fatePlayers(ctx.tx, table);
+  const mine = players.filter((p) => p.ownerUserId === ctx.actor.userId);
+  const lines: string[] = [];
+  for (const p of players) {
+    const viewer = p.ownerUserId === ctx.actor.userId ? p.id : null;
+    const fate = deck ? fateVisibleTo(deck, p.id, viewer) : null;
+    const has = deck?.hands.some((h) => h.characterId === p.id) ?? false;
+    const shown = fate
+      ? fateName(ctx.userLang, fate)
+      : has
+        ? t(ctx.userLang, "mw.fate.hidden")
+        : t(ctx.userLang, "mw.fate.notYet");
+    lines.push(
+      `• **${p.name}**: ${shown}${mine.includes(p) && fate && !deck?.hands.find((h) => h.characterId === p.id)?.revealed ? ` ${t(ctx.userLang, "mw.fate.onlyYou")}` : ""}`,
     );
-    return {
-      reply: {
-        ephemeral: true,
-        embeds: [
-          {
-            title: t(ctx.userLang, "mw.fate.showTitle"),
-            description: lines.join("\n") || t(ctx.userLang, "mw.fate.noPlayers"),
-            tone: "secret",
-          },
-        ],
-        rows: rows.slice(0, 5),
-      },
-    };
-  },
+  }
+  if (deck && mw.undealtShown) {
+    const dealt = deck.hands.map((h) => h.characterId);
+    lines.push(
+      "",
+      t(ctx.userLang, "mw.fate.undealtLine", {
+        fates:
+          undealtFates(deck, dealt)
+            .map((f) => fateName(ctx.userLang, f))
+            .join(", ") || "—",
+      }),
+    );
+  }
+  const rows = mine.flatMap(
+    (p) => ownFateView(ctx.userLang, table, deck ?? openFateDeck(), p, false).rows ?? [],
+  );
+  return {
+    reply: {
+      ephemeral: true,
+      embeds: [
+        {
+          title: t(ctx.userLang, "mw.fate.showTitle"),
+          description: lines.join("\n") || t(ctx.userLang, "mw.fate.noPlayers"),
+          tone: "secret",
+        },
+      ],
+      rows: rows.slice(0, 5),
+    },
+  };
 });
 
 export const fateUseCases = [fateDeal, fateRedraw, fateKeep, fateChoose, fateReveal, fateShow];

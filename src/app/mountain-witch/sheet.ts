@@ -16,17 +16,17 @@ import {
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, requireControl, requireTable } from "../access.js";
 import { createFlow } from "../flows.js";
-import { appendLog } from "../log.js";
+import type { Intent } from "../intent.js";
+import { appendLog, type LogInput } from "../log.js";
 import { cleanText } from "../names.js";
-import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
+import type { ActionContext, ActionResult, SystemHooks } from "../use-case.js";
+import type { EmbedView } from "../views.js";
 import { conflictPanel } from "./conflict-view.js";
 import { type DamageLineEntry, damageLine } from "./damage.js";
 import { conflictFlow } from "./flow-states.js";
-import { mwIntents } from "./intents.js";
 import { mwSheet, mwTableState, refOf, saveSheet, trustCharacters, zodiacTrust } from "./shared.js";
 import { forgetStartingEdits } from "./starting-trust.js";
-
-const SYSTEMS = ["mountain-witch"] as const;
+import { gmAction, mwAction } from "./use-cases.js";
 
 /** (Re)sets the starting trust between a character and every other player character, both ways. */
 async function seedTrust(tx: ActionContext["tx"], table: GameTable, character: Character): Promise<void> {
@@ -143,46 +143,45 @@ async function sheetTarget(
   return character;
 }
 
-export const characterAbilities = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["character.abilities"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await sheetTarget(ctx, ctx.intent.name);
-    const before = mwSheet(character).abilities;
-    const next = [...before];
-    const slots = [ctx.intent.first, ctx.intent.second, ctx.intent.third];
-    if (slots.every((s) => s === undefined)) refuse("errors.mw.abilitiesNeeded");
-    slots.forEach((s, i) => {
-      if (s === undefined) return;
-      // "-" clears a slot.
-      next[i] = s.trim() === "-" ? "" : cleanText(s, 100);
-    });
-    const abilities = next.filter((a) => a && a.length > 0).slice(0, 3);
-    await saveSheet(ctx.tx, character, { abilities });
-    await appendLog(ctx, table.id, {
+/** A sheet change is logged for its character and answered in the channel with what the sheet now says. */
+async function sheetChanged(
+  ctx: ActionContext<Intent, "required">,
+  character: Character,
+  log: Omit<LogInput, "characterId">,
+  shown: EmbedView,
+): Promise<ActionResult> {
+  await appendLog(ctx, ctx.table.id, { ...log, characterId: character.id });
+  return { reply: { embeds: [{ ...shown, tone: "success" }] } };
+}
+
+export const characterAbilities = mwAction("character.abilities", "public change", async (ctx) => {
+  const character = await sheetTarget(ctx, ctx.intent.name);
+  const before = mwSheet(character).abilities;
+  const next = [...before];
+  const slots = [ctx.intent.first, ctx.intent.second, ctx.intent.third];
+  if (slots.every((s) => s === undefined)) refuse("errors.mw.abilitiesNeeded");
+  slots.forEach((s, i) => {
+    if (s === undefined) return;
+    // "-" clears a slot.
+    next[i] = s.trim() === "-" ? "" : cleanText(s, 100);
+  });
+  const abilities = next.filter((a) => a && a.length > 0).slice(0, 3);
+  await saveSheet(ctx.tx, character, { abilities });
+  return sheetChanged(
+    ctx,
+    character,
+    {
       action: "character.abilities",
-      characterId: character.id,
       summary: { key: "log.mw.sheet.abilities", params: { name: character.name } },
       before: { abilities: before },
       after: { abilities },
-    });
-    return {
-      reply: {
-        embeds: [
-          {
-            title: character.name,
-            description: abilities.map((a) => `• ${a}`).join("\n") || "—",
-            footer: t(ctx.publicLang, "mw.sheet.abilitiesSaved"),
-            tone: "success",
-          },
-        ],
-      },
-    };
-  },
+    },
+    {
+      title: character.name,
+      description: abilities.map((a) => `• ${a}`).join("\n") || "—",
+      footer: t(ctx.publicLang, "mw.sheet.abilitiesSaved"),
+    },
+  );
 });
 
 /**
@@ -190,219 +189,164 @@ export const characterAbilities = defineUseCase({
  * why and how the character became a ronin, why they need the money badly enough to go
  * against the Witch — and free notes. "-" clears one.
  */
-export const characterBackground = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["character.background"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await sheetTarget(ctx, ctx.intent.name);
-    const { text, ronin, money } = ctx.intent;
-    if (text === undefined && ronin === undefined && money === undefined)
-      refuse("errors.mw.backgroundNeeded");
-    const answer = (value: string | undefined, old: string | null) =>
-      value === undefined ? old : value.trim() === "-" ? null : cleanText(value, 1000) || null;
-    const sheet = mwSheet(character);
-    const patch = {
-      background: answer(text, sheet.background),
-      ronin: answer(ronin, sheet.ronin),
-      money: answer(money, sheet.money),
-    };
-    await saveSheet(ctx.tx, character, patch);
-    await appendLog(ctx, table.id, {
+export const characterBackground = mwAction("character.background", "public change", async (ctx) => {
+  const character = await sheetTarget(ctx, ctx.intent.name);
+  const { text, ronin, money } = ctx.intent;
+  if (text === undefined && ronin === undefined && money === undefined) refuse("errors.mw.backgroundNeeded");
+  const answer = (value: string | undefined, old: string | null) =>
+    value === undefined ? old : value.trim() === "-" ? null : cleanText(value, 1000) || null;
+  const sheet = mwSheet(character);
+  const patch = {
+    background: answer(text, sheet.background),
+    ronin: answer(ronin, sheet.ronin),
+    money: answer(money, sheet.money),
+  };
+  await saveSheet(ctx.tx, character, patch);
+  const fields = [
+    { name: t(ctx.publicLang, "mw.sheet.ronin"), value: patch.ronin ?? "—" },
+    { name: t(ctx.publicLang, "mw.sheet.money"), value: patch.money ?? "—" },
+    { name: t(ctx.publicLang, "mw.sheet.background"), value: patch.background ?? "—" },
+  ];
+  return sheetChanged(
+    ctx,
+    character,
+    {
       action: "character.background",
-      characterId: character.id,
       summary: { key: "log.mw.sheet.background", params: { name: character.name } },
-    });
-    const fields = [
-      { name: t(ctx.publicLang, "mw.sheet.ronin"), value: patch.ronin ?? "—" },
-      { name: t(ctx.publicLang, "mw.sheet.money"), value: patch.money ?? "—" },
-      { name: t(ctx.publicLang, "mw.sheet.background"), value: patch.background ?? "—" },
-    ];
-    return {
-      reply: {
-        embeds: [
-          {
-            title: character.name,
-            fields,
-            footer: t(ctx.publicLang, "mw.sheet.backgroundSaved"),
-            tone: "success",
-          },
-        ],
-      },
-    };
-  },
+    },
+    {
+      title: character.name,
+      fields,
+      footer: t(ctx.publicLang, "mw.sheet.backgroundSaved"),
+    },
+  );
 });
 
 /** Props (docs/rules/mountain-witch.md §1.5): items and flourishes that colour the character, no mechanical effect. */
-export const characterProps = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["character.props"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await sheetTarget(ctx, ctx.intent.name);
-    const props = ctx.intent.text.trim() === "-" ? null : cleanText(ctx.intent.text, 1000) || null;
-    await saveSheet(ctx.tx, character, { props });
-    await appendLog(ctx, table.id, {
+export const characterProps = mwAction("character.props", "public change", async (ctx) => {
+  const character = await sheetTarget(ctx, ctx.intent.name);
+  const props = ctx.intent.text.trim() === "-" ? null : cleanText(ctx.intent.text, 1000) || null;
+  await saveSheet(ctx.tx, character, { props });
+  return sheetChanged(
+    ctx,
+    character,
+    {
       action: "character.props",
-      characterId: character.id,
       summary: { key: "log.mw.sheet.props", params: { name: character.name } },
-    });
-    return {
-      reply: {
-        embeds: [
-          {
-            title: character.name,
-            fields: [{ name: t(ctx.publicLang, "mw.sheet.props"), value: props ?? "—" }],
-            footer: t(ctx.publicLang, "mw.sheet.propsSaved"),
-            tone: "success",
-          },
-        ],
-      },
-    };
-  },
+    },
+    {
+      title: character.name,
+      fields: [{ name: t(ctx.publicLang, "mw.sheet.props"), value: props ?? "—" }],
+      footer: t(ctx.publicLang, "mw.sheet.propsSaved"),
+    },
+  );
 });
 
-export const characterZodiac = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["character.zodiac"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await sheetTarget(ctx, ctx.intent.name);
-    if (mwTableState(table).matrixLocked) refuse("errors.mw.zodiacLocked");
-    const sql = sqlFor(ctx.tx);
-    const holder = await sql.one<{ name: string }>`
+export const characterZodiac = mwAction("character.zodiac", "public change", async (ctx) => {
+  const { table } = ctx;
+  const character = await sheetTarget(ctx, ctx.intent.name);
+  if (mwTableState(table).matrixLocked) refuse("errors.mw.zodiacLocked");
+  const sql = sqlFor(ctx.tx);
+  const holder = await sql.one<{ name: string }>`
       SELECT name FROM "character"
       WHERE table_id = ${table.id} AND zodiac = ${ctx.intent.sign} AND deleted_at IS NULL AND id <> ${character.id}
       LIMIT 1`;
-    if (holder)
-      refuse("errors.character.zodiacTaken", {
-        sign: `@mw.sign.${ctx.intent.sign}`,
-        name: holder.name,
-      });
-    const updated = (await sql.one<Character>`
+  if (holder)
+    refuse("errors.character.zodiacTaken", {
+      sign: `@mw.sign.${ctx.intent.sign}`,
+      name: holder.name,
+    });
+  const updated = (await sql.one<Character>`
       UPDATE "character" SET zodiac = ${ctx.intent.sign} WHERE id = ${character.id} RETURNING *`)!;
-    // The starting matrix follows the signs until play begins.
-    await seedTrust(ctx.tx, table, updated);
-    await forgetStartingEdits(ctx.tx, table, updated.id);
-    await appendLog(ctx, table.id, {
+  // The starting matrix follows the signs until play begins.
+  await seedTrust(ctx.tx, table, updated);
+  await forgetStartingEdits(ctx.tx, table, updated.id);
+  return sheetChanged(
+    ctx,
+    character,
+    {
       action: "character.zodiac",
-      characterId: character.id,
       summary: {
         key: "log.mw.sheet.zodiac",
         params: { name: character.name, sign: `@mw.sign.${ctx.intent.sign}` },
       },
       before: { zodiac: character.zodiac },
       after: { zodiac: ctx.intent.sign },
-    });
-    return {
-      reply: {
-        embeds: [
-          {
-            description: t(ctx.publicLang, "mw.sheet.zodiacSaved", {
-              name: character.name,
-              sign: t(ctx.publicLang, `mw.sign.${ctx.intent.sign}`),
-            }),
-            tone: "success",
-          },
-        ],
-      },
-    };
-  },
+    },
+    {
+      description: t(ctx.publicLang, "mw.sheet.zodiacSaved", {
+        name: character.name,
+        sign: t(ctx.publicLang, `mw.sign.${ctx.intent.sign}`),
+      }),
+    },
+  );
 });
 
-export const characterStatus = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["character.status"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
-    await sqlFor(ctx.tx).run`UPDATE "character" SET status = ${ctx.intent.status} WHERE id = ${character.id}`;
-    if (ctx.intent.status === "incapacitated" && character.status !== "incapacitated") {
-      await saveSheet(ctx.tx, character, {
-        incapacitatedInChapter: table.chapter,
-        recoveryTriedInChapter: null,
-      });
-    }
-    await appendLog(ctx, table.id, {
+export const characterStatus = gmAction("character.status", "public change", async (ctx) => {
+  const { table } = ctx;
+  const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
+  await sqlFor(ctx.tx).run`UPDATE "character" SET status = ${ctx.intent.status} WHERE id = ${character.id}`;
+  if (ctx.intent.status === "incapacitated" && character.status !== "incapacitated") {
+    await saveSheet(ctx.tx, character, {
+      incapacitatedInChapter: table.chapter,
+      recoveryTriedInChapter: null,
+    });
+  }
+  return sheetChanged(
+    ctx,
+    character,
+    {
       action: "character.status",
-      characterId: character.id,
       summary: {
         key: "log.mw.sheet.status",
         params: { name: character.name, status: `@character.status.${ctx.intent.status}` },
       },
       before: { status: character.status },
       after: { status: ctx.intent.status },
-    });
-    return {
-      reply: {
-        embeds: [
-          {
-            description: t(ctx.publicLang, "mw.sheet.statusSaved", {
-              name: character.name,
-              status: t(ctx.publicLang, `character.status.${ctx.intent.status}`),
-            }),
-            tone: "success",
-          },
-        ],
-      },
-    };
-  },
+    },
+    {
+      description: t(ctx.publicLang, "mw.sheet.statusSaved", {
+        name: character.name,
+        status: t(ctx.publicLang, `character.status.${ctx.intent.status}`),
+      }),
+    },
+  );
 });
 
-export const characterRecover = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["character.recover"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = ctx.intent.name
-      ? await findCharacter(ctx.tx, table.id, ctx.intent.name)
-      : await actingCharacter(ctx, undefined);
-    requireControl(ctx, character, { gmMayActForPlayers: true });
-    const sheet = mwSheet(character);
-    assertMayAttemptRecovery(
-      {
-        characterId: character.id,
-        status:
-          character.status === "incapacitated"
-            ? "incapacitated"
-            : character.status === "dead"
-              ? "dead"
-              : "active",
-        incapacitatedInChapter: sheet.incapacitatedInChapter,
-        recoveryTriedInChapter: sheet.recoveryTriedInChapter,
-      },
-      table.chapter,
-    );
-    const state = openRecoveryConflict(refOf(character));
-    await saveSheet(ctx.tx, character, { recoveryTriedInChapter: table.chapter });
-    const flow = await createFlow(ctx.tx, conflictFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
-      action: "character.recover",
+export const characterRecover = mwAction("character.recover", "public change", async (ctx) => {
+  const { table } = ctx;
+  const character = ctx.intent.name
+    ? await findCharacter(ctx.tx, table.id, ctx.intent.name)
+    : await actingCharacter(ctx, undefined);
+  requireControl(ctx, character, { gmMayActForPlayers: true });
+  const sheet = mwSheet(character);
+  assertMayAttemptRecovery(
+    {
       characterId: character.id,
-      summary: { key: "log.mw.recoveryAttempt", params: { name: character.name } },
-    });
-    return { reply: conflictPanel(ctx.publicLang, flow.id, state), replyIsPanelOf: flow.id };
-  },
+      status:
+        character.status === "incapacitated"
+          ? "incapacitated"
+          : character.status === "dead"
+            ? "dead"
+            : "active",
+      incapacitatedInChapter: sheet.incapacitatedInChapter,
+      recoveryTriedInChapter: sheet.recoveryTriedInChapter,
+    },
+    table.chapter,
+  );
+  const state = openRecoveryConflict(refOf(character));
+  await saveSheet(ctx.tx, character, { recoveryTriedInChapter: table.chapter });
+  const flow = await createFlow(ctx.tx, conflictFlow, {
+    tableId: table.id,
+    state,
+    createdByUserId: ctx.actor.userId,
+  });
+  await appendLog(ctx, table.id, {
+    action: "character.recover",
+    characterId: character.id,
+    summary: { key: "log.mw.recoveryAttempt", params: { name: character.name } },
+  });
+  return { reply: conflictPanel(ctx.publicLang, flow.id, state), replyIsPanelOf: flow.id };
 });
 
 export const sheetUseCases = [

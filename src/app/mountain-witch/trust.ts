@@ -22,15 +22,14 @@ import { activeTable, lockTable } from "../execute.js";
 import { findOpenFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { languageOfTable } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { type TrustRoundFlow, trustRoundFlow } from "./flow-states.js";
 import { mwIntents } from "./intents.js";
 import { mwTableState, trustCharacters, trustLinks } from "./shared.js";
 import { ownStartingValue, setStartingTrust } from "./starting-trust.js";
 import { changeLines, matrixLines, nameMap, roundPanel, rowView } from "./trust-view.js";
-
-const SYSTEMS = ["mountain-witch"] as const;
+import { dmAction, gmAction, mwAction } from "./use-cases.js";
 
 /**
  * Reveals the round: applies every change at once (validated again), refills points,
@@ -175,30 +174,22 @@ export async function openRound(
   return findOpenFlow(tx, trustRoundFlow, table.id);
 }
 
-export const trustDmClosed = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["trust.dm-closed"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    // Recorded by the bot on the GM's behalf, right after the GM opened the round.
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId);
-    if (!flow.state.round.giverIds.includes(ctx.intent.characterId)) refuse("errors.mw.notInTrustRound");
-    const state: TrustRoundFlow = {
-      ...flow.state,
-      dmClosed: [...new Set([...flow.state.dmClosed, ctx.intent.characterId])],
-    };
-    await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state);
-    const names = nameMap(await trustCharacters(ctx.tx, table.id));
-    return {
-      effects: [
-        { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.publicLang, flow.id, state, names) },
-      ],
-    };
-  },
+export const trustDmClosed = gmAction("trust.dm-closed", "public change", async (ctx) => {
+  // Recorded by the bot on the GM's behalf, right after the GM opened the round.
+  const { table } = ctx;
+  const flow = await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId);
+  if (!flow.state.round.giverIds.includes(ctx.intent.characterId)) refuse("errors.mw.notInTrustRound");
+  const state: TrustRoundFlow = {
+    ...flow.state,
+    dmClosed: [...new Set([...flow.state.dmClosed, ctx.intent.characterId])],
+  };
+  await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state);
+  const names = nameMap(await trustCharacters(ctx.tx, table.id));
+  return {
+    effects: [
+      { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.publicLang, flow.id, state, names) },
+    ],
+  };
 });
 
 /** After a change to the round: the giver's own row (ephemeral or in the DM), and the public panel. */
@@ -234,86 +225,72 @@ async function afterRoundChange(
   return fromButton ? { replyMode: "update", reply: row, effects } : { reply: row, effects };
 }
 
-export const trustSet = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["trust.set"],
-  table: "none",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const table = await trustTable(ctx);
-    const giver = await giverAt(ctx, table, ctx.intent.character);
-    const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
-    if (target.id === giver.id) refuse("errors.mw.trustSelf");
-    if (target.kind !== "pc") refuse("errors.mw.trustOnlyPlayerCharacters");
-    const ctxT = { ...ctx, table };
-    if (!mwTableState(table).matrixLocked) {
-      // Before chapter 1: the zodiac value, +1 at most or lower; secret until chapter 1 in secret mode.
-      const { value, secret } = await setStartingTrust(ctxT, table, giver, target, ctx.intent.value);
-      return {
-        reply: {
-          ephemeral: secret,
-          embeds: [
-            {
-              description: t(
-                secret ? ctx.userLang : await languageOfTable(ctx, table),
-                secret ? "mw.trust.setInitialSecret" : "mw.trust.setInitial",
-                {
-                  giver: giver.name,
-                  holder: target.name,
-                  value,
-                },
-              ),
-              tone: "success",
-            },
-          ],
-        },
-      };
-    }
-    const flow = await openRound(ctx.tx, table);
-    if (!flow) refuse("errors.mw.noTrustRound");
-    const round = proposeTrust(flow.state.round, {
-      giverId: giver.id,
-      holderId: target.id,
-      value: ctx.intent.value,
-    });
-    // The submission itself is secret in secret mode: logged for the giver only.
-    await appendLog(ctxT, table.id, {
-      action: "trust.propose",
-      characterId: giver.id,
-      summary: {
-        key: "log.mw.trust.propose",
-        params: { giver: giver.name, holder: target.name, value: ctx.intent.value },
+export const trustSet = dmAction("trust.set", "private change", async (ctx) => {
+  const table = await trustTable(ctx);
+  const giver = await giverAt(ctx, table, ctx.intent.character);
+  const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
+  if (target.id === giver.id) refuse("errors.mw.trustSelf");
+  if (target.kind !== "pc") refuse("errors.mw.trustOnlyPlayerCharacters");
+  const ctxT = { ...ctx, table };
+  if (!mwTableState(table).matrixLocked) {
+    // Before chapter 1: the zodiac value, +1 at most or lower; secret until chapter 1 in secret mode.
+    const { value, secret } = await setStartingTrust(ctxT, table, giver, target, ctx.intent.value);
+    return {
+      reply: {
+        ephemeral: secret,
+        embeds: [
+          {
+            description: t(
+              secret ? ctx.userLang : await languageOfTable(ctx, table),
+              secret ? "mw.trust.setInitialSecret" : "mw.trust.setInitial",
+              {
+                giver: giver.name,
+                holder: target.name,
+                value,
+              },
+            ),
+            tone: "success",
+          },
+        ],
       },
-      visibleTo: round.mode === "secret" ? ctx.actor.userId : null,
-    });
-    return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
-  },
+    };
+  }
+  const flow = await openRound(ctx.tx, table);
+  if (!flow) refuse("errors.mw.noTrustRound");
+  const round = proposeTrust(flow.state.round, {
+    giverId: giver.id,
+    holderId: target.id,
+    value: ctx.intent.value,
+  });
+  // The submission itself is secret in secret mode: logged for the giver only.
+  await appendLog(ctxT, table.id, {
+    action: "trust.propose",
+    characterId: giver.id,
+    summary: {
+      key: "log.mw.trust.propose",
+      params: { giver: giver.name, holder: target.name, value: ctx.intent.value },
+    },
+    visibleTo: round.mode === "secret" ? ctx.actor.userId : null,
+  });
+  return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
 });
 
-export const trustSubmit = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["trust.submit"],
-  table: "none",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const table =
-      ctx.intent.flowId !== undefined ? await tableOfFlow(ctx, ctx.intent.flowId) : await trustTable(ctx);
-    const giver = await giverAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
-    const flow =
-      ctx.intent.flowId !== undefined
-        ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
-        : await openRound(ctx.tx, table);
-    if (!flow) refuse("errors.mw.noTrustRound");
-    const round = submitTrust(flow.state.round, giver.id);
-    await appendLog({ ...ctx }, table.id, {
-      action: "trust.submit",
-      characterId: giver.id,
-      summary: { key: "log.mw.trust.submit", params: { name: giver.name } },
-    });
-    return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
-  },
+export const trustSubmit = dmAction("trust.submit", "private change", async (ctx) => {
+  const table =
+    ctx.intent.flowId !== undefined ? await tableOfFlow(ctx, ctx.intent.flowId) : await trustTable(ctx);
+  const giver = await giverAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
+  const flow =
+    ctx.intent.flowId !== undefined
+      ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
+      : await openRound(ctx.tx, table);
+  if (!flow) refuse("errors.mw.noTrustRound");
+  const round = submitTrust(flow.state.round, giver.id);
+  await appendLog({ ...ctx }, table.id, {
+    action: "trust.submit",
+    characterId: giver.id,
+    summary: { key: "log.mw.trust.submit", params: { name: giver.name } },
+  });
+  return afterRoundChange(ctx, table, flow, { ...flow.state, round }, giver);
 });
 
 async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number): Promise<GameTable> {
@@ -325,53 +302,46 @@ async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number)
   return table;
 }
 
-export const trustEdit = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["trust.edit"],
-  table: "none",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const sql = sqlFor(ctx.tx);
-    const row = await sql.one<Flow>`SELECT * FROM flow WHERE id = ${ctx.intent.flowId}`;
-    if (row?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
-    const flow = typedFlow(trustRoundFlow, row);
-    if (flow.status !== "open") refuse("errors.flow.closed");
-    const table = await sql.one<GameTable>`SELECT * FROM game_table WHERE id = ${flow.tableId}`;
-    if (!table) throw new Error(`game_table ${flow.tableId} not found`);
-    const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
-    const state = flow.state;
-    const names = nameMap(await trustCharacters(ctx.tx, table.id));
-    const own = (trustRoundVisibleTo(state.round, giver.id).own ?? []).slice(0, 5);
-    return {
-      modal: {
-        title: t(ctx.userLang, "mw.trust.modalTitle", { chapter: state.round.chapter }),
-        intent: {
-          type: "trust.modal",
-          flowId: flow.id,
-          characterId: giver.id,
-          ...(ctx.intent.inChannel ? { inChannel: 1 } : {}),
-        },
-        inputs: own.map((p) => ({
-          field: `v${p.holderId}`,
-          label: names.get(p.holderId) ?? `#${p.holderId}`,
-          style: "short" as const,
-          value: String(p.value),
-          required: true,
-          maxLength: 2,
-        })),
+export const trustEdit = dmAction("trust.edit", "private read", async (ctx) => {
+  const sql = sqlFor(ctx.tx);
+  const row = await sql.one<Flow>`SELECT * FROM flow WHERE id = ${ctx.intent.flowId}`;
+  if (row?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
+  const flow = typedFlow(trustRoundFlow, row);
+  if (flow.status !== "open") refuse("errors.flow.closed");
+  const table = await sql.one<GameTable>`SELECT * FROM game_table WHERE id = ${flow.tableId}`;
+  if (!table) throw new Error(`game_table ${flow.tableId} not found`);
+  const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
+  const state = flow.state;
+  const names = nameMap(await trustCharacters(ctx.tx, table.id));
+  const own = (trustRoundVisibleTo(state.round, giver.id).own ?? []).slice(0, 5);
+  return {
+    modal: {
+      title: t(ctx.userLang, "mw.trust.modalTitle", { chapter: state.round.chapter }),
+      intent: {
+        type: "trust.modal",
+        flowId: flow.id,
+        characterId: giver.id,
+        ...(ctx.intent.inChannel ? { inChannel: 1 } : {}),
       },
-    };
-  },
+      inputs: own.map((p) => ({
+        field: `v${p.holderId}`,
+        label: names.get(p.holderId) ?? `#${p.holderId}`,
+        style: "short" as const,
+        value: String(p.value),
+        required: true,
+        maxLength: 2,
+      })),
+    },
+  };
 });
 
-export const trustModal = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["trust.modal"].catchall(z.unknown()),
-  table: "none",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
+/** The trust form's answer: its `v<holderId>` values come besides the catalogue's fields (each checked below). */
+const trustFormAnswer = mwIntents["trust.modal"].catchall(z.unknown());
+
+export const trustModal = dmAction(
+  "trust.modal",
+  "private change",
+  async (ctx) => {
     const table = await tableOfFlow(ctx, ctx.intent.flowId);
     const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
     const flow = await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId);
@@ -423,115 +393,94 @@ export const trustModal = defineUseCase({
     }
     return answer;
   },
+  trustFormAnswer,
+);
+
+export const trustReveal = gmAction("trust.reveal", "public change", async (ctx) => {
+  const { table } = ctx;
+  const flow =
+    ctx.intent.flowId !== undefined
+      ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
+      : await openRound(ctx.tx, table);
+  if (!flow) refuse("errors.mw.noTrustRound");
+  const effects = await reveal(ctx, table, flow, true);
+  return {
+    reply: { embeds: [{ description: t(ctx.publicLang, "mw.trust.revealedByGm"), tone: "info" }] },
+    effects,
+  };
 });
 
-export const trustReveal = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["trust.reveal"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow =
-      ctx.intent.flowId !== undefined
-        ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
-        : await openRound(ctx.tx, table);
-    if (!flow) refuse("errors.mw.noTrustRound");
-    const effects = await reveal(ctx, table, flow, true);
-    return {
-      reply: { embeds: [{ description: t(ctx.publicLang, "mw.trust.revealedByGm"), tone: "info" }] },
-      effects,
-    };
-  },
+export const trustShow = dmAction("trust.show", "private read", async (ctx) => {
+  const table = await (async () => {
+    const id = ctx.intent.table !== undefined ? Number(ctx.intent.table) : null;
+    if (id !== null) {
+      const found = await activeMwTable(ctx.tx, id);
+      if (!found) refuse("errors.mw.trustTableUnknown");
+      return found;
+    }
+    if (ctx.invocation.guildId) {
+      const found = await activeTable(ctx.tx, ctx.invocation.channelId);
+      if (!found) refuse("errors.noTable");
+      if (found.system !== "mountain-witch")
+        refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });
+      return found;
+    }
+    refuse("errors.mw.trustWhichTable");
+  })();
+  const me = await giverAt(ctx, table, ctx.intent.character);
+  const links = await trustLinks(ctx.tx, table.id);
+  const names = nameMap(await trustCharacters(ctx.tx, table.id));
+  // Before chapter 1 the giver sees their own unrevealed starting edits.
+  const give = links
+    .filter((l) => l.giverId === me.id)
+    .map((l) => {
+      const own = ownStartingValue(table, me.id, l.holderId, l.value);
+      const pending = own !== l.value ? ` → **${own}** ${t(ctx.userLang, "mw.trust.untilChapterOne")}` : "";
+      return `• ${names.get(l.holderId) ?? "?"}: **${l.value}**${pending}`;
+    });
+  const hold = links
+    .filter((l) => l.holderId === me.id)
+    .map(
+      (l) =>
+        `• ${t(ctx.userLang, "mw.trust.holdLine", { giver: names.get(l.giverId) ?? "?", points: l.points, value: l.value })}`,
+    );
+  return {
+    reply: {
+      ephemeral: true,
+      embeds: [
+        {
+          title: t(ctx.userLang, "mw.trust.showTitle", { name: me.name }),
+          fields: [
+            { name: t(ctx.userLang, "mw.trust.give"), value: give.join("\n") || "—" },
+            { name: t(ctx.userLang, "mw.trust.hold"), value: hold.join("\n") || "—" },
+          ],
+          tone: "secret",
+        },
+      ],
+    },
+  };
 });
 
-export const trustShow = defineUseCase({
-  // No `systems`: usable in DMs, where there is no channel table; the table is checked inside.
-  schema: mwIntents["trust.show"],
-  table: "none",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const table = await (async () => {
-      const id = ctx.intent.table !== undefined ? Number(ctx.intent.table) : null;
-      if (id !== null) {
-        const found = await activeMwTable(ctx.tx, id);
-        if (!found) refuse("errors.mw.trustTableUnknown");
-        return found;
-      }
-      if (ctx.invocation.guildId) {
-        const found = await activeTable(ctx.tx, ctx.invocation.channelId);
-        if (!found) refuse("errors.noTable");
-        if (found.system !== "mountain-witch")
-          refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });
-        return found;
-      }
-      refuse("errors.mw.trustWhichTable");
-    })();
-    const me = await giverAt(ctx, table, ctx.intent.character);
-    const links = await trustLinks(ctx.tx, table.id);
-    const names = nameMap(await trustCharacters(ctx.tx, table.id));
-    // Before chapter 1 the giver sees their own unrevealed starting edits.
-    const give = links
-      .filter((l) => l.giverId === me.id)
-      .map((l) => {
-        const own = ownStartingValue(table, me.id, l.holderId, l.value);
-        const pending = own !== l.value ? ` → **${own}** ${t(ctx.userLang, "mw.trust.untilChapterOne")}` : "";
-        return `• ${names.get(l.holderId) ?? "?"}: **${l.value}**${pending}`;
-      });
-    const hold = links
-      .filter((l) => l.holderId === me.id)
-      .map(
-        (l) =>
-          `• ${t(ctx.userLang, "mw.trust.holdLine", { giver: names.get(l.giverId) ?? "?", points: l.points, value: l.value })}`,
-      );
-    return {
-      reply: {
-        ephemeral: true,
-        embeds: [
-          {
-            title: t(ctx.userLang, "mw.trust.showTitle", { name: me.name }),
-            fields: [
-              { name: t(ctx.userLang, "mw.trust.give"), value: give.join("\n") || "—" },
-              { name: t(ctx.userLang, "mw.trust.hold"), value: hold.join("\n") || "—" },
-            ],
-            tone: "secret",
-          },
-        ],
-      },
-    };
-  },
-});
-
-export const trustMatrix = defineUseCase({
-  systems: SYSTEMS,
-  schema: mwIntents["trust.matrix"],
-  table: "required",
-  mutates: false,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const links = await trustLinks(ctx.tx, table.id);
-    const names = nameMap(await trustCharacters(ctx.tx, table.id));
-    return {
-      reply: {
-        embeds: [
-          {
-            title: t(ctx.publicLang, "mw.trust.matrixTitle", { chapter: table.chapter }),
-            description: matrixLines(links, names).join("\n") || t(ctx.publicLang, "mw.trust.empty"),
-            footer: t(
-              ctx.publicLang,
-              !mwTableState(table).matrixLocked && table.trustMode !== "open"
-                ? "mw.trust.matrixFooterStarting"
-                : "mw.trust.matrixFooter",
-            ),
-          },
-        ],
-      },
-    };
-  },
+export const trustMatrix = mwAction("trust.matrix", "public read", async (ctx) => {
+  const { table } = ctx;
+  const links = await trustLinks(ctx.tx, table.id);
+  const names = nameMap(await trustCharacters(ctx.tx, table.id));
+  return {
+    reply: {
+      embeds: [
+        {
+          title: t(ctx.publicLang, "mw.trust.matrixTitle", { chapter: table.chapter }),
+          description: matrixLines(links, names).join("\n") || t(ctx.publicLang, "mw.trust.empty"),
+          footer: t(
+            ctx.publicLang,
+            !mwTableState(table).matrixLocked && table.trustMode !== "open"
+              ? "mw.trust.matrixFooterStarting"
+              : "mw.trust.matrixFooter",
+          ),
+        },
+      ],
+    },
+  };
 });
 
 export const trustUseCases = [
