@@ -27,7 +27,8 @@ import { type ActionContext, type ActionResult, defineUseCase, type Effect } fro
 import type { MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
 import { answer, loadFlow, SYSTEMS, splitList, turnPing } from "./challenge.js";
-import { challengePanel, eventLines, eventLogEntries, priceText } from "./challenge-view.js";
+import { eventLines, eventLogEntries } from "./challenge-events-view.js";
+import { challengePanel, priceText } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow, negotiationFlow } from "./flow-states.js";
 import { bhIntents } from "./intents.js";
 import {
