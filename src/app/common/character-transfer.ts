@@ -5,7 +5,7 @@ import { DomainError, refuse } from "../../rules/errors.js";
 import { findCharacter, requireTable } from "../access.js";
 import type { Intent } from "../intent.js";
 import { type ActionContext, defineUseCase, SYSTEMS, type UseCase } from "../use-case.js";
-import { uploadedFile } from "./table-transfer.js";
+import { commonIntents, type UploadedFile } from "./intents.js";
 
 /**
  * `/character export name` and `/character import file|text`: a sheet as JSON. The file says
@@ -239,7 +239,7 @@ async function runStep(ctx: ActionContext, step: Step): Promise<string | null> {
   }
 }
 
-function readFile(ctx: ActionContext<{ type: string; file?: z.infer<typeof uploadedFile>; text?: string }>) {
+function readFile(ctx: ActionContext<{ type: string; file?: UploadedFile; text?: string }>) {
   const { file, text } = ctx.intent;
   if ((file ? 1 : 0) + (text ? 1 : 0) !== 1) refuse("errors.characterImport.fileOrText");
   if (file && file.text === null) refuse("errors.backup.unreadable", { name: file.name.slice(0, 100) });
@@ -262,8 +262,7 @@ function readFile(ctx: ActionContext<{ type: string; file?: z.infer<typeof uploa
 }
 
 export const characterExport = defineUseCase({
-  type: "character.export",
-  schema: z.object({ type: z.literal("character.export"), name: z.string().min(1).max(100) }),
+  schema: commonIntents["character.export"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -295,12 +294,7 @@ export const characterExport = defineUseCase({
 });
 
 export const characterImport = defineUseCase({
-  type: "character.import",
-  schema: z.object({
-    type: z.literal("character.import"),
-    file: uploadedFile.optional(),
-    text: z.string().max(6000).optional(),
-  }),
+  schema: commonIntents["character.import"],
   table: "required",
   mutates: true,
   ephemeral: false,

@@ -1,8 +1,6 @@
-import { z } from "zod";
 import type { Character } from "../../generated/prisma/client.js";
 import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { ZODIAC_SIGNS } from "../../rules/mountain-witch/zodiac.js";
 import {
   characterById,
   createCharacter,
@@ -20,20 +18,10 @@ import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView } from "../views.js";
-
-const userId = z.string().regex(/^\d{1,20}$/);
-const name = z.string().min(1).max(100);
+import { commonIntents } from "./intents.js";
 
 export const characterCreate = defineUseCase({
-  type: "character.create",
-  schema: z.object({
-    type: z.literal("character.create"),
-    name,
-    player: userId.optional(),
-    kind: z.enum(["pc", "npc"]).optional(),
-    strength: z.enum(["weak", "medium", "strong"]).optional(),
-    zodiac: z.enum(ZODIAC_SIGNS).optional(),
-  }),
+  schema: commonIntents["character.create"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -115,8 +103,7 @@ export async function sheetEmbed(
 }
 
 export const characterShow = defineUseCase({
-  type: "character.show",
-  schema: z.object({ type: z.literal("character.show"), name: name.optional() }),
+  schema: commonIntents["character.show"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -134,8 +121,7 @@ export const characterShow = defineUseCase({
 });
 
 export const characterList = defineUseCase({
-  type: "character.list",
-  schema: z.object({ type: z.literal("character.list") }),
+  schema: commonIntents["character.list"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -166,8 +152,7 @@ export const characterList = defineUseCase({
 });
 
 export const characterRename = defineUseCase({
-  type: "character.rename",
-  schema: z.object({ type: z.literal("character.rename"), name, newName: name }),
+  schema: commonIntents["character.rename"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -201,8 +186,7 @@ export const characterRename = defineUseCase({
 });
 
 export const characterDelete = defineUseCase({
-  type: "character.delete",
-  schema: z.object({ type: z.literal("character.delete"), name }),
+  schema: commonIntents["character.delete"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -235,8 +219,7 @@ export const characterDelete = defineUseCase({
 });
 
 export const characterDeleteConfirm = defineUseCase({
-  type: "character.delete-confirm",
-  schema: z.object({ type: z.literal("character.delete-confirm"), characterId: z.number().int() }),
+  schema: commonIntents["character.delete-confirm"],
   table: "required",
   mutates: true,
   ephemeral: false,

@@ -1,13 +1,14 @@
-import { z } from "zod";
 import type { CommandModule } from "../../../commands/command.js";
+import { HELP_TOPICS } from "../../../commands/help.js";
 import { commonCommands, type Game, gameCommandModules } from "../../../commands/index.js";
 import { commandText } from "../../../commands/names.js";
 import type { CommandSpec, GroupSpec, SubcommandSpec } from "../../../commands/spec.js";
 import { catalogues, type Lang, t } from "../../i18n/index.js";
 import { defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
+import { commonIntents } from "./intents.js";
 
-export const HELP_TOPICS = ["start", "mountain-witch", "beast-hunters", "fate", "dice"] as const;
+export { HELP_TOPICS };
 export type HelpTopic = (typeof HELP_TOPICS)[number];
 const GAME_TOPICS: readonly string[] = ["mountain-witch", "beast-hunters", "fate"] satisfies Game[];
 const isGameTopic = (topic: HelpTopic): topic is HelpTopic & Game => GAME_TOPICS.includes(topic);
@@ -113,8 +114,7 @@ export function helpMessages(lang: Lang, topic: HelpTopic): MessageView[] {
 }
 
 export const help = defineUseCase({
-  type: "help",
-  schema: z.object({ type: z.literal("help"), topic: z.enum(HELP_TOPICS).optional() }),
+  schema: commonIntents.help,
   table: "optional",
   mutates: false,
   ephemeral: true,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { t } from "../../i18n/index.js";
 import { parseDiceExpression } from "../../rules/dice-expression.js";
 import { refuse } from "../../rules/errors.js";
@@ -7,6 +6,7 @@ import { actingCharacter } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, type AutocompleteSource, defineUseCase } from "../use-case.js";
+import { commonIntents } from "./intents.js";
 import { performRoll } from "./roll.js";
 
 /** Saved rolls a user may keep in one guild. */
@@ -44,12 +44,7 @@ export function fillReferences(expression: string, lookup: (name: string) => num
 }
 
 export const macroSave = defineUseCase({
-  type: "macro.save",
-  schema: z.object({
-    type: z.literal("macro.save"),
-    name: z.string().max(100),
-    expression: z.string().max(400),
-  }),
+  schema: commonIntents["macro.save"],
   table: "optional",
   mutates: true,
   ephemeral: true,
@@ -101,14 +96,7 @@ async function findSavedRoll(ctx: ActionContext, name: string): Promise<SavedRol
 }
 
 export const macroRoll = defineUseCase({
-  type: "macro.roll",
-  schema: z.object({
-    type: z.literal("macro.roll"),
-    name: z.string().max(100),
-    character: z.string().max(100).optional(),
-    secret: z.boolean().optional(),
-    gmCopy: z.boolean().optional(),
-  }),
+  schema: commonIntents["macro.roll"],
   table: "optional",
   mutates: false,
   ephemeral: (intent) => intent.secret === true,
@@ -138,8 +126,7 @@ export const macroRoll = defineUseCase({
 });
 
 export const macroList = defineUseCase({
-  type: "macro.list",
-  schema: z.object({ type: z.literal("macro.list") }),
+  schema: commonIntents["macro.list"],
   table: "optional",
   mutates: false,
   ephemeral: true,
@@ -165,8 +152,7 @@ export const macroList = defineUseCase({
 });
 
 export const macroDelete = defineUseCase({
-  type: "macro.delete",
-  schema: z.object({ type: z.literal("macro.delete"), name: z.string().max(100) }),
+  schema: commonIntents["macro.delete"],
   table: "optional",
   mutates: true,
   ephemeral: true,

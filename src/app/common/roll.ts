@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { t } from "../../i18n/index.js";
 import {
   type DiceRollResult,
@@ -13,6 +12,7 @@ import { languageOf } from "../languages.js";
 import { recordOnce } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import { commonIntents } from "./intents.js";
 
 /**
  * One die as shown: dropped or rerolled dice struck through, an explosion's extra dice marked `!`,
@@ -140,14 +140,7 @@ export async function performRoll(ctx: ActionContext, request: RollRequest): Pro
 }
 
 export const roll = defineUseCase({
-  type: "roll",
-  schema: z.object({
-    type: z.literal("roll"),
-    expression: z.string().max(400),
-    secret: z.boolean().optional(),
-    reason: z.string().max(400).optional(),
-    gmCopy: z.boolean().optional(),
-  }),
+  schema: commonIntents.roll,
   table: "optional",
   // A roll changes nothing but the log: it records itself in one statement (recordOnce), atomic
   // and idempotent without a transaction or the table lock — the most frequent command, made cheap.

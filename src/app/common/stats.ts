@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { type Lang, t } from "../../i18n/index.js";
 import { type DiceStatistics, diceStatistics, type FaceCount } from "../../rules/dice-stats.js";
 import { sqlFor } from "../../store/db.js";
 import { requireTable } from "../access.js";
 import { defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
+import { commonIntents, type StatsPeriod } from "./intents.js";
 
 /**
  * The chart's renderer, loaded when first needed: it draws on a native canvas whose binary ships
@@ -17,9 +17,8 @@ const loadChartRenderer = () => {
   return chartRenderer;
 };
 
-/** How far back `/table stats` looks: the last day, week or 30 days, or everything. */
-export const STATS_PERIODS = ["day", "week", "month", "all"] as const;
-const PERIOD_MS: Record<(typeof STATS_PERIODS)[number], number | null> = {
+/** How long each `/table stats` period is, back from now (null: everything). */
+const PERIOD_MS: Record<StatsPeriod, number | null> = {
   day: 24 * 3600_000,
   week: 7 * 24 * 3600_000,
   month: 30 * 24 * 3600_000,
@@ -52,7 +51,7 @@ function clipLines(lang: Lang, lines: string[], max = 1000): string {
 export function statsEmbed(
   lang: Lang,
   stats: DiceStatistics,
-  scope: { userId?: string; period: (typeof STATS_PERIODS)[number] },
+  scope: { userId?: string; period: StatsPeriod },
 ): EmbedView {
   const period = t(lang, `stats.period.${scope.period}`);
   const title = scope.userId ? t(lang, "stats.titleUser", { period }) : t(lang, "stats.title", { period });
@@ -102,16 +101,7 @@ export function statsEmbed(
  * roll's dice count only in its roller's own private answer, never in a public one.
  */
 export const tableStats = defineUseCase({
-  type: "table.stats",
-  schema: z.object({
-    type: z.literal("table.stats"),
-    user: z
-      .string()
-      .regex(/^\d{1,20}$/)
-      .optional(),
-    period: z.enum(STATS_PERIODS).optional(),
-    public: z.boolean().optional(),
-  }),
+  schema: commonIntents["table.stats"],
   table: "required",
   mutates: false,
   ephemeral: (intent) => intent.public !== true,

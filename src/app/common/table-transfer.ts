@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Flow } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -7,15 +6,9 @@ import { archiveTable } from "../../store/tables.js";
 import { requireGmOrAdmin } from "../access.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
+import { commonIntents, type UploadedFile } from "./intents.js";
 import { systemName } from "./table.js";
 import { exportTable, readBackup, restoreTable, type ValidBackup } from "./table-backup.js";
-
-/** A file option as the router hands it over: its text, or null when it could not be read. */
-export const uploadedFile = z.object({
-  name: z.string().max(200),
-  size: z.number().int().min(0),
-  text: z.string().nullable(),
-});
 
 const counts = (backup: ValidBackup) => ({
   characters: backup.characters.filter((c) => c.deleted_at == null).length,
@@ -25,8 +18,7 @@ const counts = (backup: ValidBackup) => ({
 
 /** `/table export` (GM): the whole table as a versioned JSON file, its secrets sealed. */
 export const tableExport = defineUseCase({
-  type: "table.export",
-  schema: z.object({ type: z.literal("table.export") }),
+  schema: commonIntents["table.export"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -49,7 +41,7 @@ export const tableExport = defineUseCase({
   },
 });
 
-function readableFile(file: z.infer<typeof uploadedFile>): string {
+function readableFile(file: UploadedFile): string {
   if (file.text === null) refuse("errors.backup.unreadable", { name: file.name.slice(0, 100) });
   return file.text;
 }
@@ -85,8 +77,7 @@ async function restoreHere(ctx: ActionContext, backup: ValidBackup) {
  * A bad or edited file is refused with its first problem named; nothing changes.
  */
 export const tableImport = defineUseCase({
-  type: "table.import",
-  schema: z.object({ type: z.literal("table.import"), file: uploadedFile, replace: z.boolean().optional() }),
+  schema: commonIntents["table.import"],
   table: "optional",
   mutates: true,
   ephemeral: (intent) => intent.replace === true,
@@ -142,8 +133,7 @@ export const tableImport = defineUseCase({
 });
 
 export const tableImportConfirm = defineUseCase({
-  type: "table.import-confirm",
-  schema: z.object({ type: z.literal("table.import-confirm"), flowId: z.number().int() }),
+  schema: commonIntents["table.import-confirm"],
   table: "required",
   mutates: true,
   ephemeral: false,

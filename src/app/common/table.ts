@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { tableCharacters } from "../../store/characters.js";
@@ -6,19 +5,15 @@ import { activeTable, archiveTable, createTable, setTableGm, setTableLanguage } 
 import { requireGmOrAdmin, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog, type LogSummary } from "../log.js";
-import { type ActionContext, defineUseCase, SYSTEMS } from "../use-case.js";
+import { type ActionContext, defineUseCase } from "../use-case.js";
 import type { EmbedView } from "../views.js";
-import { LOG_FORMATS, logFile, parseLogBound, readableLog } from "./log-export.js";
+import { commonIntents } from "./intents.js";
+import { logFile, parseLogBound, readableLog } from "./log-export.js";
 
 export const systemName = (lang: Lang, system: string) => t(lang, familyKey("system.", system));
 
 export const tableSetup = defineUseCase({
-  type: "table.setup",
-  schema: z.object({
-    type: z.literal("table.setup"),
-    system: z.enum(SYSTEMS),
-    trust: z.enum(["secret", "open"]).optional(),
-  }),
+  schema: commonIntents["table.setup"],
   table: "optional",
   mutates: true,
   ephemeral: false,
@@ -107,8 +102,7 @@ export async function tableSummary(
 }
 
 export const tableShow = defineUseCase({
-  type: "table.show",
-  schema: z.object({ type: z.literal("table.show") }),
+  schema: commonIntents["table.show"],
   table: "required",
   mutates: false,
   ephemeral: false,
@@ -118,8 +112,7 @@ export const tableShow = defineUseCase({
 });
 
 export const tableGm = defineUseCase({
-  type: "table.gm",
-  schema: z.object({ type: z.literal("table.gm"), user: z.string().regex(/^\d{1,20}$/) }),
+  schema: commonIntents["table.gm"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -150,8 +143,7 @@ export const tableGm = defineUseCase({
 });
 
 export const tableLanguage = defineUseCase({
-  type: "table.language",
-  schema: z.object({ type: z.literal("table.language"), lang: z.enum(["en", "ru"]) }),
+  schema: commonIntents["table.language"],
   table: "required",
   mutates: true,
   ephemeral: false,
@@ -182,14 +174,7 @@ export const tableLanguage = defineUseCase({
 });
 
 export const tableLog = defineUseCase({
-  type: "table.log",
-  schema: z.object({
-    type: z.literal("table.log"),
-    limit: z.number().int().min(1).max(50).optional(),
-    format: z.enum(LOG_FORMATS).optional(),
-    from: z.string().max(40).optional(),
-    to: z.string().max(40).optional(),
-  }),
+  schema: commonIntents["table.log"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -244,8 +229,7 @@ export const tableLog = defineUseCase({
 });
 
 export const tableArchive = defineUseCase({
-  type: "table.archive",
-  schema: z.object({ type: z.literal("table.archive") }),
+  schema: commonIntents["table.archive"],
   table: "required",
   mutates: false,
   ephemeral: true,
@@ -278,8 +262,7 @@ export const tableArchive = defineUseCase({
 });
 
 export const tableArchiveConfirm = defineUseCase({
-  type: "table.archive-confirm",
-  schema: z.object({ type: z.literal("table.archive-confirm"), tableId: z.number().int() }),
+  schema: commonIntents["table.archive-confirm"],
   table: "required",
   mutates: true,
   ephemeral: false,
