@@ -20,8 +20,9 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
-import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm } from "../access.js";
 import { createFlow, isFromPanel, openFlows, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
@@ -31,15 +32,17 @@ import { activeDamage, adoptPanel, persistTrustRefund, refOf } from "./shared.js
 import { beginPlay } from "./starting-trust.js";
 import { gmAction, mwAction } from "./use-cases.js";
 
-export type Ctx = ActionContext<{ type: string; flowId?: number }>;
+export type Ctx = ActionContext<{ type: string; flowId?: number }, "required">;
+/** What a helper of an action at the channel's table sees: the table is there. */
+type AtTable = ActionContext<Intent, "required">;
 
 /** The conflict an action is about: the button's, or the one the character is in, or the newest open one. */
 export async function loadConflict(
-  ctx: Pick<ActionContext, "tx" | "table">,
+  ctx: Pick<AtTable, "tx" | "table">,
   id: number | undefined,
   characterId?: number,
 ): Promise<TypedFlow<ConflictState>> {
-  const table = requireTable(ctx);
+  const { table } = ctx;
   if (id !== undefined) return requireFlow(ctx.tx, conflictFlow, table.id, id);
   // The newest first.
   const open = (await openFlows(ctx.tx, conflictFlow, table.id)).reverse();
@@ -81,7 +84,7 @@ export async function panel(
 
 /** A participant chosen on the panel (by id) or named in a command. */
 export async function chosenParticipant(
-  ctx: Pick<ActionContext, "tx" | "table" | "publicLang" | "userLang">,
+  ctx: Pick<AtTable, "tx" | "table" | "publicLang" | "userLang">,
   state: ConflictState,
   input: { id?: number | undefined; name?: string | undefined },
 ): Promise<Participant> {
@@ -123,7 +126,7 @@ export async function saved(
 
 /** A participant named by the user: a conflict-only obstacle by its name, or a stored character. */
 export async function participantNamed(
-  ctx: Pick<ActionContext, "tx" | "table" | "publicLang" | "userLang">,
+  ctx: Pick<AtTable, "tx" | "table" | "publicLang" | "userLang">,
   state: ConflictState,
   who: string,
 ): Promise<Participant> {
@@ -135,7 +138,7 @@ export async function participantNamed(
       nameKey(p.name) === key,
   );
   if (local) return local;
-  const character = await findCharacter(ctx.tx, requireTable(ctx).id, who);
+  const character = await findCharacter(ctx.tx, ctx.table.id, who);
   const p = findParticipant(state, character.id);
   if (!p) refuse("errors.mw.notInConflict");
   return p;

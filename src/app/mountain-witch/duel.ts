@@ -23,7 +23,7 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
-import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireControl } from "../access.js";
 import {
   answerWithPanel,
   createFlow,
@@ -32,6 +32,7 @@ import {
   saveFlowState,
   type TypedFlow,
 } from "../flows.js";
+import type { Intent } from "../intent.js";
 import { languageOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
@@ -54,10 +55,10 @@ import { mwAction } from "./use-cases.js";
 const TOKEN_LIFETIME_MS = 14 * 60 * 1000;
 
 async function loadDuel(
-  ctx: Pick<ActionContext, "tx" | "table" | "actor">,
+  ctx: Pick<ActionContext<Intent, "required">, "tx" | "table" | "actor">,
   id?: number,
 ): Promise<TypedFlow<DuelFlowState>> {
-  const table = requireTable(ctx);
+  const { table } = ctx;
   if (id !== undefined) return requireFlow(ctx.tx, duelFlow, table.id, id);
   // The newest first.
   const open = (await openFlows(ctx.tx, duelFlow, table.id)).reverse();
@@ -91,13 +92,13 @@ function secretEdit(lang: Lang, flowId: number, state: DuelFlowState, side: Side
  * button was on it, new otherwise), the public panel, and the other duellist's message.
  */
 async function duellistAnswer(
-  ctx: ActionContext<{ type: string }>,
+  ctx: ActionContext<{ type: string }, "required">,
   flow: TypedFlow<DuelFlowState>,
   before: DuelFlowState,
   duel: DuelState,
   side: SideKey,
 ): Promise<ActionResult> {
-  const table = requireTable(ctx);
+  const { table } = ctx;
   const state: DuelFlowState = {
     ...before,
     duel,
@@ -139,7 +140,7 @@ async function duellistAnswer(
 }
 
 async function logSecretDice(
-  ctx: ActionContext<{ type: string }>,
+  ctx: ActionContext<{ type: string }, "required">,
   table: GameTable,
   duel: DuelState,
   sides: readonly SideKey[],
@@ -209,10 +210,10 @@ export const duelChallenge = mwAction("duel.challenge", "public change", async (
 });
 
 async function requireOpponentPlayer(
-  ctx: ActionContext<{ type: string }>,
+  ctx: ActionContext<{ type: string }, "required">,
   flow: TypedFlow<DuelFlowState>,
 ): Promise<Character> {
-  const table = requireTable(ctx);
+  const { table } = ctx;
   const opponent = await sqlFor(ctx.tx).one<Character>`
     SELECT * FROM "character" WHERE id = ${flow.state.duel.b.characterId} AND table_id = ${table.id}`;
   if (!opponent) refuse("errors.flow.notFound");
@@ -296,7 +297,7 @@ export const duelDamage = mwAction("duel.damage", "public change", async (ctx) =
  * winning side.
  */
 async function damagingSide(
-  ctx: ActionContext<{ type: string }>,
+  ctx: ActionContext<{ type: string }, "required">,
   table: GameTable,
   duel: DuelState,
 ): Promise<SideKey> {
@@ -313,7 +314,7 @@ async function damagingSide(
 
 /** Closes a duel flow and logs its end. */
 async function closeDuel(
-  ctx: ActionContext<{ type: string }>,
+  ctx: ActionContext<{ type: string }, "required">,
   table: GameTable,
   flow: TypedFlow<DuelFlowState>,
   state: DuelFlowState,
