@@ -13,7 +13,7 @@ import { actingCharacter, isGm } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { nameKey } from "../names.js";
 import { defineUseCase } from "../use-case.js";
-import { action, loadFlow, participantId, play, SYSTEMS, splitList } from "./challenge.js";
+import { action, onChallenge, participantId, play, SYSTEMS, splitList } from "./challenge.js";
 import { challengeFlow } from "./flow-states.js";
 import { bhIntents } from "./intents.js";
 import { findNegotiation, preActivateInNegotiation, traitAndRole as traitWithRole } from "./negotiation.js";
@@ -179,17 +179,10 @@ export const challengeManeuver = action("challenge.maneuver", async ({ intent, a
   target: participantId(state, intent.target),
 }));
 
-export const challengeOffer = defineUseCase({
-  schema: bhIntents["challenge.offer"],
-  systems: SYSTEMS,
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const state = flow.state.challenge;
+export const challengeOffer = onChallenge(
+  "challenge.offer",
+  { access: "gm", mutates: true, ephemeral: false },
+  async ({ ctx, table, flow, state }) => {
     const { points, neutralize, restore } = ctx.intent;
     let built: ChallengeAction;
     if (restore) built = { type: "offerRestore", resource: restore };
@@ -202,7 +195,7 @@ export const challengeOffer = defineUseCase({
     } else built = { type: "offerAdvantage", points, target: participantId(state, ctx.intent.target) };
     return play(ctx, table, flow, built);
   },
-});
+);
 
 function ownerOf(
   state: ChallengeState,

@@ -26,7 +26,7 @@ import { cleanName, nameKey } from "../names.js";
 import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
-import { answer, loadFlow, SYSTEMS, splitList, turnPing } from "./challenge.js";
+import { answer, onChallenge, SYSTEMS, splitList, turnPing } from "./challenge.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel, priceText } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow, negotiationFlow } from "./flow-states.js";
@@ -365,17 +365,10 @@ export const negotiationForm = defineUseCase({
  * played (docs/rules/beast-hunters.md §2.4: ratings add up within the ceiling, the GM pays the
  * difference). From the panel's form (`guided`), every bad field is reported at once.
  */
-export const challengeObstacle = defineUseCase({
-  schema: bhIntents["challenge.obstacle"],
-  systems: SYSTEMS,
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const before = flow.state.challenge;
+export const challengeObstacle = onChallenge(
+  "challenge.obstacle",
+  { access: "gm", mutates: true, ephemeral: false },
+  async ({ ctx, table, flow, state: before }) => {
     const intent = ctx.intent;
     const parts = obstacleFields(intent, before.sphere, []);
     const problems: { field: FormField; error: DomainError }[] = [];
@@ -434,19 +427,13 @@ export const challengeObstacle = defineUseCase({
       await turnPing(ctx, table, added.state, added.events),
     );
   },
-});
+);
 
 /** The panel's "add obstacle" button (the GM, before anything is played): the obstacle form. */
-export const challengeObstacleForm = defineUseCase({
-  schema: bhIntents["challenge.obstacleform"],
-  systems: SYSTEMS,
-  table: "required",
-  access: "gm",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+export const challengeObstacleForm = onChallenge(
+  "challenge.obstacleform",
+  { access: "gm", mutates: false, ephemeral: true },
+  async ({ ctx, flow }) => {
     if (!nothingPlayedYet(flow.state.challenge)) refuse("errors.bh.obstacleAfterPlay");
     const lang = ctx.userLang;
     const input = (field: "traits" | "resources" | "initiative" | "boxes") => ({
@@ -471,4 +458,4 @@ export const challengeObstacleForm = defineUseCase({
       },
     };
   },
-});
+);

@@ -6,29 +6,13 @@ import { t } from "../../i18n/index.js";
 import type { ChallengeState } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
 import { cleanName } from "../names.js";
-import { defineUseCase } from "../use-case.js";
-import {
-  actingParticipant,
-  loadFlow,
-  participantId,
-  play,
-  requirePlaying,
-  SYSTEMS,
-  sideOf,
-} from "./challenge.js";
-import { bhIntents } from "./intents.js";
+import { actingParticipant, onChallenge, participantId, play, requirePlaying, sideOf } from "./challenge.js";
 
 /** The panel's "new task" button: a form with the same fields as `/challenge task`. */
-export const challengeTaskForm = defineUseCase({
-  schema: bhIntents["challenge.taskform"],
-  systems: SYSTEMS,
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const state = flow.state.challenge;
+export const challengeTaskForm = onChallenge(
+  "challenge.taskform",
+  { mutates: false, ephemeral: true },
+  async ({ ctx, table, flow, state }) => {
     requirePlaying(state);
     // Whoever may set up a task (the GM or a hunter in the challenge) gets the form; others are told why.
     await actingParticipant(ctx, table, state, undefined);
@@ -54,7 +38,7 @@ export const challengeTaskForm = defineUseCase({
       },
     };
   },
-});
+);
 
 /** docs/rules/beast-hunters.md §2.5: base 1, the GM adds 0..(number of hunters), each hunter may add 1. */
 function maxDifficulty(state: ChallengeState): number {
@@ -65,16 +49,10 @@ function maxDifficulty(state: ChallengeState): number {
  * The panel's task menu: `g:<task>` accepts its difficulty for the clicker's side, `a:<task>`
  * buys one die (4 AP), `r:<task>` says the clicker's side is ready to roll it.
  */
-export const challengeTaskMenu = defineUseCase({
-  schema: bhIntents["challenge.taskmenu"],
-  systems: SYSTEMS,
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const state = flow.state.challenge;
+export const challengeTaskMenu = onChallenge(
+  "challenge.taskmenu",
+  { mutates: true, ephemeral: false },
+  async ({ ctx, table, flow, state }) => {
     const actor = await actingParticipant(ctx, table, state, undefined);
     const side = sideOf(state, actor);
     const task = ctx.intent.pick.slice(2);
@@ -83,18 +61,12 @@ export const challengeTaskMenu = defineUseCase({
     if (!ctx.intent.pick.startsWith("a:")) refuse("errors.staleAction");
     return play(ctx, table, flow, { type: "achieve", actor, task, dice: 1, target: null });
   },
-});
+);
 
-export const challengeTask = defineUseCase({
-  schema: bhIntents["challenge.task"],
-  systems: SYSTEMS,
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const state = flow.state.challenge;
+export const challengeTask = onChallenge(
+  "challenge.task",
+  { mutates: true, ephemeral: false },
+  async ({ ctx, table, flow, state }) => {
     const by = await actingParticipant(ctx, table, state, undefined);
     return play(ctx, table, flow, {
       type: "proposeTask",
@@ -103,7 +75,7 @@ export const challengeTask = defineUseCase({
       by,
     });
   },
-});
+);
 
 function difficultyOf(state: ChallengeState, raw: number | string | undefined): number {
   if (typeof raw === "number") return raw;
@@ -114,16 +86,10 @@ function difficultyOf(state: ChallengeState, raw: number | string | undefined): 
   return Number(text);
 }
 
-export const challengeAchieve = defineUseCase({
-  schema: bhIntents["challenge.achieve"],
-  systems: SYSTEMS,
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const state = flow.state.challenge;
+export const challengeAchieve = onChallenge(
+  "challenge.achieve",
+  { mutates: true, ephemeral: false },
+  async ({ ctx, table, flow, state }) => {
     const actor = await actingParticipant(ctx, table, state, ctx.intent.character);
     if (state.status !== "aftermath") {
       return play(ctx, table, flow, {
@@ -159,17 +125,12 @@ export const challengeAchieve = defineUseCase({
       contributions,
     });
   },
-});
+);
 
-export const challengeResolve = defineUseCase({
-  schema: bhIntents["challenge.resolve"],
-  systems: SYSTEMS,
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+export const challengeResolve = onChallenge(
+  "challenge.resolve",
+  { mutates: true, ephemeral: false },
+  async ({ ctx, table, flow }) => {
     // Each side says it is ready; the task is rolled when both have.
     const actor = await actingParticipant(ctx, table, flow.state.challenge, undefined);
     return play(ctx, table, flow, {
@@ -178,4 +139,4 @@ export const challengeResolve = defineUseCase({
       side: sideOf(flow.state.challenge, actor),
     });
   },
-});
+);

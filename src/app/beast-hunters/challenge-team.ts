@@ -1,32 +1,23 @@
 /** A challenge's team moves, with several hunters (docs/rules/beast-hunters.md §2.5): help, switch target, pass advantage. */
 import { refuse } from "../../rules/errors.js";
-import { defineUseCase } from "../use-case.js";
 import {
   actingParticipant,
   action,
-  loadFlow,
   nameIn,
+  onChallenge,
   participantId,
   requirePlaying,
-  SYSTEMS,
 } from "./challenge.js";
 import { severalHunters, teamActionsView } from "./challenge-view.js";
-import { bhIntents } from "./intents.js";
 
 /**
  * The panel's team actions button (several hunters only): a private menu of help, switch target
  * and pass advantage for the one who clicks, if it is their turn.
  */
-export const challengeTeam = defineUseCase({
-  schema: bhIntents["challenge.team"],
-  systems: SYSTEMS,
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const state = flow.state.challenge;
+export const challengeTeam = onChallenge(
+  "challenge.team",
+  { mutates: false, ephemeral: true },
+  async ({ ctx, table, flow, state }) => {
     requirePlaying(state);
     if (!severalHunters(state)) refuse("errors.bh.multiHunterOnly");
     const actor = await actingParticipant(ctx, table, state, undefined);
@@ -35,7 +26,7 @@ export const challengeTeam = defineUseCase({
     if (state.turn !== actor) refuse("errors.bh.notYourTurn", { name: nameIn(state, state.turn) });
     return { reply: teamActionsView(ctx.userLang, flow.id, state, actor) };
   },
-});
+);
 
 export const challengeHelp = action("challenge.help", async ({ intent, actor, state }) => ({
   type: "help",

@@ -28,7 +28,7 @@ import {
 import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
+import { type Access, type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { settleAdventure } from "./adventure.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
@@ -312,10 +312,48 @@ type ActionIntentType =
   | "challenge.pass"
   | "challenge.fate"
   | "challenge.skip";
-
-/** An action's intent as its use case reads it (every one names its challenge; most, a hunter). */
-type ActionIntent<T extends ActionIntentType> = z.output<(typeof bhIntents)[T]> &
+/** The intents of a use case on one challenge (`onChallenge`). */
+type ChallengeIntentType =
+  | ActionIntentType
+  | "challenge.end"
+  | "challenge.obstacle"
+  | "challenge.obstacleform"
+  | "challenge.offer"
+  | "challenge.task"
+  | "challenge.taskform"
+  | "challenge.taskmenu"
+  | "challenge.achieve"
+  | "challenge.resolve"
+  | "challenge.team";
+/** Such an intent as its use case reads it: each names its challenge (or none: the open one); most, a hunter. */
+type ChallengeIntent<T extends ChallengeIntentType> = z.output<(typeof bhIntents)[T]> &
   Intent & { flowId?: number; character?: string };
+
+/**
+ * A use case on the challenge its intent names (from a panel), or the table's open one (from a
+ * command): `run` gets it loaded, after the declared access is checked.
+ */
+export function onChallenge<T extends ChallengeIntentType>(
+  type: T,
+  options: { access?: Access; mutates: boolean; ephemeral: boolean },
+  run: (args: {
+    ctx: ActionContext<ChallengeIntent<T>, "required">;
+    table: GameTable;
+    flow: Flow;
+    state: ChallengeState;
+  }) => Promise<ActionResult>,
+) {
+  return defineUseCase<ChallengeIntent<T>, "required">({
+    schema: bhIntents[type] as unknown as z.ZodType<ChallengeIntent<T>>,
+    systems: SYSTEMS,
+    table: "required",
+    ...options,
+    async run(ctx) {
+      const flow = await loadFlow(ctx, ctx.table, ctx.intent.flowId);
+      return run({ ctx, table: ctx.table, flow, state: flow.state.challenge });
+    },
+  });
+}
 
 /** A use case that turns its intent into one rules action for the acting participant. */
 export function action<T extends ActionIntentType>(
@@ -324,30 +362,20 @@ export function action<T extends ActionIntentType>(
     ctx: ActionContext;
     table: GameTable;
     state: ChallengeState;
-    intent: ActionIntent<T>;
+    intent: ChallengeIntent<T>;
     actor: () => Promise<string>;
   }) => Promise<ChallengeAction> | ChallengeAction,
 ) {
-  return defineUseCase<ActionIntent<T>, "required">({
-    schema: bhIntents[type] as unknown as z.ZodType<ActionIntent<T>>,
-    systems: SYSTEMS,
-    table: "required",
-    mutates: true,
-    ephemeral: false,
-    async run(ctx) {
-      const table = ctx.table;
-      const intent = ctx.intent;
-      const flow = await loadFlow(ctx, table, intent.flowId);
-      const state = flow.state.challenge;
-      const built = await build({
-        ctx,
-        table,
-        state,
-        intent,
-        actor: () => actingParticipant(ctx, table, state, intent.character),
-      });
-      return play(ctx, table, flow, built);
-    },
+  return onChallenge(type, { mutates: true, ephemeral: false }, async ({ ctx, table, flow, state }) => {
+    const intent = ctx.intent;
+    const built = await build({
+      ctx,
+      table,
+      state,
+      intent,
+      actor: () => actingParticipant(ctx, table, state, intent.character),
+    });
+    return play(ctx, table, flow, built);
   });
 }
 
@@ -361,24 +389,17 @@ export function sideOf(state: ChallengeState, id: string) {
   return state.participants.find((p) => p.id === id)!.side;
 }
 
-export const challengeEnd = defineUseCase({
-  schema: bhIntents["challenge.end"],
-  systems: SYSTEMS,
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
-    const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-    const state = flow.state.challenge;
+export const challengeEnd = onChallenge(
+  "challenge.end",
+  { access: "gm", mutates: true, ephemeral: false },
+  async ({ ctx, table, flow, state }) => {
     if (state.status === "active" || state.status === "fatalChoice") {
       if (!ctx.intent.concede) refuse("errors.bh.challengeStillActive");
       return play(ctx, table, flow, { type: "concede" });
     }
     return play(ctx, table, flow, { type: "close" });
   },
-});
+);
 
 export const challengeShow = defineUseCase({
   schema: bhIntents["challenge.show"],
