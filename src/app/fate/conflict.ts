@@ -19,7 +19,7 @@ import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { unsettledAttacksOn } from "./check.js";
+import { unsettledAttacksOn } from "./attack.js";
 import {
   type ConflictFlowState,
   conflictView,

@@ -1,7 +1,7 @@
 import type { GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { type Aspect, makeAspect, sameAspectName } from "../../rules/fate/aspects.js";
+import { type Aspect, sameAspectName } from "../../rules/fate/aspects.js";
 import { makeStunt } from "../../rules/fate/character.js";
 import {
   clearFactionStress,
@@ -9,37 +9,22 @@ import {
   FACTION_TRACKS,
   type Faction,
   type FactionAbilities,
-  type FactionAbsorption,
-  type FactionCheck,
-  type FactionHit,
   type FactionTrack,
-  factionAbsorptions,
-  factionCheckOutcome,
-  factionCheckResult,
-  factionCheckShifts,
-  factionInvoke,
   factionSceneFatePoint,
-  hitFaction,
   loadFaction,
   newFaction,
   passFatePointToFaction,
   resolveFactionAbility,
-  rollFactionCheck,
 } from "../../rules/fate/faction.js";
 import { adjustFatePoints } from "../../rules/fate/fate-points.js";
 import { signed } from "../../rules/fate/ladder.js";
-import { outcome } from "../../rules/fate/outcomes.js";
 import { echo } from "../../rules/fate/skills.js";
-import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
 import type { Tx } from "../../store/db.js";
-import { tableById } from "../../store/tables.js";
-import { actingCharacter, requireTable } from "../access.js";
-import { createFlow, panelEdit, requireFlow, saveFlowState } from "../flows.js";
+import { actingCharacter } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
-import type { EmbedView, MessageView } from "../views.js";
-import { factionCheckFlow, factionHitFlow } from "./flow-states.js";
+import { defineUseCase } from "../use-case.js";
+import type { EmbedView } from "../views.js";
 import { fateIntents } from "./intents.js";
 import {
   findTableAspect,
@@ -50,7 +35,7 @@ import {
   tableAspects,
   tableState,
 } from "./state.js";
-import { aspectInvokeOptions, boxesText, diceText, ladderText } from "./views.js";
+import { boxesText } from "./views.js";
 
 /** "military 4, Магическая сила 3, commerce 2" (or the compact "military:4 commerce:2") → ratings. */
 export function parseAbilities(text: string): FactionAbilities {
@@ -81,7 +66,7 @@ export async function saveFactionState(tx: Tx, table: GameTable, faction: Factio
   await saveFaction(tx, table, faction);
 }
 
-async function saveFaction(tx: Tx, table: GameTable, faction: Faction): Promise<void> {
+export async function saveFaction(tx: Tx, table: GameTable, faction: Faction): Promise<void> {
   await saveFactions(
     tx,
     table,
@@ -94,7 +79,7 @@ export function findFaction(factions: readonly Faction[], name: string): Faction
   return found ?? refuse("errors.fate.unknownFaction", { name: echo(name) });
 }
 
-function trackText(lang: Lang, track: FactionTrack): string {
+export function trackText(lang: Lang, track: FactionTrack): string {
   return t(lang, `fate.factionTrack.${track}`);
 }
 
@@ -321,247 +306,6 @@ export const factionScene = defineUseCase({
   },
 });
 
-function factionHitText(lang: Lang, name: string, hit: FactionHit, named: string | null): string {
-  const track = trackText(lang, hit.track);
-  if (hit.kind === "takenOut") return t(lang, "fate.faction.takenOut", { name, shifts: hit.shifts, track });
-  const parts: string[] = [];
-  if (hit.absorption.box !== null)
-    parts.push(t(lang, "fate.faction.box", { box: hit.absorption.box + 1, track }));
-  for (const id of hit.absorption.consequences) parts.push(t(lang, `fate.consequenceSlot.${id}`));
-  if (parts.length === 0) return t(lang, "fate.faction.noHit", { name });
-  const text = t(lang, "fate.faction.hit", { name, shifts: hit.shifts, track, parts: parts.join(" + ") });
-  if (hit.absorption.consequences.length === 0) return text;
-  return `${text} ${named ? t(lang, "fate.faction.consequenceNamed", { aspect: named }) : t(lang, "fate.faction.nameConsequence")}`;
-}
-
-/** A faction hit the GM may still take another way (kind `fate.faction-hit`, docs/rules/fate.md §3.5). */
-export interface FactionHitFlowState {
-  factionId: string;
-  factionName: string;
-  track: FactionTrack;
-  shifts: number;
-  /** The faction's stress and consequences before the hit, and as the hit left them. */
-  before: Pick<Faction, "stress" | "consequences">;
-  after: Pick<Faction, "stress" | "consequences">;
-  chosen: FactionAbsorption;
-  consequenceName: string | null;
-}
-
-/** "b2|mild,moderate": one way of taking a faction hit, as a select value. */
-function encodeWay(way: { box: number | null; consequences: readonly string[] }): string {
-  return `${way.box === null ? "-" : `b${way.box}`}|${way.consequences.join(",")}`;
-}
-
-function decodeWay(value: string): { box: number | null; consequences: ConsequenceSlotId[] } {
-  const [box = "-", slots = ""] = value.split("|");
-  const index = box.startsWith("b") ? Number(box.slice(1)) : Number.NaN;
-  return {
-    box: Number.isInteger(index) ? index : null,
-    consequences: slots.split(",").filter((s) => s.length > 0) as ConsequenceSlotId[],
-  };
-}
-
-function wayText(lang: Lang, track: FactionTrack, way: FactionAbsorption): string {
-  const parts: string[] = [];
-  if (way.box !== null)
-    parts.push(t(lang, "fate.faction.box", { box: way.box + 1, track: trackText(lang, track) }));
-  for (const id of way.consequences) parts.push(t(lang, `fate.consequenceSlot.${id}`));
-  return parts.join(" + ");
-}
-
-/** Applies a hit the chosen way and names its first consequence, if a name was given. */
-function takeFactionHit(
-  faction: Faction,
-  track: FactionTrack,
-  shifts: number,
-  named: string | null,
-  choice?: { box: number | null; consequences: ConsequenceSlotId[] },
-): { hit: FactionHit; after: Faction } {
-  const hit = hitFaction(faction, track, shifts, choice);
-  let after = hit.faction;
-  if (named && hit.kind === "absorbed" && hit.absorption.consequences.length > 0) {
-    const first = hit.absorption.consequences[0];
-    after = {
-      ...after,
-      consequences: after.consequences.map((s) =>
-        s.id === first ? { ...s, aspect: makeAspect(named, "consequence") } : s,
-      ),
-    };
-  }
-  return { hit, after };
-}
-
-function hitView(
-  lang: Lang,
-  flowId: number | null,
-  state: FactionHitFlowState,
-  after: Faction,
-  hit: FactionHit,
-): MessageView {
-  const others =
-    hit.kind === "absorbed"
-      ? factionAbsorptions({ ...after, ...state.before }, state.track, state.shifts).filter(
-          (w) => encodeWay(w) !== encodeWay(state.chosen),
-        )
-      : [];
-  const content = [
-    factionHitText(lang, state.factionName, hit, state.consequenceName),
-    ...(others.length > 0 && flowId !== null
-      ? [t(lang, "fate.faction.otherWays", { count: others.length })]
-      : []),
-  ].join("\n");
-  return {
-    content,
-    embeds: [factionEmbed(lang, after)],
-    rows:
-      others.length > 0 && flowId !== null
-        ? [
-            [
-              {
-                kind: "select",
-                intent: { type: "faction.hit-way", flowId },
-                field: "way",
-                placeholder: t(lang, "fate.faction.chooseWay"),
-                options: others.slice(0, 25).map((w) => ({
-                  label: wayText(lang, state.track, w).slice(0, 90),
-                  value: encodeWay(w),
-                })),
-              },
-            ],
-          ]
-        : [],
-  };
-}
-
-/**
- * GM: a hit on one of a faction's tracks (Politics, Army, Economy: three boxes each, then
- * consequences 2/4/6 — docs/rules/fate.md §3.5), taken the cheapest way that absorbs all of it;
- * the GM may pick another way from the message while nothing else changed the faction.
- * `consequence` names the consequence it takes (then it is a faction aspect, invocable).
- */
-export const factionHit = defineUseCase({
-  systems: ["fate"],
-  schema: fateIntents["faction.hit"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const faction = findFaction(factionsOf(table), ctx.intent.name);
-    const named = ctx.intent.consequence ? cleanName(ctx.intent.consequence, 100) : null;
-    const { hit, after } = takeFactionHit(faction, ctx.intent.track, ctx.intent.shifts, named);
-    await saveFaction(ctx.tx, table, after);
-    await appendLog(ctx, table.id, {
-      action: "fate.faction.hit",
-      summary: {
-        key: hit.kind === "takenOut" ? "log.fate.factionTakenOut" : "log.fate.factionHit",
-        params: {
-          name: faction.name,
-          shifts: ctx.intent.shifts,
-          track: `@fate.factionTrack.${ctx.intent.track}`,
-        },
-      },
-      before: { stress: faction.stress, consequences: faction.consequences },
-      after: { stress: after.stress, consequences: after.consequences },
-    });
-    if (hit.kind === "takenOut") {
-      const state: FactionHitFlowState = {
-        factionId: faction.id,
-        factionName: faction.name,
-        track: ctx.intent.track,
-        shifts: ctx.intent.shifts,
-        before: { stress: faction.stress, consequences: faction.consequences },
-        after: { stress: after.stress, consequences: after.consequences },
-        chosen: { box: null, consequences: [], absorbed: 0 },
-        consequenceName: named,
-      };
-      return { reply: hitView(ctx.publicLang, null, state, after, hit) };
-    }
-    const state: FactionHitFlowState = {
-      factionId: faction.id,
-      factionName: faction.name,
-      track: ctx.intent.track,
-      shifts: ctx.intent.shifts,
-      before: { stress: faction.stress, consequences: faction.consequences },
-      after: { stress: after.stress, consequences: after.consequences },
-      chosen: hit.absorption,
-      consequenceName: named,
-    };
-    const ways = factionAbsorptions(faction, ctx.intent.track, ctx.intent.shifts).length;
-    if (ways <= 1) return { reply: hitView(ctx.publicLang, null, state, after, hit) };
-    const flow = await createFlow(ctx.tx, factionHitFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    return { reply: hitView(ctx.publicLang, flow.id, state, after, hit), replyIsPanelOf: flow.id };
-  },
-});
-
-/** The same boxes checked and the same consequences taken (and named), whatever the key order. */
-function sameHarm(
-  a: Pick<Faction, "stress" | "consequences">,
-  b: Pick<Faction, "stress" | "consequences">,
-): boolean {
-  const harm = (f: Pick<Faction, "stress" | "consequences">) =>
-    JSON.stringify([
-      FACTION_TRACKS.map((k) => f.stress[k]),
-      [...f.consequences]
-        .sort((x, y) => x.id.localeCompare(y.id))
-        .map((c) => [c.id, c.taken, c.aspect?.name ?? null]),
-    ]);
-  return harm(a) === harm(b);
-}
-
-/** GM: takes the last hit another way (from the hit's message), while the faction is as the hit left it. */
-export const factionHitWay = defineUseCase({
-  systems: ["fate"],
-  schema: fateIntents["faction.hit-way"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, factionHitFlow, table.id, ctx.intent.flowId);
-    const state = flow.state;
-    const faction = findFaction(factionsOf(table), state.factionId);
-    const same = sameHarm(faction, state.after);
-    if (!same) refuse("errors.fate.factionChangedSinceHit", { name: faction.name });
-    const before: Faction = {
-      ...faction,
-      stress: state.before.stress,
-      consequences: state.before.consequences,
-    };
-    const { hit, after } = takeFactionHit(
-      before,
-      state.track,
-      state.shifts,
-      state.consequenceName,
-      decodeWay(ctx.intent.way),
-    );
-    if (hit.kind !== "absorbed") throw new Error("faction.hit-way: a chosen way always absorbs the hit");
-    await saveFaction(ctx.tx, table, after);
-    const next: FactionHitFlowState = {
-      ...state,
-      after: { stress: after.stress, consequences: after.consequences },
-      chosen: hit.absorption,
-    };
-    await saveFlowState(ctx.tx, factionHitFlow, flow.id, next, true);
-    await appendLog(ctx, table.id, {
-      action: "fate.faction.hit-way",
-      summary: {
-        key: "log.fate.factionHitWay",
-        params: { name: faction.name, shifts: state.shifts, track: `@fate.factionTrack.${state.track}` },
-      },
-      before: { stress: faction.stress, consequences: faction.consequences },
-      after: { stress: after.stress, consequences: after.consequences },
-    });
-    return { reply: hitView(ctx.publicLang, null, next, after, hit), replyMode: "update" };
-  },
-});
-
 /** GM: a faction's consequence heals (docs/rules/fate.md §3.5: consequences as for characters, §3.3 recovery). */
 export const factionClear = defineUseCase({
   systems: ["fate"],
@@ -711,249 +455,3 @@ export async function saveInvokedAspect(
 }
 
 // --- Faction checks (docs/rules/fate.md §3.5) ---
-
-/** A faction check in the `flow` table (kind `fate.faction-check`). */
-export interface FactionCheckFlowState {
-  check: FactionCheck;
-  factionName: string;
-}
-
-function factionCheckEmbed(lang: Lang, state: FactionCheckFlowState): EmbedView {
-  const { check } = state;
-  const plus2 = check.invokes.filter((i) => i.mode === "plus2").length * 2;
-  const formula = [
-    `${signed(check.dice.total)} ${t(lang, "fate.check.term.dice")}`,
-    `${signed(check.abilityValue)} ${t(lang, `fate.factionAbility.${check.ability}`)}`,
-    ...(check.bonus !== 0 ? [`${signed(check.bonus)} ${t(lang, "fate.check.term.bonus")}`] : []),
-    ...(plus2 !== 0 ? [`${signed(plus2)} ${t(lang, "fate.check.term.invokes")}`] : []),
-  ].join(" ");
-  const lines = [t(lang, "fate.check.dice", { dice: diceText(check.dice) })];
-  for (const old of check.rerolledDice) lines.push(t(lang, "fate.check.rerolled", { dice: diceText(old) }));
-  lines.push(t(lang, "fate.check.result", { formula, result: ladderText(lang, factionCheckResult(check)) }));
-  const shifts = factionCheckShifts(check);
-  const judged = factionCheckOutcome(check);
-  let tone: EmbedView["tone"] = "neutral";
-  if (shifts !== null && judged && check.opposition.kind !== "none") {
-    const result = outcome(shifts);
-    tone = result === "fail" ? "failure" : result === "tie" ? "warning" : "success";
-    lines.push(
-      t(lang, "fate.check.vsPassive", {
-        value: ladderText(lang, check.opposition.value),
-        shifts: signed(shifts),
-        outcome: t(lang, `fate.outcome.${result}`),
-      }),
-    );
-    lines.push(t(lang, judged.effects.key, { hit: judged.effects.hit }));
-  } else {
-    lines.push(t(lang, "fate.check.noOpposition"));
-  }
-  if (check.invokes.length > 0) {
-    const list = check.invokes
-      .map(
-        (i) =>
-          `${i.aspect} (${t(lang, `fate.invokeMode.${i.mode}`)}, ${t(lang, `fate.payment.${i.paidWith}`)})`,
-      )
-      .join("; ");
-    lines.push(t(lang, "fate.check.invokes", { list }));
-  }
-  return {
-    title: t(lang, "fate.faction.checkTitle", {
-      name: state.factionName,
-      ability: t(lang, `fate.factionAbility.${check.ability}`),
-      action: t(lang, `fate.action.${check.action}`),
-    }),
-    description: lines.join("\n"),
-    tone,
-  };
-}
-
-function factionCheckView(lang: Lang, id: number, state: FactionCheckFlowState, open = true): MessageView {
-  return {
-    embeds: [factionCheckEmbed(lang, state)],
-    rows: open
-      ? [
-          [
-            {
-              kind: "button",
-              label: t(lang, "fate.button.plus2"),
-              intent: { type: "faction.invoke-menu", flowId: id, mode: "plus2" },
-            },
-            {
-              kind: "button",
-              style: "secondary",
-              label: t(lang, "fate.button.reroll"),
-              intent: { type: "faction.invoke-menu", flowId: id, mode: "reroll" },
-            },
-          ],
-        ]
-      : [],
-  };
-}
-
-/** GM: a faction acts — 4d3 + one of its abilities (+ bonus), against a difficulty if given. */
-export const factionCheck = defineUseCase({
-  systems: ["fate"],
-  schema: fateIntents["faction.check"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const faction = findFaction(factionsOf(table), ctx.intent.faction);
-    const ability = resolveFactionAbility(ctx.intent.ability);
-    const check = rollFactionCheck(
-      faction,
-      { ability, bonus: ctx.intent.bonus, action: ctx.intent.action, vs: ctx.intent.vs },
-      ctx.dice,
-    );
-    const state: FactionCheckFlowState = { check, factionName: faction.name };
-    const flow = await createFlow(ctx.tx, factionCheckFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
-      action: "fate.faction.check",
-      summary: {
-        key: "log.fate.factionCheck",
-        params: {
-          name: faction.name,
-          ability: `@fate.factionAbility.${ability}`,
-          result: factionCheckResult(check),
-        },
-      },
-      dice: check.dice,
-      after: { abilityValue: check.abilityValue, bonus: check.bonus, opposition: check.opposition },
-    });
-    return { reply: factionCheckView(ctx.publicLang, flow.id, state), replyIsPanelOf: flow.id };
-  },
-});
-
-/** A faction check flow of this table and the faction that rolled it. */
-async function factionCheckOf(tx: Tx, table: GameTable, flowId: number) {
-  const flow = await requireFlow(tx, factionCheckFlow, table.id, flowId);
-  return { flow, faction: findFaction(factionsOf(table), flow.state.check.factionId) };
-}
-
-/** GM: the aspects the faction may invoke on its check (its own first), as a private select. */
-export const factionInvokeMenu = defineUseCase({
-  systems: ["fate"],
-  schema: fateIntents["faction.invoke-menu"],
-  table: "required",
-  access: "gm",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
-    const all = await invokableAspects(ctx.tx, table);
-    const own = all.filter((a) => a.ref.startsWith(`f${faction.id}.`));
-    const sorted = [...own, ...all.filter((a) => !own.includes(a))];
-    if (sorted.length === 0) refuse("errors.fate.noAspects");
-    return {
-      reply: {
-        ephemeral: true,
-        content: t(ctx.userLang, "fate.faction.invokeMenu", {
-          name: faction.name,
-          mode: `@fate.invokeMode.${ctx.intent.mode}`,
-          fp: faction.fatePoints,
-        }),
-        rows: [
-          [
-            {
-              kind: "select",
-              intent: { type: "faction.invoke", flowId: flow.id, mode: ctx.intent.mode },
-              field: "aspect",
-              placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: aspectInvokeOptions(ctx.userLang, sorted),
-            },
-          ],
-        ],
-      },
-    };
-  },
-});
-
-/** GM: the faction invokes an aspect on its check, with a free invoke or one of its fate points. */
-export const factionInvokeAspect = defineUseCase({
-  systems: ["fate"],
-  schema: fateIntents["faction.invoke"],
-  table: "required",
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
-    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect);
-    const result = factionInvoke(
-      { check: flow.state.check, faction, aspect: found.aspect, mode: ctx.intent.mode },
-      ctx.dice,
-    );
-    // The faction's own aspect lives in the faction: write both changes in one save.
-    const ownRef = new RegExp(`^f${faction.id}\\.(a\\d+|mild|moderate|severe)$`).exec(found.ref);
-    if (ownRef) {
-      const part = ownRef[1]!;
-      const updated: Faction = part.startsWith("a")
-        ? {
-            ...result.faction,
-            aspects: result.faction.aspects.map((a, i) =>
-              i === Number(part.slice(1)) && result.aspect ? result.aspect : a,
-            ),
-          }
-        : {
-            ...result.faction,
-            consequences: result.faction.consequences.map((s) =>
-              s.id === part && result.aspect ? { ...s, aspect: result.aspect } : s,
-            ),
-          };
-      await saveFaction(ctx.tx, table, updated);
-    } else {
-      if (result.faction.fatePoints !== faction.fatePoints) await saveFaction(ctx.tx, table, result.faction);
-      const fresh = result.faction.fatePoints !== faction.fatePoints ? await reloadTable(ctx) : table;
-      await saveInvokedAspect(ctx.tx, fresh, found, result.aspect);
-    }
-    const state: FactionCheckFlowState = { ...flow.state, check: result.check };
-    await saveFlowState(ctx.tx, factionCheckFlow, flow.id, state);
-    await appendLog(ctx, table.id, {
-      action: "fate.faction.invoke",
-      summary: {
-        key: "log.fate.factionInvoke",
-        params: {
-          name: faction.name,
-          aspect: found.aspect.name,
-          mode: `@fate.invokeMode.${ctx.intent.mode}`,
-          payment: `@fate.payment.${result.spent.paidWith}`,
-        },
-      },
-      before: { fatePoints: faction.fatePoints, freeInvokes: found.aspect.freeInvokes.length },
-      after: { fatePoints: result.faction.fatePoints, freeInvokes: result.aspect?.freeInvokes.length ?? 0 },
-      dice:
-        ctx.intent.mode === "reroll"
-          ? { rerolled: flow.state.check.dice, now: result.check.dice }
-          : undefined,
-    });
-    const fromMenu =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
-    const lang = fromMenu ? ctx.userLang : ctx.publicLang;
-    const text = t(lang, "fate.faction.invoked", {
-      name: faction.name,
-      aspect: found.aspect.name,
-      mode: `@fate.invokeMode.${ctx.intent.mode}`,
-      payment: `@fate.payment.${result.spent.paidWith}`,
-      result: ladderText(lang, factionCheckResult(result.check)),
-      fp: result.faction.fatePoints,
-    });
-    const effects = [panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, state))];
-    if (fromMenu)
-      return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
-    return { reply: { content: text, embeds: [factionCheckEmbed(ctx.publicLang, state)] }, effects };
-  },
-});
-
-/** The table row as saved in this transaction (the factions were just written). */
-async function reloadTable(ctx: Pick<ActionContext, "tx" | "table">): Promise<GameTable> {
-  const table = requireTable(ctx);
-  return (await tableById(ctx.tx, table.id))!;
-}

@@ -27,7 +27,8 @@ import { defineFlowKind, type FlowKindSpec, type TypedFlow, typedFlow } from "..
 import type { CompelFlowState } from "./compel.js";
 import type { ConflictFlowState } from "./conflict-state.js";
 import type { ContestFlowState } from "./contest.js";
-import type { FactionCheckFlowState, FactionHitFlowState } from "./faction.js";
+import type { FactionCheckFlowState } from "./faction-check.js";
+import type { FactionHitFlowState } from "./faction-hit.js";
 import type { HitFlowState } from "./harm.js";
 import { SLOT_IDS } from "./intents.js";
 import type { CheckFlowState } from "./state.js";

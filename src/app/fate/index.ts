@@ -1,18 +1,8 @@
 import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { aspectAdd, aspectCompel, aspectList, aspectRemove } from "./aspect.js";
+import { applyAttackHit, defend, resolveAttack, tradeHitForBoost } from "./attack.js";
 import { aspectSource, factionSource, skillSource } from "./autocomplete.js";
-import {
-  applyAttackHit,
-  check,
-  checkSource,
-  claimAdvantage,
-  defend,
-  invoke,
-  invokeMenu,
-  resolveAttack,
-  setDifficulty,
-  tradeHitForBoost,
-} from "./check.js";
+import { check, claimAdvantage, setDifficulty } from "./check.js";
 import { compel, compelAccept, compelBuyOff, compelGmAgree, compelGmDecline } from "./compel.js";
 import {
   conflictConcede,
@@ -26,18 +16,15 @@ import {
 } from "./conflict.js";
 import { contestResolve, contestRoll, contestShow, contestStart } from "./contest.js";
 import {
-  factionCheck,
   factionClear,
   factionCreate,
   factionDelete,
   factionFp,
-  factionHit,
-  factionHitWay,
-  factionInvokeAspect,
-  factionInvokeMenu,
   factionScene,
   factionShow,
 } from "./faction.js";
+import { factionCheck, factionInvokeAspect, factionInvokeMenu } from "./faction-check.js";
+import { factionHit, factionHitWay } from "./faction-hit.js";
 import {
   fateChallengeEnd,
   fateChallengeInvoke,
@@ -48,6 +35,7 @@ import {
 } from "./fate-challenge.js";
 import { fpGive, fpRefresh, fpShow, fpSpend, fpSpendForm } from "./fp.js";
 import { absorbChoice } from "./harm.js";
+import { checkSource, invoke, invokeMenu } from "./invoke.js";
 import {
   characterRace,
   characterRatings,

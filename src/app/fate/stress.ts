@@ -6,7 +6,7 @@ import { findCharacter, requireControl } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import { defineUseCase } from "../use-case.js";
-import { settleAttacksOn } from "./check.js";
+import { settleAttacksOn } from "./attack.js";
 import { closeOpenChecks } from "./conflict-state.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";

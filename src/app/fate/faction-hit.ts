@@ -1,0 +1,263 @@
+/** A hit on a faction (docs/rules/fate.md §3.5): the GM chooses how its stress and consequences take it. */
+import { type Lang, t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import { makeAspect } from "../../rules/fate/aspects.js";
+import {
+  FACTION_TRACKS,
+  type Faction,
+  type FactionAbsorption,
+  type FactionHit,
+  type FactionTrack,
+  factionAbsorptions,
+  hitFaction,
+} from "../../rules/fate/faction.js";
+import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
+import { createFlow, requireFlow, saveFlowState } from "../flows.js";
+import { appendLog } from "../log.js";
+import { cleanName } from "../names.js";
+import { defineUseCase } from "../use-case.js";
+import type { MessageView } from "../views.js";
+import { factionEmbed, factionsOf, findFaction, saveFaction, trackText } from "./faction.js";
+import { factionHitFlow } from "./flow-states.js";
+import { fateIntents } from "./intents.js";
+
+function factionHitText(lang: Lang, name: string, hit: FactionHit, named: string | null): string {
+  const track = trackText(lang, hit.track);
+  if (hit.kind === "takenOut") return t(lang, "fate.faction.takenOut", { name, shifts: hit.shifts, track });
+  const parts: string[] = [];
+  if (hit.absorption.box !== null)
+    parts.push(t(lang, "fate.faction.box", { box: hit.absorption.box + 1, track }));
+  for (const id of hit.absorption.consequences) parts.push(t(lang, `fate.consequenceSlot.${id}`));
+  if (parts.length === 0) return t(lang, "fate.faction.noHit", { name });
+  const text = t(lang, "fate.faction.hit", { name, shifts: hit.shifts, track, parts: parts.join(" + ") });
+  if (hit.absorption.consequences.length === 0) return text;
+  return `${text} ${named ? t(lang, "fate.faction.consequenceNamed", { aspect: named }) : t(lang, "fate.faction.nameConsequence")}`;
+}
+
+/** A faction hit the GM may still take another way (kind `fate.faction-hit`, docs/rules/fate.md §3.5). */
+export interface FactionHitFlowState {
+  factionId: string;
+  factionName: string;
+  track: FactionTrack;
+  shifts: number;
+  /** The faction's stress and consequences before the hit, and as the hit left them. */
+  before: Pick<Faction, "stress" | "consequences">;
+  after: Pick<Faction, "stress" | "consequences">;
+  chosen: FactionAbsorption;
+  consequenceName: string | null;
+}
+
+/** "b2|mild,moderate": one way of taking a faction hit, as a select value. */
+function encodeWay(way: { box: number | null; consequences: readonly string[] }): string {
+  return `${way.box === null ? "-" : `b${way.box}`}|${way.consequences.join(",")}`;
+}
+
+function decodeWay(value: string): { box: number | null; consequences: ConsequenceSlotId[] } {
+  const [box = "-", slots = ""] = value.split("|");
+  const index = box.startsWith("b") ? Number(box.slice(1)) : Number.NaN;
+  return {
+    box: Number.isInteger(index) ? index : null,
+    consequences: slots.split(",").filter((s) => s.length > 0) as ConsequenceSlotId[],
+  };
+}
+
+function wayText(lang: Lang, track: FactionTrack, way: FactionAbsorption): string {
+  const parts: string[] = [];
+  if (way.box !== null)
+    parts.push(t(lang, "fate.faction.box", { box: way.box + 1, track: trackText(lang, track) }));
+  for (const id of way.consequences) parts.push(t(lang, `fate.consequenceSlot.${id}`));
+  return parts.join(" + ");
+}
+
+/** Applies a hit the chosen way and names its first consequence, if a name was given. */
+function takeFactionHit(
+  faction: Faction,
+  track: FactionTrack,
+  shifts: number,
+  named: string | null,
+  choice?: { box: number | null; consequences: ConsequenceSlotId[] },
+): { hit: FactionHit; after: Faction } {
+  const hit = hitFaction(faction, track, shifts, choice);
+  let after = hit.faction;
+  if (named && hit.kind === "absorbed" && hit.absorption.consequences.length > 0) {
+    const first = hit.absorption.consequences[0];
+    after = {
+      ...after,
+      consequences: after.consequences.map((s) =>
+        s.id === first ? { ...s, aspect: makeAspect(named, "consequence") } : s,
+      ),
+    };
+  }
+  return { hit, after };
+}
+
+function hitView(
+  lang: Lang,
+  flowId: number | null,
+  state: FactionHitFlowState,
+  after: Faction,
+  hit: FactionHit,
+): MessageView {
+  const others =
+    hit.kind === "absorbed"
+      ? factionAbsorptions({ ...after, ...state.before }, state.track, state.shifts).filter(
+          (w) => encodeWay(w) !== encodeWay(state.chosen),
+        )
+      : [];
+  const content = [
+    factionHitText(lang, state.factionName, hit, state.consequenceName),
+    ...(others.length > 0 && flowId !== null
+      ? [t(lang, "fate.faction.otherWays", { count: others.length })]
+      : []),
+  ].join("\n");
+  return {
+    content,
+    embeds: [factionEmbed(lang, after)],
+    rows:
+      others.length > 0 && flowId !== null
+        ? [
+            [
+              {
+                kind: "select",
+                intent: { type: "faction.hit-way", flowId },
+                field: "way",
+                placeholder: t(lang, "fate.faction.chooseWay"),
+                options: others.slice(0, 25).map((w) => ({
+                  label: wayText(lang, state.track, w).slice(0, 90),
+                  value: encodeWay(w),
+                })),
+              },
+            ],
+          ]
+        : [],
+  };
+}
+
+/**
+ * GM: a hit on one of a faction's tracks (Politics, Army, Economy: three boxes each, then
+ * consequences 2/4/6 — docs/rules/fate.md §3.5), taken the cheapest way that absorbs all of it;
+ * the GM may pick another way from the message while nothing else changed the faction.
+ * `consequence` names the consequence it takes (then it is a faction aspect, invocable).
+ */
+export const factionHit = defineUseCase({
+  systems: ["fate"],
+  schema: fateIntents["faction.hit"],
+  table: "required",
+  access: "gm",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const { table } = ctx;
+    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const named = ctx.intent.consequence ? cleanName(ctx.intent.consequence, 100) : null;
+    const { hit, after } = takeFactionHit(faction, ctx.intent.track, ctx.intent.shifts, named);
+    await saveFaction(ctx.tx, table, after);
+    await appendLog(ctx, table.id, {
+      action: "fate.faction.hit",
+      summary: {
+        key: hit.kind === "takenOut" ? "log.fate.factionTakenOut" : "log.fate.factionHit",
+        params: {
+          name: faction.name,
+          shifts: ctx.intent.shifts,
+          track: `@fate.factionTrack.${ctx.intent.track}`,
+        },
+      },
+      before: { stress: faction.stress, consequences: faction.consequences },
+      after: { stress: after.stress, consequences: after.consequences },
+    });
+    if (hit.kind === "takenOut") {
+      const state: FactionHitFlowState = {
+        factionId: faction.id,
+        factionName: faction.name,
+        track: ctx.intent.track,
+        shifts: ctx.intent.shifts,
+        before: { stress: faction.stress, consequences: faction.consequences },
+        after: { stress: after.stress, consequences: after.consequences },
+        chosen: { box: null, consequences: [], absorbed: 0 },
+        consequenceName: named,
+      };
+      return { reply: hitView(ctx.publicLang, null, state, after, hit) };
+    }
+    const state: FactionHitFlowState = {
+      factionId: faction.id,
+      factionName: faction.name,
+      track: ctx.intent.track,
+      shifts: ctx.intent.shifts,
+      before: { stress: faction.stress, consequences: faction.consequences },
+      after: { stress: after.stress, consequences: after.consequences },
+      chosen: hit.absorption,
+      consequenceName: named,
+    };
+    const ways = factionAbsorptions(faction, ctx.intent.track, ctx.intent.shifts).length;
+    if (ways <= 1) return { reply: hitView(ctx.publicLang, null, state, after, hit) };
+    const flow = await createFlow(ctx.tx, factionHitFlow, {
+      tableId: table.id,
+      state,
+      createdByUserId: ctx.actor.userId,
+    });
+    return { reply: hitView(ctx.publicLang, flow.id, state, after, hit), replyIsPanelOf: flow.id };
+  },
+});
+
+/** The same boxes checked and the same consequences taken (and named), whatever the key order. */
+function sameHarm(
+  a: Pick<Faction, "stress" | "consequences">,
+  b: Pick<Faction, "stress" | "consequences">,
+): boolean {
+  const harm = (f: Pick<Faction, "stress" | "consequences">) =>
+    JSON.stringify([
+      FACTION_TRACKS.map((k) => f.stress[k]),
+      [...f.consequences]
+        .sort((x, y) => x.id.localeCompare(y.id))
+        .map((c) => [c.id, c.taken, c.aspect?.name ?? null]),
+    ]);
+  return harm(a) === harm(b);
+}
+
+/** GM: takes the last hit another way (from the hit's message), while the faction is as the hit left it. */
+export const factionHitWay = defineUseCase({
+  systems: ["fate"],
+  schema: fateIntents["faction.hit-way"],
+  table: "required",
+  access: "gm",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const { table } = ctx;
+    const flow = await requireFlow(ctx.tx, factionHitFlow, table.id, ctx.intent.flowId);
+    const state = flow.state;
+    const faction = findFaction(factionsOf(table), state.factionId);
+    const same = sameHarm(faction, state.after);
+    if (!same) refuse("errors.fate.factionChangedSinceHit", { name: faction.name });
+    const before: Faction = {
+      ...faction,
+      stress: state.before.stress,
+      consequences: state.before.consequences,
+    };
+    const { hit, after } = takeFactionHit(
+      before,
+      state.track,
+      state.shifts,
+      state.consequenceName,
+      decodeWay(ctx.intent.way),
+    );
+    if (hit.kind !== "absorbed") throw new Error("faction.hit-way: a chosen way always absorbs the hit");
+    await saveFaction(ctx.tx, table, after);
+    const next: FactionHitFlowState = {
+      ...state,
+      after: { stress: after.stress, consequences: after.consequences },
+      chosen: hit.absorption,
+    };
+    await saveFlowState(ctx.tx, factionHitFlow, flow.id, next, true);
+    await appendLog(ctx, table.id, {
+      action: "fate.faction.hit-way",
+      summary: {
+        key: "log.fate.factionHitWay",
+        params: { name: faction.name, shifts: state.shifts, track: `@fate.factionTrack.${state.track}` },
+      },
+      before: { stress: faction.stress, consequences: faction.consequences },
+      after: { stress: after.stress, consequences: after.consequences },
+    });
+    return { reply: hitView(ctx.publicLang, null, next, after, hit), replyMode: "update" };
+  },
+});

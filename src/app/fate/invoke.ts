@@ -1,0 +1,225 @@
+/** Invoking an aspect on a check (docs/rules/fate.md §3.2): +2, a reroll, or +2 to a passive opposition. */
+import type { Flow, GameTable } from "../../generated/prisma/client.js";
+import { t } from "../../i18n/index.js";
+import { refuse } from "../../rules/errors.js";
+import { usableFreeInvokes } from "../../rules/fate/aspects.js";
+import { checkResult, type InvokeMode, invokeAspect, withOpposition } from "../../rules/fate/check.js";
+import { sqlFor } from "../../store/db.js";
+import { isGm, requireControl } from "../access.js";
+import { panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import { appendLog } from "../log.js";
+import { nameKey } from "../names.js";
+import { type AutocompleteSource, defineUseCase, type Effect } from "../use-case.js";
+import { type Ctx, panel } from "./check.js";
+import { sideOf } from "./conflict-state.js";
+import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
+import { checkFlow, typedFlowOrNull } from "./flow-states.js";
+import { fateIntents } from "./intents.js";
+import { type CheckFlowState, characterById, saveFatePoints } from "./state.js";
+import { aspectInvokeOptions, ladderText } from "./views.js";
+
+/** The GM's invokes for the opposition come from the bank: the rules are silent on a limit, so there is none. */
+const GM_BANK = 99;
+
+/** The check an invoke applies to: the button's, or the actor's latest (the table's latest with a difficulty for `passive`). */
+async function checkForInvoke(
+  ctx: Ctx,
+  table: GameTable,
+  mode: InvokeMode,
+  id: number | undefined,
+): Promise<TypedFlow<CheckFlowState>> {
+  if (id !== undefined) return requireFlow(ctx.tx, checkFlow, table.id, id);
+  // Among the table's 50 latest open checks: the newest with a difficulty, or the newest whose
+  // roller the actor plays (the GM: an NPC's).
+  const found =
+    mode === "passive"
+      ? typedFlowOrNull(
+          checkFlow,
+          await sqlFor(ctx.tx).one<Flow>`
+          SELECT f.* FROM (
+            SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+            ORDER BY id DESC LIMIT 50
+          ) f
+          WHERE f.state -> 'check' -> 'opposition' ->> 'kind' = 'passive'
+          ORDER BY f.id DESC LIMIT 1`,
+        )
+      : typedFlowOrNull(
+          checkFlow,
+          await sqlFor(ctx.tx).one<Flow>`
+          SELECT f.* FROM (
+            SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+            ORDER BY id DESC LIMIT 50
+          ) f
+          JOIN "character" c ON c.id = (f.state ->> 'rollerId')::int
+          WHERE c.owner_user_id = ${ctx.actor.userId} OR (c.owner_user_id IS NULL AND ${isGm(table, ctx.actor)}::boolean)
+          ORDER BY f.id DESC LIMIT 1`,
+        );
+  return found ?? refuse("errors.fate.noCheck");
+}
+
+/** Who may invoke on this check: the roller's player (the GM for NPCs); for `passive`, the GM. */
+async function invokerFor(ctx: Ctx, table: GameTable, state: CheckFlowState, mode: InvokeMode) {
+  // +2 to a difficulty is paid with a character's own fate point: `/fp spend on:passive` (fp.ts).
+  if (mode === "passive") return refuse("errors.fate.passiveIsSpend");
+  const roller = await characterById(ctx.tx, table.id, state.rollerId);
+  requireControl(ctx, roller);
+  return roller;
+}
+
+export const invokeMenu = defineUseCase({
+  systems: ["fate"],
+  schema: fateIntents["fate.invoke-menu"],
+  table: "required",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const { table } = ctx;
+    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
+    const invoker = await invokerFor(ctx, table, flow.state, ctx.intent.mode);
+    if (ctx.intent.mode === "passive" && flow.state.check.opposition.kind !== "passive") {
+      refuse("errors.fate.noPassiveOpposition");
+    }
+    const aspects = await invokableAspects(ctx.tx, table);
+    if (aspects.length === 0) refuse("errors.fate.noAspects");
+    // The free invokes shown are those this invoker may spend: their own and their side's (docs/rules/fate.md §3.2).
+    const who = invoker ? { id: String(invoker.id), side: await sideOf(ctx, table, invoker) } : null;
+    const free = (a: (typeof aspects)[number]) =>
+      who ? usableFreeInvokes(a.aspect, who) : a.aspect.freeInvokes.length;
+    const sorted = [...aspects].sort((a, b) => free(b) - free(a));
+    const fp = invoker ? invoker.fatePoints : null;
+    return {
+      reply: {
+        ephemeral: true,
+        content:
+          fp === null
+            ? t(ctx.userLang, "fate.invoke.menuGm", { mode: `@fate.invokeMode.${ctx.intent.mode}` })
+            : t(ctx.userLang, "fate.invoke.menu", { mode: `@fate.invokeMode.${ctx.intent.mode}`, fp }),
+        rows: [
+          [
+            {
+              kind: "select",
+              intent: { type: "invoke", flowId: flow.id, mode: ctx.intent.mode },
+              field: "aspect",
+              placeholder: t(ctx.userLang, "fate.select.aspect"),
+              options: aspectInvokeOptions(ctx.userLang, sorted, free),
+            },
+          ],
+        ],
+      },
+    };
+  },
+});
+
+export const invoke = defineUseCase({
+  systems: ["fate"],
+  schema: fateIntents.invoke,
+  table: "required",
+  mutates: true,
+  ephemeral: false,
+  async run(ctx) {
+    const { table } = ctx;
+    const mode = ctx.intent.mode ?? "plus2";
+    const named =
+      ctx.intent.check === undefined ? undefined : Number(String(ctx.intent.check).replace("#", ""));
+    const flow = await checkForInvoke(ctx, table, mode, ctx.intent.flowId ?? named);
+    const invokerRow = await invokerFor(ctx, table, flow.state, mode);
+    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, flow.state.rollerId);
+    const invoker = invokerRow
+      ? { id: String(invokerRow.id), fatePoints: invokerRow.fatePoints }
+      : { id: "gm", fatePoints: GM_BANK };
+    // Free invokes belong to a side (docs/rules/fate.md §3.2): only the holder and their allies spend them.
+    const side = invokerRow ? await sideOf(ctx, table, invokerRow) : "npc";
+    const result = invokeAspect(
+      { check: flow.state.check, invoker, side, aspect: found.aspect, mode, paidWith: ctx.intent.pay },
+      ctx.dice,
+    );
+    if (invokerRow && result.invoker.fatePoints !== invokerRow.fatePoints) {
+      await saveFatePoints(ctx.tx, invokerRow.id, result.invoker.fatePoints);
+    }
+    await saveInvokedAspect(ctx.tx, table, found, result.aspect);
+    const state: CheckFlowState = { ...flow.state, check: result.check };
+    await saveFlowState(ctx.tx, checkFlow, flow.id, state);
+    const effects: Effect[] = [panelEdit(flow, panel(ctx, flow, state))];
+    if (state.linkFlowId !== null) {
+      const linked = typedFlowOrNull(
+        checkFlow,
+        await sqlFor(ctx.tx).one<Flow>`
+        SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`,
+      );
+      if (linked) {
+        const other = linked.state;
+        const updated: CheckFlowState = {
+          ...other,
+          check: withOpposition(other.check, {
+            kind: "active",
+            value: checkResult(state.check),
+            characterId: String(state.rollerId),
+          }),
+        };
+        await saveFlowState(ctx.tx, checkFlow, linked.id, updated);
+        effects.push({ kind: "editPanel", flowId: linked.id, view: panel(ctx, linked, updated) });
+      }
+    }
+    await appendLog(ctx, table.id, {
+      action: "fate.invoke",
+      characterId: invokerRow?.id ?? null,
+      summary: {
+        key: "log.fate.invoke",
+        params: {
+          name: invokerRow?.name ?? "GM",
+          aspect: found.aspect.name,
+          mode: `@fate.invokeMode.${mode}`,
+          payment: `@fate.payment.${result.spent.paidWith}`,
+        },
+      },
+      before: { fatePoints: invokerRow?.fatePoints ?? null, freeInvokes: found.aspect.freeInvokes.length },
+      after: {
+        fatePoints: invokerRow ? result.invoker.fatePoints : null,
+        freeInvokes: result.aspect?.freeInvokes.length ?? 0,
+      },
+      dice: mode === "reroll" ? { rerolled: flow.state.check.dice, now: result.check.dice } : undefined,
+    });
+    // From the invoker's own menu the answer replaces that menu (private); else it is posted.
+    const fromMenu = ctx.invocation.sourceMessageId !== undefined && ctx.intent.flowId !== undefined;
+    const lang = fromMenu ? ctx.userLang : ctx.publicLang;
+    const text = t(lang, "fate.invoke.done", {
+      name: invokerRow?.name ?? t(lang, "fate.gm"),
+      aspect: found.aspect.name,
+      mode: `@fate.invokeMode.${mode}`,
+      payment: `@fate.payment.${result.spent.paidWith}`,
+      result: ladderText(lang, checkResult(result.check)),
+    });
+    if (fromMenu) {
+      return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
+    }
+    return { reply: { content: text, embeds: panel(ctx, flow, state).embeds }, effects };
+  },
+});
+
+/** `/invoke check:` — the table's open checks, newest first: "#12 Grukh · Fight (attack) → Bandit". */
+export const checkSource: AutocompleteSource = {
+  name: "fate-check",
+  async choices({ db, table, userLang, query }) {
+    if (!table) return [];
+    const flows = (
+      await sqlFor(db).rows<Flow>`
+      SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+      ORDER BY id DESC LIMIT 50`
+    ).map((row) => typedFlow(checkFlow, row));
+    const wanted = nameKey(query.replace("#", ""));
+    return flows
+      .map((f) => ({
+        name: t(userLang, "fate.check.choice", {
+          id: f.id,
+          name: f.state.rollerName,
+          skill: `@fate.skill.${f.state.check.skill}`,
+          action: `@fate.action.${f.state.check.action}`,
+          target: f.state.targetName ?? "",
+          hasTarget: f.state.targetName ? "yes" : "no",
+        }).slice(0, 100),
+        value: String(f.id),
+      }))
+      .filter((c) => wanted === "" || nameKey(c.name).includes(wanted))
+      .slice(0, 25);
+  },
+};
