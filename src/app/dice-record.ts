@@ -1,5 +1,5 @@
 import type { DiceSource } from "../rules/dice.js";
-import { type Db, sqlFor, type Tx } from "../store/db.js";
+import { type Db, sqlFor, Tx } from "../store/db.js";
 import type { Intent } from "./intent.js";
 import type { ActionResult } from "./use-case.js";
 
@@ -50,7 +50,9 @@ export async function storeRolledDice(
 ): Promise<void> {
   if (rolled.sides.length === 0 || UNCOUNTED_INTENTS.test(intent.type)) return;
   const visibleTo = result.reply?.ephemeral ? userId : null;
-  await sqlFor(db).run`
+  const insert = db instanceof Tx ? db.later.bind(db) : sqlFor(db).run;
+  // In a transaction, sent with its COMMIT (nothing reads the dice back before).
+  await insert`
     INSERT INTO dice_rolled (table_id, user_id, at, visible_to, sides, faces)
     VALUES (${tableId}, ${userId}, ${new Date()}, ${visibleTo}, ${`{${rolled.sides.join(",")}}`}::int[],
       ${`{${rolled.faces.join(",")}}`}::int[])`;

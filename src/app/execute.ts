@@ -2,7 +2,8 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
-import { type Db, inTransaction, outsideTransaction, sqlFor, type Tx } from "../store/db.js";
+import { type Db, inTransaction, outsideTransaction } from "../store/db.js";
+import { literalSql, modelFromRow } from "../store/sql.js";
 import { activeTable } from "../store/tables.js";
 import { recordingDice, storeRolledDice } from "./dice-record.js";
 import type { Intent } from "./intent.js";
@@ -68,23 +69,29 @@ export function channelTable(
 }
 
 /**
- * Records the interaction id and locks and reads the table row in one statement (one round trip
- * instead of three on every mutating action). `fresh` is false when the id was already recorded.
+ * Records the interaction id and locks and reads the table row, in one statement sent with the
+ * BEGIN (one round trip instead of four on every mutating action): `inTransaction`'s opening.
  */
-async function recordAndLock(
-  tx: Tx,
-  interactionId: string,
-  tableId: number,
-): Promise<{ fresh: boolean; table: GameTable | null }> {
-  const row = await sqlFor(tx).one<GameTable & { isFresh: number }>`
+function recordAndLock(interactionId: string, tableId: number): string {
+  return literalSql`
     WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING 1)
     SELECT (SELECT count(*) FROM fresh)::int AS is_fresh, g.* FROM game_table g WHERE g.id = ${tableId} FOR UPDATE OF g`;
-  if (!row) {
-    // The table row is gone (deleted under us): whether the id was new no longer matters.
-    return { fresh: true, table: null };
-  }
-  const { isFresh, ...table } = row;
+}
+
+/** `fresh` is false when the id was already recorded; `table` is null when the row is gone. */
+function recorded(rows: Record<string, unknown>[]): { fresh: boolean; table: GameTable | null } {
+  const row = rows[0];
+  // The table row is gone (deleted under us): whether the id was new no longer matters.
+  if (!row) return { fresh: true, table: null };
+  const { isFresh, ...table } = modelFromRow<GameTable & { isFresh: number }>(row);
   return { fresh: isFresh === 1, table };
+}
+
+/** Records the interaction id alone (an action without a table), sent with the BEGIN. */
+function recordOnly(interactionId: string): string {
+  return literalSql`
+    WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING 1)
+    SELECT count(*)::int AS is_fresh FROM fresh`;
 }
 
 /** Picks the use case for the intent and the channel's table, or explains which game the command belongs to. */
@@ -176,23 +183,29 @@ export async function execute(
   // Writes to game_table by this action (src/store/tables.ts notes them in tx.tablesWritten) are
   // forgotten by the cache before anyone hears the answer (other processes learn of them by NOTIFY).
   let tablesWritten: ReadonlySet<number | "new"> | undefined;
-  const result = await inTransaction(deps.db, async (tx) => {
-    tablesWritten = tx.tablesWritten;
-    let locked: GameTable | null = null;
-    if (table && useCase.table !== "none") {
-      const recorded = await recordAndLock(tx, invocation.interactionId, table.id);
-      if (!recorded.fresh) throw new AlreadyProcessed();
-      if (recorded.table?.status !== "active") throw new DomainError("errors.noTable");
-      locked = recorded.table;
-    } else {
-      const fresh = await sqlFor(tx)
-        .run`INSERT INTO processed_interaction (id) VALUES (${invocation.interactionId}) ON CONFLICT DO NOTHING`;
-      if (fresh === 0) throw new AlreadyProcessed();
-    }
-    const ran = await useCase.run({ ...base, table: locked, tx });
-    if (locked) await storeRolledDice(tx, locked.id, invocation.actor.userId, intent, ran, dice);
-    return ran;
-  })
+  const lockedTable = table && useCase.table !== "none" ? table : null;
+  const opening = lockedTable
+    ? recordAndLock(invocation.interactionId, lockedTable.id)
+    : recordOnly(invocation.interactionId);
+  const result = await inTransaction(
+    deps.db,
+    async (tx, opened) => {
+      tablesWritten = tx.tablesWritten;
+      let locked: GameTable | null = null;
+      if (lockedTable) {
+        const { fresh, table: row } = recorded(opened);
+        if (!fresh) throw new AlreadyProcessed();
+        if (row?.status !== "active") throw new DomainError("errors.noTable");
+        locked = row;
+      } else if (opened[0]?.is_fresh !== 1) {
+        throw new AlreadyProcessed();
+      }
+      const ran = await useCase.run({ ...base, table: locked, tx });
+      if (locked) await storeRolledDice(tx, locked.id, invocation.actor.userId, intent, ran, dice);
+      return ran;
+    },
+    opening,
+  )
     .catch(async (error: unknown) => {
       const refusal = await refusalForRace(deps.db, invocation, intent, error);
       throw refusal ?? error;

@@ -32,11 +32,11 @@ export async function appendLog(ctx: Pick<ActionContext, "tx" | "actor">, tableI
 const jsonText = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 /**
- * One raw INSERT (no RETURNING): nearly every action appends to the log, and the query builder's
- * create costs the bot about twice the CPU (bench/statements.ts).
+ * Nearly every action appends to the log, and nothing reads the entry back before the commit: it
+ * goes with the COMMIT, in the same round trip (`Tx.later`).
  */
 export async function appendLogAs(tx: Tx, tableId: number, actorUserId: string, entry: LogInput) {
-  await sqlFor(tx).run`
+  await tx.later`
     INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)
     VALUES (${tableId}, ${new Date()}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
       ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,

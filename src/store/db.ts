@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { type Sql, sqlOn } from "./sql.js";
+import { literalSql, type Sql, sqlOn } from "./sql.js";
 
 /**
  * The database: Prisma's client on our pool. The bot sends every statement as raw SQL (`sqlFor`);
@@ -13,6 +13,8 @@ export type Db = PrismaClient;
 const QUERY_DEADLINE_MS = 5000;
 /** For statements that never wait for a lock (BEGIN, a lookup by key): this long means PostgreSQL is not answering. */
 export const QUICK_DEADLINE_MS = 1500;
+/** A transaction's BEGIN with its first statement, which may wait for the table's lock. */
+const OPENING_DEADLINE_MS = 3000;
 
 /**
  * A connection whose query gets no answer within the deadline (the server is frozen, or the network
@@ -92,6 +94,8 @@ export class Tx {
   readonly tablesWritten = new Set<number | "new">();
   private connection: Queryable | null;
   private readonly plain: Sql;
+  /** Appends waiting for the next statement or the COMMIT, as literal SQL (see `later`). */
+  private pending: string[] = [];
 
   constructor(
     connection: Queryable,
@@ -99,8 +103,17 @@ export class Tx {
     readonly isTransaction: boolean,
   ) {
     this.connection = connection;
-    this.plain = sqlOn(() => this.open());
+    const flushing: Queryable = {
+      query: (async (config: pg.QueryConfig) => {
+        await this.flush();
+        return this.open().query(config);
+      }) as Queryable["query"],
+    };
+    this.plain = sqlOn(flushing);
+    this.withDeadline = (options) => sqlOn(flushing, options);
   }
+
+  private readonly withDeadline: (options: { deadlineMs?: number }) => Sql;
 
   private open(): Queryable {
     // A statement sent after the transaction ended would run on a connection given back to the pool.
@@ -109,22 +122,58 @@ export class Tx {
   }
 
   sql(options: { deadlineMs?: number } = {}): Sql {
-    return options.deadlineMs === undefined ? this.plain : sqlOn(() => this.open(), options);
+    return options.deadlineMs === undefined ? this.plain : this.withDeadline(options);
+  }
+
+  /**
+   * A write nothing in the transaction reads back before it commits (a log entry, rolled dice):
+   * sent with the COMMIT in one round trip, or just before the next statement if one follows —
+   * in the order written either way. Outside a transaction it is sent at once.
+   */
+  async later(strings: TemplateStringsArray, ...values: unknown[]): Promise<void> {
+    if (!this.isTransaction) {
+      await this.plain.run(strings, ...values);
+      return;
+    }
+    this.open();
+    this.pending.push(literalSql(strings, ...values));
+  }
+
+  /** The waiting writes as one text of statements run in order, taken off the queue ("" when none wait). */
+  private takePending(): string {
+    const writes = this.pending.join(";\n");
+    this.pending = [];
+    return writes;
+  }
+
+  private async flush(): Promise<void> {
+    const writes = this.takePending();
+    if (writes) await this.open().query(writes);
+  }
+
+  /** The statement that ends the transaction, with the appends still waiting. */
+  commitText(): string {
+    const writes = this.takePending();
+    return writes ? `${writes}; COMMIT` : "COMMIT";
   }
 
   /** A savepoint: `work` rolls back alone if it throws, and the transaction goes on (character import replays steps this way). */
   async savepoint<T>(work: () => Promise<T>): Promise<T> {
     if (!this.isTransaction) throw new Error("a savepoint needs a transaction");
     const name = `step_${++savepoints}`;
+    await this.flush();
     const connection = this.open();
     await connection.query(`SAVEPOINT ${name}`);
     let result: T;
     try {
       result = await work();
     } catch (error) {
+      // Appends made inside the savepoint are rolled back with it.
+      this.pending = [];
       await connection.query(`ROLLBACK TO SAVEPOINT ${name}`);
       throw error;
     }
+    await this.flush();
     await connection.query(`RELEASE SAVEPOINT ${name}`);
     return result;
   }
@@ -132,6 +181,7 @@ export class Tx {
   /** The transaction is over: its connection is no longer this Tx's to use. */
   end(): void {
     this.connection = null;
+    this.pending = [];
   }
 }
 
@@ -148,15 +198,34 @@ export function outsideTransaction(db: Db): Tx {
  * transactions cost the bot about 0.6 ms more CPU each (a microbenchmark: 1.5 vs 0.9 ms for three
  * statements).
  */
-export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  db: Db,
+  work: (tx: Tx, opened: Record<string, unknown>[]) => Promise<T>,
+  /**
+   * A first statement sent with the BEGIN in one round trip (written with `literalSql`, as only
+   * the simple protocol takes two statements at once): its rows are `work`'s second argument.
+   */
+  opening?: string,
+): Promise<T> {
   const client = (await poolOf(db).connect()) as pg.PoolClient & { failure?: Error };
   const tx = new Tx(client, true);
   let broken: Error | undefined;
   try {
-    // BEGIN answers at once unless the server is frozen: then fail fast, well within Discord's 3 s.
-    await client.query({ text: "BEGIN", deadlineMs: QUICK_DEADLINE_MS } as pg.QueryConfig);
-    const result = await work(tx);
-    await client.query("COMMIT");
+    let opened: Record<string, unknown>[] = [];
+    if (opening) {
+      // It may wait for a table lock (milliseconds, normally): a little longer than a BEGIN alone,
+      // still short enough that a frozen server is noticed well within Discord's 15 minutes.
+      const results = (await client.query({
+        text: `BEGIN; ${opening}`,
+        deadlineMs: OPENING_DEADLINE_MS,
+      } as pg.QueryConfig)) as unknown as pg.QueryResult[];
+      opened = results[1]?.rows ?? [];
+    } else {
+      // BEGIN answers at once unless the server is frozen: then fail fast, well within Discord's 3 s.
+      await client.query({ text: "BEGIN", deadlineMs: QUICK_DEADLINE_MS } as pg.QueryConfig);
+    }
+    const result = await work(tx, opened);
+    await client.query(tx.commitText());
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch((e: Error) => {

@@ -1,4 +1,4 @@
-import type pg from "pg";
+import pg from "pg";
 
 /**
  * Every statement the bot sends is raw SQL through this: a tagged template whose values go as
@@ -54,6 +54,32 @@ function parameter(value: unknown): unknown {
 /** A list of integer ids as one parameter: write `= ANY(${intArray(ids)}::int[])` (arrays otherwise go as JSON). */
 export function intArray(ids: readonly number[]): string {
   return `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
+}
+
+/** One value as SQL text (what `parameter` would send, written as a literal: quoted and escaped by pg). */
+function literal(value: unknown): string {
+  const sent = parameter(value);
+  if (sent === null) return "NULL";
+  if (typeof sent === "number") {
+    if (!Number.isFinite(sent)) throw new Error(`not a number PostgreSQL can store: ${sent}`);
+    return String(sent);
+  }
+  if (typeof sent === "bigint") return String(sent);
+  if (typeof sent === "boolean") return sent ? "true" : "false";
+  // TIMESTAMP(3) columns hold UTC: an ISO time's zone is dropped by PostgreSQL, leaving UTC.
+  if (sent instanceof Date) return pg.escapeLiteral(sent.toISOString());
+  return pg.escapeLiteral(String(sent));
+}
+
+/**
+ * A statement with its values written in as literals (escaped by pg), for the few places that
+ * send several statements in one round trip, which only the simple protocol allows — it takes no
+ * parameters: a transaction's opening with its BEGIN, its last writes with its COMMIT (db.ts).
+ */
+export function literalSql(strings: TemplateStringsArray, ...values: unknown[]): string {
+  let text = strings[0]!;
+  for (let i = 1; i < strings.length; i++) text += `${literal(values[i - 1])}${strings[i]}`;
+  return text;
 }
 
 function statement(strings: TemplateStringsArray, values: unknown[]): { text: string; values: unknown[] } {

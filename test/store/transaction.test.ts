@@ -8,6 +8,7 @@ import {
   sqlFor,
   type Tx,
 } from "../../src/store/db.js";
+import { literalSql } from "../../src/store/sql.js";
 import { archiveTable, setTableLanguage } from "../../src/store/tables.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
@@ -172,5 +173,79 @@ describe("transactions of our own", () => {
     } finally {
       await closeDb(watched);
     }
+  });
+  describe("round trips saved", () => {
+    const fatePoints = async (name: string) =>
+      (
+        await database.query<{ fate_points: number }>(
+          `SELECT fate_points FROM character WHERE name = '${name}'`,
+        )
+      )[0]?.fate_points;
+
+    it("a first statement goes with the BEGIN, its values written in safely (quotes, backslashes)", async () => {
+      const tricky = "O'Brien \\ '); DROP TABLE character; --";
+      const opening = literalSql`
+        INSERT INTO "character" (table_id, name, name_key) VALUES (${tableId}, ${tricky}, ${"obrien"}) RETURNING name, table_id`;
+      const rows = await inTransaction(db, async (_tx, opened) => opened, opening);
+      expect(rows).toEqual([{ name: tricky, table_id: tableId }]);
+      expect(await names()).toContain(tricky);
+    });
+
+    it("a later write goes with the COMMIT, is sent before any statement that follows it, and is rolled back with the rest", async () => {
+      await inTransaction(db, async (tx) => {
+        await character(tx, "Later");
+        await tx.later`UPDATE "character" SET fate_points = ${7} WHERE name = ${"Later"}`;
+        await tx.later`UPDATE "character" SET fate_points = fate_points + ${1} WHERE name = ${"Later"}`;
+        // A statement after them sees both, in the order written.
+        expect(
+          (
+            await tx.sql().one<{
+              fatePoints: number;
+            }>`SELECT fate_points FROM "character" WHERE name = 'Later'`
+          )?.fatePoints,
+        ).toBe(8);
+        await tx.later`UPDATE "character" SET fate_points = fate_points * ${2} WHERE name = ${"Later"}`;
+        expect(await fatePoints("Later")).toBeUndefined();
+      });
+      expect(await fatePoints("Later")).toBe(16);
+
+      await expect(
+        inTransaction(db, async (tx) => {
+          await tx.later`UPDATE "character" SET fate_points = ${0} WHERE name = ${"Later"}`;
+          throw new Error("refused");
+        }),
+      ).rejects.toThrow("refused");
+      expect(await fatePoints("Later")).toBe(16);
+    });
+
+    it("a later write that fails at the COMMIT fails the transaction: nothing of it is kept", async () => {
+      await expect(
+        inTransaction(db, async (tx) => {
+          await character(tx, "Doomed");
+          await tx.later`UPDATE "character" SET fate_points = ${"not a number"}::int WHERE name = ${"Doomed"}`;
+        }),
+      ).rejects.toThrow(/invalid input syntax/);
+      expect(await names()).not.toContain("Doomed");
+    });
+
+    it("a later write made inside a savepoint that rolls back is dropped with it; one before it is kept", async () => {
+      await inTransaction(db, async (tx) => {
+        await character(tx, "Saved");
+        await tx.later`UPDATE "character" SET fate_points = ${3} WHERE name = ${"Saved"}`;
+        await tx
+          .savepoint(async () => {
+            await tx.later`UPDATE "character" SET fate_points = ${99} WHERE name = ${"Saved"}`;
+            throw new Error("step refused");
+          })
+          .catch(() => {});
+      });
+      expect(await fatePoints("Saved")).toBe(3);
+    });
+
+    it("outside a transaction a later write is sent at once", async () => {
+      const tx = outsideTransaction(db);
+      await tx.later`UPDATE "character" SET fate_points = ${5} WHERE name = ${"Saved"}`;
+      expect(await fatePoints("Saved")).toBe(5);
+    });
   });
 });
