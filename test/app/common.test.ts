@@ -136,6 +136,32 @@ describe("common use cases", () => {
     expect((await app.db.gameTable.findFirstOrThrow()).gmUserId).toBe(OTHER.id);
   });
 
+  it("keep the GM's table actions to the GM or a server admin: a player is refused and nothing changes", async () => {
+    // Without a table the first refusal is still "no table here", not "GM only".
+    expect(
+      (await app.refused(PLAYER, { type: "table.gm", user: PLAYER.id }, { channelId: "300000000000000077" }))
+        .code,
+    ).toBe("errors.noTable");
+    const table = await app.db.gameTable.findFirstOrThrow({ where: { channelId: "300000000000000001" } });
+    const entries = await app.db.logEntry.count();
+    const gmActions = [
+      { type: "table.gm", user: PLAYER.id },
+      { type: "table.language", lang: "ru" },
+      { type: "table.export" },
+      { type: "table.archive" },
+      { type: "table.archive-confirm", tableId: table.id },
+    ];
+    for (const intent of gmActions) {
+      expect((await app.refused(PLAYER, intent)).code, intent.type).toBe("errors.gmOrAdminOnly");
+    }
+    expect(await app.db.gameTable.findUniqueOrThrow({ where: { id: table.id } })).toEqual(table);
+    expect(await app.db.logEntry.count()).toBe(entries);
+    // A server admin who is not the GM may (the export is the admin's own private file).
+    const exported = await app.run(ADMIN, { type: "table.export" });
+    expect(exported.result.reply?.files?.[0]?.name).toMatch(/^table-mountain-witch-/);
+    expect(replyText(await app.run(ADMIN, { type: "table.archive" }))).toContain("Mountain Witch");
+  });
+
   it("explain which game a command belongs to on another game's table", async () => {
     await app.run(GM, { type: "table.setup", system: "fate" }, { channelId: "300000000000000002" });
     expect(

@@ -267,7 +267,7 @@ export const characterExport = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const row = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     const file = {
       format: CHARACTER_FORMAT,
@@ -299,7 +299,7 @@ export const characterImport = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const file = readFile(ctx);
     if (file.system !== table.system) {
       refuse("errors.characterImport.otherGame", {

@@ -26,7 +26,7 @@ export const characterCreate = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const gm = isGm(table, ctx.actor);
     const kind = ctx.intent.kind ?? (ctx.intent.player || !gm ? "pc" : "npc");
     const characterName = cleanName(ctx.intent.name);
@@ -108,7 +108,7 @@ export const characterShow = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     let character: Character;
     if (ctx.intent.name) character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     else {
@@ -126,7 +126,7 @@ export const characterList = defineUseCase({
   mutates: false,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const characters = await tableCharacters(ctx.tx, table.id);
     const lines = characters.map((c) => {
       const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.publicLang, "character.gmCharacter");
@@ -157,7 +157,7 @@ export const characterRename = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     requireControl(ctx, character, { gmMayActForPlayers: true });
     const newName = cleanName(ctx.intent.newName);
@@ -191,7 +191,7 @@ export const characterDelete = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     requireControl(ctx, character, { gmMayActForPlayers: true });
     return {
@@ -224,7 +224,7 @@ export const characterDeleteConfirm = defineUseCase({
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const character = await liveCharacterById(ctx.tx, table.id, ctx.intent.characterId);
     if (!character) refuse("errors.character.alreadyDeleted");
     requireControl(ctx, character, { gmMayActForPlayers: true });

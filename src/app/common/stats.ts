@@ -1,7 +1,6 @@
 import { type Lang, t } from "../../i18n/index.js";
 import { type DiceStatistics, diceStatistics, type FaceCount } from "../../rules/dice-stats.js";
 import { sqlFor } from "../../store/db.js";
-import { requireTable } from "../access.js";
 import { defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { commonIntents, type StatsPeriod } from "./intents.js";
@@ -106,7 +105,7 @@ export const tableStats = defineUseCase({
   mutates: false,
   ephemeral: (intent) => intent.public !== true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const isPublic = ctx.intent.public === true;
     const period = ctx.intent.period ?? "all";
     const span = PERIOD_MS[period];

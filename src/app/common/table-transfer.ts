@@ -20,10 +20,11 @@ const counts = (backup: ValidBackup) => ({
 export const tableExport = defineUseCase({
   schema: commonIntents["table.export"],
   table: "required",
+  access: "gm-or-admin",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireGmOrAdmin(ctx);
+    const { table } = ctx;
     const text = await exportTable(ctx.tx, table, ctx.now);
     const backup = await readBackup(ctx.tx, text);
     return {
@@ -135,10 +136,11 @@ export const tableImport = defineUseCase({
 export const tableImportConfirm = defineUseCase({
   schema: commonIntents["table.import-confirm"],
   table: "required",
+  access: "gm-or-admin",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGmOrAdmin(ctx);
+    const { table } = ctx;
     const pending = await sqlFor(ctx.tx).one<Pick<Flow, "state">>`
       SELECT state FROM flow
       WHERE id = ${ctx.intent.flowId} AND table_id = ${table.id} AND kind = 'table.import' AND status = 'open'`;

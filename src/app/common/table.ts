@@ -2,7 +2,7 @@ import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { tableCharacters } from "../../store/characters.js";
 import { activeTable, archiveTable, createTable, setTableGm, setTableLanguage } from "../../store/tables.js";
-import { requireGmOrAdmin, requireTable } from "../access.js";
+import { requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
@@ -114,10 +114,11 @@ export const tableShow = defineUseCase({
 export const tableGm = defineUseCase({
   schema: commonIntents["table.gm"],
   table: "required",
+  access: "gm-or-admin",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGmOrAdmin(ctx);
+    const { table } = ctx;
     if (ctx.intent.user === table.gmUserId) refuse("errors.table.alreadyGm");
     await setTableGm(ctx.tx, table.id, ctx.intent.user);
     await appendLog(ctx, table.id, {
@@ -145,10 +146,11 @@ export const tableGm = defineUseCase({
 export const tableLanguage = defineUseCase({
   schema: commonIntents["table.language"],
   table: "required",
+  access: "gm-or-admin",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGmOrAdmin(ctx);
+    const { table } = ctx;
     await setTableLanguage(ctx.tx, table.id, ctx.intent.lang);
     await appendLog(ctx, table.id, {
       action: "table.language",
@@ -179,7 +181,7 @@ export const tableLog = defineUseCase({
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireTable(ctx);
+    const { table } = ctx;
     const range = {
       from: parseLogBound(ctx.intent.from, false),
       to: parseLogBound(ctx.intent.to, true),
@@ -231,10 +233,11 @@ export const tableLog = defineUseCase({
 export const tableArchive = defineUseCase({
   schema: commonIntents["table.archive"],
   table: "required",
+  access: "gm-or-admin",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const table = requireGmOrAdmin(ctx);
+    const { table } = ctx;
     return {
       reply: {
         ephemeral: true,
@@ -264,10 +267,11 @@ export const tableArchive = defineUseCase({
 export const tableArchiveConfirm = defineUseCase({
   schema: commonIntents["table.archive-confirm"],
   table: "required",
+  access: "gm-or-admin",
   mutates: true,
   ephemeral: false,
   async run(ctx) {
-    const table = requireGmOrAdmin(ctx);
+    const { table } = ctx;
     if (table.id !== ctx.intent.tableId) refuse("errors.staleAction");
     await archiveTable(ctx.tx, table.id, ctx.now);
     await appendLog(ctx, table.id, { action: "table.archive", summary: { key: "log.table.archive" } });
