@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import type { Flow } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
-import { type Db, sqlFor, type Tx } from "../store/db.js";
+import { type Db, sqlFor, Tx } from "../store/db.js";
 import type { ActionContext, ActionResult, Effect } from "./use-case.js";
 import type { MessageView } from "./views.js";
 
@@ -24,7 +24,8 @@ export type FlowKind =
   | "fate.hit"
   | "fate.challenge"
   | "fate.faction-check"
-  | "fate.faction-hit";
+  | "fate.faction-hit"
+  | "table.import";
 
 export interface TypedFlow<S> extends Omit<Flow, "state"> {
   state: S;
@@ -200,13 +201,14 @@ export async function saveFlowState<S>(
       ? [null, args[0], args[1] as S, args[2] as boolean | undefined]
       : [args[0].version, args[1] as number, args[2] as S, args[3] as boolean | undefined];
   const now = new Date();
-  const sql = sqlFor(tx);
+  // Usually an action's last write: in a transaction it goes with the COMMIT (Tx.later).
+  const write = tx instanceof Tx ? tx.later.bind(tx) : sqlFor(tx).run;
   if (close) {
-    await sql.run`
+    await write`
       UPDATE flow SET state = ${state}::jsonb, state_version = coalesce(${version}::int, state_version),
         updated_at = ${now}, status = 'closed', closed_at = ${now} WHERE id = ${flowId}`;
   } else {
-    await sql.run`
+    await write`
       UPDATE flow SET state = ${state}::jsonb, state_version = coalesce(${version}::int, state_version),
         updated_at = ${now} WHERE id = ${flowId}`;
   }
