@@ -329,6 +329,42 @@ describe("/table export and /table import", () => {
     expect(await app.db.gameTable.count({ where: { channelId, status: "active" } })).toBe(1);
   });
 
+  it("a confirmation left waiting by the previous version (an unversioned row) still puts the backup in place; one that does not fit fails loudly and changes nothing", async () => {
+    const witch = fileOf(await app.run(GM, { type: "table.export" }, { channelId: WITCH }));
+    const waitingSince = async (channelId: string, state: unknown) => {
+      await app.run(GM, { type: "table.setup", system: "fate" }, { channelId });
+      const [table] = await app.database.query<{ id: number }>(
+        "SELECT id FROM game_table WHERE active_channel_id = $1",
+        [channelId],
+      );
+      // As the previous version wrote it: no state_version (the column's default, 1).
+      const [flow] = await app.database.query<{ id: number; state_version: number }>(
+        `INSERT INTO flow (table_id, kind, status, state, created_by_user_id)
+         VALUES ($1, 'table.import', 'open', $2::jsonb, $3) RETURNING id, state_version`,
+        [table!.id, JSON.stringify(state), GM.id],
+      );
+      expect(flow!.state_version).toBe(1);
+      return flow!.id;
+    };
+    const OLD = "320000000000000041";
+    const flowId = await waitingSince(OLD, { name: "backup.json", text: witch });
+    const done = await app.run(GM, { type: "table.import-confirm", flowId }, { channelId: OLD });
+    expect(done.result.replyMode).toBe("update");
+    expect((await app.db.gameTable.findFirstOrThrow({ where: { activeChannelId: OLD } })).system).toBe(
+      "mountain-witch",
+    );
+
+    const BROKEN = "320000000000000042";
+    const brokenId = await waitingSince(BROKEN, { name: "backup.json" });
+    await expect(
+      app.run(GM, { type: "table.import-confirm", flowId: brokenId }, { channelId: BROKEN }),
+    ).rejects.toThrow(/stored state does not fit at text/);
+    expect((await app.db.gameTable.findFirstOrThrow({ where: { activeChannelId: BROKEN } })).system).toBe(
+      "fate",
+    );
+    expect((await app.db.flow.findUniqueOrThrow({ where: { id: brokenId } })).status).toBe("open");
+  });
+
   it("with TABLE_BACKUP_KEY set, another installation (another database) restores the file; without the key it cannot", async () => {
     const other = await createAppHarness();
     process.env.TABLE_BACKUP_KEY = "ab".repeat(32);

@@ -1,11 +1,12 @@
-import type { Flow } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
 import { archiveTable } from "../../store/tables.js";
 import { requireGmOrAdmin } from "../access.js";
+import { createFlow, findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { type ActionContext, defineUseCase } from "../use-case.js";
+import { pendingImportFlow } from "./flow-states.js";
 import { commonIntents, type UploadedFile } from "./intents.js";
 import { systemName } from "./table.js";
 import { exportTable, readBackup, restoreTable, type ValidBackup } from "./table-backup.js";
@@ -93,12 +94,12 @@ export const tableImport = defineUseCase({
       // earlier one still waiting is dropped, so only the last file asked about can be confirmed.
       await sqlFor(ctx.tx).run`
         UPDATE flow SET status = 'closed', closed_at = ${ctx.now}
-        WHERE table_id = ${table.id} AND kind = 'table.import' AND status = 'open'`;
-      const pending = await sqlFor(ctx.tx).one<Pick<Flow, "id">>`
-        INSERT INTO flow (table_id, kind, status, state, created_by_user_id)
-        VALUES (${table.id}, 'table.import', 'open', ${JSON.stringify({ name: ctx.intent.file.name, text })}::jsonb,
-          ${ctx.actor.userId})
-        RETURNING id`;
+        WHERE table_id = ${table.id} AND kind = ${pendingImportFlow.kind} AND status = 'open'`;
+      const pending = await createFlow(ctx.tx, pendingImportFlow, {
+        tableId: table.id,
+        state: { name: ctx.intent.file.name, text },
+        createdByUserId: ctx.actor.userId,
+      });
       return {
         reply: {
           ephemeral: true,
@@ -118,7 +119,7 @@ export const tableImport = defineUseCase({
                 kind: "button",
                 label: t(ctx.userLang, "table.import.button"),
                 style: "danger",
-                intent: { type: "table.import-confirm", flowId: pending!.id },
+                intent: { type: "table.import-confirm", flowId: pending.id },
               },
             ],
           ],
@@ -141,11 +142,10 @@ export const tableImportConfirm = defineUseCase({
   ephemeral: false,
   async run(ctx) {
     const { table } = ctx;
-    const pending = await sqlFor(ctx.tx).one<Pick<Flow, "state">>`
-      SELECT state FROM flow
-      WHERE id = ${ctx.intent.flowId} AND table_id = ${table.id} AND kind = 'table.import' AND status = 'open'`;
-    if (!pending) refuse("errors.staleAction");
-    const backup = await readBackup(ctx.tx, (pending.state as { text: string }).text);
+    // Only the last file asked about is open (asking again closes the earlier one).
+    const pending = await findOpenFlow(ctx.tx, pendingImportFlow, table.id);
+    if (pending?.id !== ctx.intent.flowId) refuse("errors.staleAction");
+    const backup = await readBackup(ctx.tx, pending.state.text);
     // This table is archived, its books kept, as /table archive does; the backup takes the channel.
     await archiveTable(ctx.tx, table.id, ctx.now);
     await appendLog(ctx, table.id, { action: "table.replace", summary: { key: "log.table.replaced" } });
