@@ -12,9 +12,9 @@ import { refuse } from "../../rules/errors.js";
 import { actingCharacter, isGm } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { nameKey } from "../names.js";
-import { defineUseCase } from "../use-case.js";
-import { action, onChallenge, participantId, play, SYSTEMS, splitList } from "./challenge.js";
+import { action, onChallenge, participantId, play, splitList } from "./challenge.js";
 import { challengeFlow } from "./flow-states.js";
+import { defineBhUseCase } from "./game-use-case.js";
 import { bhIntents } from "./intents.js";
 import { findNegotiation, preActivateInNegotiation, traitAndRole as traitWithRole } from "./negotiation.js";
 
@@ -30,14 +30,11 @@ const activateInChallenge = action("challenge.activate", async ({ intent, actor 
  * yet), a pre-activation — the hunter's own trait, or the GM's side's in phase 3 (the GM names a
  * hunter with `character` to act for an absent player).
  */
-export const challengeActivate = defineUseCase({
+export const challengeActivate = defineBhUseCase({
   schema: bhIntents["challenge.activate"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const intent = ctx.intent;
     const challenge = await findOpenFlow(ctx.tx, challengeFlow, table.id);
     const negotiation =

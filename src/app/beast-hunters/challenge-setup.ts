@@ -23,13 +23,14 @@ import { createFlow, requireFlow, saveFlowState } from "../flows.js";
 import type { KnownIntent } from "../intents.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
-import { answer, onChallenge, SYSTEMS, splitList, turnPing } from "./challenge.js";
+import { answer, onChallenge, splitList, turnPing } from "./challenge.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel, priceText } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow, negotiationFlow } from "./flow-states.js";
+import { defineBhUseCase } from "./game-use-case.js";
 import { bhIntents } from "./intents.js";
 import {
   closeNegotiation,
@@ -102,15 +103,12 @@ function obstacleFields(
   } satisfies Record<FormField, () => unknown>;
 }
 
-export const challengeStart = defineUseCase({
+export const challengeStart = defineBhUseCase({
   schema: bhIntents["challenge.start"],
-  systems: SYSTEMS,
-  table: "required",
   access: "gm",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const intent = ctx.intent;
     await refuseIfChallengeOpen(ctx, table);
     let negotiation =
@@ -345,15 +343,12 @@ async function requireNegotiation(
 }
 
 /** The negotiation panel's "to dice" button (and the form's "fix" button): the guided challenge form. */
-export const negotiationForm = defineUseCase({
+export const negotiationForm = defineBhUseCase({
   schema: bhIntents["negotiation.form"],
-  systems: SYSTEMS,
-  table: "required",
   access: "gm",
   mutates: false,
   ephemeral: true,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     await refuseIfChallengeOpen(ctx, table);
     const negotiation = await requireNegotiation(ctx, table, ctx.intent.flowId);
     return { modal: challengeForm(ctx.userLang, negotiation) };

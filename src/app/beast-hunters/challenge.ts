@@ -28,19 +28,18 @@ import {
 import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
-import { type Access, type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
+import type { Access, ActionContext, ActionResult } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { settleAdventure } from "./adventure.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow } from "./flow-states.js";
+import { defineBhUseCase } from "./game-use-case.js";
 import { bhIntents } from "./intents.js";
 import { asReserve, recordReserve, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
-export const SYSTEMS = ["beast-hunters"] as const;
-
-type Flow = TypedFlow<ChallengeFlowState>;
+export type Flow = TypedFlow<ChallengeFlowState>;
 
 export async function loadFlow(ctx: ActionContext, table: GameTable, id: number | undefined): Promise<Flow> {
   if (id !== undefined) return requireFlow(ctx.tx, challengeFlow, table.id, id);
@@ -343,14 +342,12 @@ export function onChallenge<T extends ChallengeIntentType>(
     state: ChallengeState;
   }) => Promise<ActionResult>,
 ) {
-  return defineUseCase<ChallengeIntent<T>, "required">({
+  return defineBhUseCase<ChallengeIntent<T>>({
     schema: bhIntents[type] as unknown as z.ZodType<ChallengeIntent<T>>,
-    systems: SYSTEMS,
-    table: "required",
     ...options,
-    async run(ctx) {
-      const flow = await loadFlow(ctx, ctx.table, ctx.intent.flowId);
-      return run({ ctx, table: ctx.table, flow, state: flow.state.challenge });
+    async run(ctx, table) {
+      const flow = await loadFlow(ctx, table, ctx.intent.flowId);
+      return run({ ctx, table, flow, state: flow.state.challenge });
     },
   });
 }
@@ -401,14 +398,11 @@ export const challengeEnd = onChallenge(
   },
 );
 
-export const challengeShow = defineUseCase({
+export const challengeShow = defineBhUseCase({
   schema: bhIntents["challenge.show"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: false,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const flow =
       ctx.intent.flowId !== undefined
         ? await requireFlow(ctx.tx, challengeFlow, table.id, ctx.intent.flowId, {

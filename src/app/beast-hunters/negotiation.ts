@@ -33,15 +33,15 @@ import {
 } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
 import { negotiationFlow } from "./flow-states.js";
+import { defineBhUseCase } from "./game-use-case.js";
 import { bhIntents } from "./intents.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
-const SYSTEMS = ["beast-hunters"] as const;
 export type NegotiationFlow = TypedFlow<NegotiationState>;
 
 const MULTIPLIER: Record<Phase, string> = { 1: "2", 2: "1", 3: "1.5" };
@@ -147,15 +147,12 @@ function answerNegotiation(
 }
 
 /** `/challenge negotiate`: opens the negotiation (sphere required), or moves an open one to `phase` (or the next). */
-export const challengeNegotiate = defineUseCase({
+export const challengeNegotiate = defineBhUseCase({
   schema: bhIntents["challenge.negotiate"],
-  systems: SYSTEMS,
-  table: "required",
   access: "gm",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const open = await findNegotiation(ctx, table.id);
     if (open && ctx.intent.sphere && ctx.intent.sphere !== open.state.sphere) {
       // The GM names the sphere in phase 1 as the plan takes shape; naming another one changes it.
@@ -250,15 +247,12 @@ async function movePhase(
 }
 
 /** The panel's "next phase" button (the GM). */
-export const negotiationPhase = defineUseCase({
+export const negotiationPhase = defineBhUseCase({
   schema: bhIntents["negotiation.phase"],
-  systems: SYSTEMS,
-  table: "required",
   access: "gm",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     return movePhase(ctx, table, flow, undefined);
   },
@@ -268,14 +262,11 @@ export const negotiationPhase = defineUseCase({
  * The panel's "pre-activate" button: a hunter in the negotiation gets a private select of their
  * own traits; the GM, in phase 3, a form for the trait of their side.
  */
-export const negotiationPreMenu = defineUseCase({
+export const negotiationPreMenu = defineBhUseCase({
   schema: bhIntents["negotiation.premenu"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: false,
   ephemeral: true,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     const state = flow.state;
     if (state.ended) refuse("errors.bh.negotiationOver");
@@ -351,14 +342,11 @@ export function traitAndRole(text: string): { trait: string; as: TraitRole } {
 }
 
 /** The select's pick (`attack:<trait>` / `defence:<trait>`) or the GM form's text. */
-export const negotiationPreactivate = defineUseCase({
+export const negotiationPreactivate = defineBhUseCase({
   schema: bhIntents["negotiation.preactivate"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     if (ctx.intent.trait !== undefined) {
       if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");

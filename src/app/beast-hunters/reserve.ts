@@ -18,15 +18,14 @@ import { isGm } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { cleanText, nameKey } from "../names.js";
-import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
 import { challengeFlow } from "./flow-states.js";
+import { defineBhUseCase } from "./game-use-case.js";
 import { bhIntents } from "./intents.js";
 import { closeNegotiation, findNegotiation, requireNegotiationPhase } from "./negotiation.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
-
-const SYSTEMS = ["beast-hunters"] as const;
 
 export function asReserve(pool: ReservePool): Reserve {
   return { total: pool.total, ceiling: pool.ceiling, spent: pool.spent };
@@ -105,14 +104,11 @@ export async function refuseIfChallengeOpen(
   refuse("errors.bh.challengeOpen");
 }
 
-export const reserveSet = defineUseCase({
+export const reserveSet = defineBhUseCase({
   schema: bhIntents["reserve.set"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const hunters = await activeHunters(ctx.tx, table.id);
     // [decision] docs/rules/beast-hunters.md §2.2: any hunter at the table or the GM enters the hunters' agreed numbers.
     if (!isGm(table, ctx.actor) && !hunters.some((h) => h.ownerUserId === ctx.actor.userId)) {
@@ -238,10 +234,8 @@ function confirmNewAdventure(
 }
 
 /** The summary's "next adventure" button: a form for the hunters' new reserve and ceiling. */
-export const reserveForm = defineUseCase({
+export const reserveForm = defineBhUseCase({
   schema: bhIntents["reserve.form"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
@@ -283,14 +277,11 @@ export async function endIfReserveSpent(
   return summary ? [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }] : [];
 }
 
-export const reserveShow = defineUseCase({
+export const reserveShow = defineBhUseCase({
   schema: bhIntents["reserve.show"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: false,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const pool = await findReserve(ctx.tx, table.id);
     // Not log_entry.id itself: an int8 would come back as a string.
     const history = await sqlFor(ctx.tx).rows<Pick<LogEntry, "at" | "actorUserId" | "summary" | "reason">>`
@@ -313,15 +304,12 @@ export const reserveShow = defineUseCase({
   },
 });
 
-export const reserveSpend = defineUseCase({
+export const reserveSpend = defineBhUseCase({
   schema: bhIntents["reserve.spend"],
-  systems: SYSTEMS,
-  table: "required",
   access: "gm",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const pool = await requireReserve(ctx.tx, table.id);
     const reason = cleanText(ctx.intent.reason, 200);
     const left = reserveLeft(asReserve(pool));
@@ -348,15 +336,12 @@ export const reserveSpend = defineUseCase({
   },
 });
 
-export const reserveConcede = defineUseCase({
+export const reserveConcede = defineBhUseCase({
   schema: bhIntents["reserve.concede"],
-  systems: SYSTEMS,
-  table: "required",
   access: "gm",
   mutates: true,
   ephemeral: false,
-  async run(ctx) {
-    const table = ctx.table;
+  async run(ctx, table) {
     const pool = await requireReserve(ctx.tx, table.id);
     await refuseIfChallengeOpen(ctx, table);
     const adventure = adventureOf(pool);

@@ -17,12 +17,12 @@ import { actingCharacter } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase } from "../use-case.js";
+import type { ActionContext, ActionResult } from "../use-case.js";
 import { challengeFlow } from "./flow-states.js";
+import { defineBhUseCase } from "./game-use-case.js";
 import { bhIntents } from "./intents.js";
 import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
 
-const SYSTEMS = ["beast-hunters"] as const;
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** A hunter in an open challenge keeps the sheet the challenge started with until it ends. */
@@ -81,10 +81,8 @@ const CATEGORY: Record<string, [Sphere, ResourceKind]> = {
   MD: ["mental", "defence"],
 };
 
-export const traitSet = defineUseCase({
+export const traitSet = defineBhUseCase({
   schema: bhIntents["character.trait.set"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -99,10 +97,8 @@ export const traitSet = defineUseCase({
   },
 });
 
-export const traitRemove = defineUseCase({
+export const traitRemove = defineBhUseCase({
   schema: bhIntents["character.trait.remove"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -115,10 +111,8 @@ export const traitRemove = defineUseCase({
   },
 });
 
-export const traitReplace = defineUseCase({
+export const traitReplace = defineBhUseCase({
   schema: bhIntents["character.trait.replace"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -127,10 +121,8 @@ export const traitReplace = defineUseCase({
   },
 });
 
-export const resourceSet = defineUseCase({
+export const resourceSet = defineBhUseCase({
   schema: bhIntents["character.resource.set"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -146,10 +138,8 @@ export const resourceSet = defineUseCase({
   },
 });
 
-export const resourceRemove = defineUseCase({
+export const resourceRemove = defineBhUseCase({
   schema: bhIntents["character.resource.remove"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -162,10 +152,8 @@ export const resourceRemove = defineUseCase({
   },
 });
 
-export const resourceReplace = defineUseCase({
+export const resourceReplace = defineBhUseCase({
   schema: bhIntents["character.resource.replace"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -177,10 +165,8 @@ export const resourceReplace = defineUseCase({
   },
 });
 
-export const tattooAdd = defineUseCase({
+export const tattooAdd = defineBhUseCase({
   schema: bhIntents["character.tattoo.add"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -190,10 +176,8 @@ export const tattooAdd = defineUseCase({
   },
 });
 
-export const tattooRemove = defineUseCase({
+export const tattooRemove = defineBhUseCase({
   schema: bhIntents["character.tattoo.remove"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -206,10 +190,8 @@ export const tattooRemove = defineUseCase({
   },
 });
 
-export const initiativeSet = defineUseCase({
+export const initiativeSet = defineBhUseCase({
   schema: bhIntents["character.initiative"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -227,10 +209,8 @@ export const initiativeSet = defineUseCase({
   },
 });
 
-export const boxesSet = defineUseCase({
+export const boxesSet = defineBhUseCase({
   schema: bhIntents["character.boxes"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run(ctx) {
@@ -298,20 +278,16 @@ async function changeVictoryPoints(
   };
 }
 
-export const vpAdd = defineUseCase({
+export const vpAdd = defineBhUseCase({
   schema: bhIntents["character.vp.add"],
-  systems: SYSTEMS,
-  table: "required",
   access: "gm",
   mutates: true,
   ephemeral: false,
   run: (ctx) => changeVictoryPoints(ctx, "add"),
 });
 
-export const vpSpend = defineUseCase({
+export const vpSpend = defineBhUseCase({
   schema: bhIntents["character.vp.spend"],
-  systems: SYSTEMS,
-  table: "required",
   mutates: true,
   ephemeral: false,
   run: (ctx) => changeVictoryPoints(ctx, "spend"),
