@@ -15,7 +15,6 @@ import { nameKey } from "../names.js";
 import { action, onChallenge, participantId, play, splitList } from "./challenge.js";
 import { challengeFlow } from "./flow-states.js";
 import { defineBhUseCase } from "./game-use-case.js";
-import { bhIntents } from "./intents.js";
 import { findNegotiation, preActivateInNegotiation, traitAndRole as traitWithRole } from "./negotiation.js";
 
 const activateInChallenge = action("challenge.activate", async ({ intent, actor }) => ({
@@ -30,11 +29,10 @@ const activateInChallenge = action("challenge.activate", async ({ intent, actor 
  * yet), a pre-activation — the hunter's own trait, or the GM's side's in phase 3 (the GM names a
  * hunter with `character` to act for an absent player).
  */
-export const challengeActivate = defineBhUseCase({
-  schema: bhIntents["challenge.activate"],
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const challengeActivate = defineBhUseCase(
+  "challenge.activate",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const intent = ctx.intent;
     const challenge = await findOpenFlow(ctx.tx, challengeFlow, table.id);
     const negotiation =
@@ -59,7 +57,7 @@ export const challengeActivate = defineBhUseCase({
       actedFor ? { actedForBy: character.name } : {},
     );
   },
-});
+);
 
 /**
  * Reassign any active traits in one action: `trait` names one or several (comma-separated), each

@@ -31,7 +31,6 @@ import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel, priceText } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow, negotiationFlow } from "./flow-states.js";
 import { defineBhUseCase } from "./game-use-case.js";
-import { bhIntents } from "./intents.js";
 import {
   closeNegotiation,
   findNegotiation,
@@ -103,12 +102,10 @@ function obstacleFields(
   } satisfies Record<FormField, () => unknown>;
 }
 
-export const challengeStart = defineBhUseCase({
-  schema: bhIntents["challenge.start"],
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const challengeStart = defineBhUseCase(
+  "challenge.start",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const intent = ctx.intent;
     await refuseIfChallengeOpen(ctx, table);
     let negotiation =
@@ -145,7 +142,7 @@ export const challengeStart = defineBhUseCase({
       };
     }
   },
-});
+);
 
 /** Several fields of the form were refused: each with its own reason. */
 class FormErrors extends DomainError {
@@ -343,17 +340,15 @@ async function requireNegotiation(
 }
 
 /** The negotiation panel's "to dice" button (and the form's "fix" button): the guided challenge form. */
-export const negotiationForm = defineBhUseCase({
-  schema: bhIntents["negotiation.form"],
-  access: "gm",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx, table) {
+export const negotiationForm = defineBhUseCase(
+  "negotiation.form",
+  { access: "gm", mutates: false, ephemeral: true },
+  async (ctx, table) => {
     await refuseIfChallengeOpen(ctx, table);
     const negotiation = await requireNegotiation(ctx, table, ctx.intent.flowId);
     return { modal: challengeForm(ctx.userLang, negotiation) };
   },
-});
+);
 
 /**
  * `/challenge obstacle`: the GM buys another obstacle for the challenge before anything is

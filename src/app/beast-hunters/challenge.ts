@@ -1,10 +1,3 @@
-/**
- * A challenge's shared machinery (docs/rules/beast-hunters.md §2.5): who acts, playing one rules action
- * and settling what it changes on the sheets, the reserve and the adventure, the answer and the
- * turn ping; the use cases that show and end a challenge. Its setup, actions, tasks and team
- * moves are in the `challenge-*.ts` files.
- */
-import type { z } from "zod";
 import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import {
@@ -25,17 +18,15 @@ import {
   saveFlowState,
   type TypedFlow,
 } from "../flows.js";
-import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
-import type { Access, ActionContext, ActionResult } from "../use-case.js";
+import type { ActionContext, ActionResult } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { settleAdventure } from "./adventure.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow } from "./flow-states.js";
-import { defineBhUseCase } from "./game-use-case.js";
-import { bhIntents } from "./intents.js";
+import { type BhIntent, type BhUseCaseOptions, defineBhUseCase } from "./game-use-case.js";
 import { asReserve, recordReserve, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
@@ -325,8 +316,7 @@ type ChallengeIntentType =
   | "challenge.resolve"
   | "challenge.team";
 /** Such an intent as its use case reads it: each names its challenge (or none: the open one); most, a hunter. */
-type ChallengeIntent<T extends ChallengeIntentType> = z.output<(typeof bhIntents)[T]> &
-  Intent & { flowId?: number; character?: string };
+type ChallengeIntent<T extends ChallengeIntentType> = BhIntent<T> & { flowId?: number; character?: string };
 
 /**
  * A use case on the challenge its intent names (from a panel), or the table's open one (from a
@@ -334,7 +324,7 @@ type ChallengeIntent<T extends ChallengeIntentType> = z.output<(typeof bhIntents
  */
 export function onChallenge<T extends ChallengeIntentType>(
   type: T,
-  options: { access?: Access; mutates: boolean; ephemeral: boolean },
+  options: BhUseCaseOptions,
   run: (args: {
     ctx: ActionContext<ChallengeIntent<T>, "required">;
     table: GameTable;
@@ -342,13 +332,15 @@ export function onChallenge<T extends ChallengeIntentType>(
     state: ChallengeState;
   }) => Promise<ActionResult>,
 ) {
-  return defineBhUseCase<ChallengeIntent<T>>({
-    schema: bhIntents[type] as unknown as z.ZodType<ChallengeIntent<T>>,
-    ...options,
-    async run(ctx, table) {
-      const flow = await loadFlow(ctx, table, ctx.intent.flowId);
-      return run({ ctx, table, flow, state: flow.state.challenge });
-    },
+  return defineBhUseCase(type, options, async (ctx, table) => {
+    const intent = ctx.intent as ChallengeIntent<T>;
+    const flow = await loadFlow(ctx, table, intent.flowId);
+    return run({
+      ctx: ctx as ActionContext<ChallengeIntent<T>, "required">,
+      table,
+      flow,
+      state: flow.state.challenge,
+    });
   });
 }
 
@@ -398,11 +390,10 @@ export const challengeEnd = onChallenge(
   },
 );
 
-export const challengeShow = defineBhUseCase({
-  schema: bhIntents["challenge.show"],
-  mutates: false,
-  ephemeral: false,
-  async run(ctx, table) {
+export const challengeShow = defineBhUseCase(
+  "challenge.show",
+  { mutates: false, ephemeral: false },
+  async (ctx, table) => {
     const flow =
       ctx.intent.flowId !== undefined
         ? await requireFlow(ctx.tx, challengeFlow, table.id, ctx.intent.flowId, {
@@ -417,4 +408,4 @@ export const challengeShow = defineBhUseCase({
       flow.status === "open" && flow.panelMessageId ? [panelEdit(flow, movedPanel(ctx, panel))] : [];
     return { reply: panel, replyIsPanelOf: flow.id, effects: moved };
   },
-});
+);

@@ -8,25 +8,37 @@ import {
   defineUseCase,
   type UseCase,
 } from "../use-case.js";
+import { bhIntents } from "./intents.js";
 
 /** Every use case of this game is for Beast Hunters tables. */
 export const SYSTEMS = ["beast-hunters"] as const;
 
-/**
- * A Beast Hunters use case: every one of them runs at the channel's table (`table: "required"`),
- * for this game's tables only, and `run` gets that table; the rest is as `defineUseCase` takes it.
- */
-export function defineBhUseCase<I extends Intent>(spec: {
-  schema: z.ZodType<I>;
+export type BhIntentType = keyof typeof bhIntents;
+/** An intent of this game's catalogue as its use case reads it (after its schema's defaults and transforms). */
+export type BhIntent<T extends BhIntentType> = z.output<(typeof bhIntents)[T]> & Intent;
+
+/** How a use case runs: who may (checked first), whether it changes anything, whether its answer is private. */
+export interface BhUseCaseOptions {
   access?: Access;
   mutates: boolean;
   ephemeral: boolean;
-  run(ctx: ActionContext<I, "required">, table: GameTable): Promise<ActionResult>;
-}): UseCase<I> {
-  return defineUseCase<I, "required">({
-    ...spec,
+}
+
+/**
+ * A Beast Hunters use case for the intent `type` of the catalogue (its schema): every one of them
+ * runs at the channel's table (`table: "required"`), for this game's tables only, and `run` gets
+ * that table.
+ */
+export function defineBhUseCase<T extends BhIntentType>(
+  type: T,
+  options: BhUseCaseOptions,
+  run: (ctx: ActionContext<BhIntent<T>, "required">, table: GameTable) => Promise<ActionResult>,
+): UseCase<BhIntent<T>> {
+  return defineUseCase<BhIntent<T>, "required">({
+    schema: bhIntents[type] as unknown as z.ZodType<BhIntent<T>>,
     systems: SYSTEMS,
     table: "required",
-    run: (ctx) => spec.run(ctx, ctx.table),
+    ...options,
+    run: (ctx) => run(ctx, ctx.table),
   });
 }

@@ -38,7 +38,6 @@ import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
 import { negotiationFlow } from "./flow-states.js";
 import { defineBhUseCase } from "./game-use-case.js";
-import { bhIntents } from "./intents.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
@@ -147,12 +146,10 @@ function answerNegotiation(
 }
 
 /** `/challenge negotiate`: opens the negotiation (sphere required), or moves an open one to `phase` (or the next). */
-export const challengeNegotiate = defineBhUseCase({
-  schema: bhIntents["challenge.negotiate"],
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const challengeNegotiate = defineBhUseCase(
+  "challenge.negotiate",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const open = await findNegotiation(ctx, table.id);
     if (open && ctx.intent.sphere && ctx.intent.sphere !== open.state.sphere) {
       // The GM names the sphere in phase 1 as the plan takes shape; naming another one changes it.
@@ -181,7 +178,7 @@ export const challengeNegotiate = defineBhUseCase({
     });
     return { reply: negotiationPanel(ctx.publicLang, flow.id, flow.state), replyIsPanelOf: flow.id };
   },
-});
+);
 
 /** Opens a negotiation for the hunters taking part (all still playing by default). */
 export async function openNegotiation(
@@ -247,26 +244,23 @@ async function movePhase(
 }
 
 /** The panel's "next phase" button (the GM). */
-export const negotiationPhase = defineBhUseCase({
-  schema: bhIntents["negotiation.phase"],
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const negotiationPhase = defineBhUseCase(
+  "negotiation.phase",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     return movePhase(ctx, table, flow, undefined);
   },
-});
+);
 
 /**
  * The panel's "pre-activate" button: a hunter in the negotiation gets a private select of their
  * own traits; the GM, in phase 3, a form for the trait of their side.
  */
-export const negotiationPreMenu = defineBhUseCase({
-  schema: bhIntents["negotiation.premenu"],
-  mutates: false,
-  ephemeral: true,
-  async run(ctx, table) {
+export const negotiationPreMenu = defineBhUseCase(
+  "negotiation.premenu",
+  { mutates: false, ephemeral: true },
+  async (ctx, table) => {
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     const state = flow.state;
     if (state.ended) refuse("errors.bh.negotiationOver");
@@ -323,7 +317,7 @@ export const negotiationPreMenu = defineBhUseCase({
       },
     };
   },
-});
+);
 
 /** `Trait`, `Trait:A` or `Trait:D` (Cyrillic А/З too): the role defaults to attack. */
 export function traitAndRole(text: string): { trait: string; as: TraitRole } {
@@ -342,11 +336,10 @@ export function traitAndRole(text: string): { trait: string; as: TraitRole } {
 }
 
 /** The select's pick (`attack:<trait>` / `defence:<trait>`) or the GM form's text. */
-export const negotiationPreactivate = defineBhUseCase({
-  schema: bhIntents["negotiation.preactivate"],
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const negotiationPreactivate = defineBhUseCase(
+  "negotiation.preactivate",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
     if (ctx.intent.trait !== undefined) {
       if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");
@@ -363,7 +356,7 @@ export const negotiationPreactivate = defineBhUseCase({
       as,
     });
   },
-});
+);
 
 /**
  * One pre-activation: checked against the negotiation and the hunter's adventure (each trait

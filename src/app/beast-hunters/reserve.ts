@@ -23,7 +23,6 @@ import type { EmbedView, MessageView } from "../views.js";
 import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
 import { challengeFlow } from "./flow-states.js";
 import { defineBhUseCase } from "./game-use-case.js";
-import { bhIntents } from "./intents.js";
 import { closeNegotiation, findNegotiation, requireNegotiationPhase } from "./negotiation.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
@@ -104,11 +103,10 @@ export async function refuseIfChallengeOpen(
   refuse("errors.bh.challengeOpen");
 }
 
-export const reserveSet = defineBhUseCase({
-  schema: bhIntents["reserve.set"],
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const reserveSet = defineBhUseCase(
+  "reserve.set",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const hunters = await activeHunters(ctx.tx, table.id);
     // [decision] docs/rules/beast-hunters.md §2.2: any hunter at the table or the GM enters the hunters' agreed numbers.
     if (!isGm(table, ctx.actor) && !hunters.some((h) => h.ownerUserId === ctx.actor.userId)) {
@@ -174,7 +172,7 @@ export const reserveSet = defineBhUseCase({
     ];
     return { reply: { embeds: [{ description: lines.join("\n"), tone: "success" }] }, effects: dropped };
   },
-});
+);
 
 /** What starting a new adventure would clear, or null when nothing of this one has happened yet. */
 function runningAdventure(pool: ReservePool, hunters: Character[]): { damaged: string[] } | null {
@@ -234,11 +232,10 @@ function confirmNewAdventure(
 }
 
 /** The summary's "next adventure" button: a form for the hunters' new reserve and ceiling. */
-export const reserveForm = defineBhUseCase({
-  schema: bhIntents["reserve.form"],
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
+export const reserveForm = defineBhUseCase(
+  "reserve.form",
+  { mutates: false, ephemeral: true },
+  async (ctx) => {
     const lang = ctx.userLang;
     return {
       modal: {
@@ -263,7 +260,7 @@ export const reserveForm = defineBhUseCase({
       },
     };
   },
-});
+);
 
 /** Ends the adventure when the reserve is spent and no challenge it paid for is still open. */
 export async function endIfReserveSpent(
@@ -277,11 +274,10 @@ export async function endIfReserveSpent(
   return summary ? [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }] : [];
 }
 
-export const reserveShow = defineBhUseCase({
-  schema: bhIntents["reserve.show"],
-  mutates: false,
-  ephemeral: false,
-  async run(ctx, table) {
+export const reserveShow = defineBhUseCase(
+  "reserve.show",
+  { mutates: false, ephemeral: false },
+  async (ctx, table) => {
     const pool = await findReserve(ctx.tx, table.id);
     // Not log_entry.id itself: an int8 would come back as a string.
     const history = await sqlFor(ctx.tx).rows<Pick<LogEntry, "at" | "actorUserId" | "summary" | "reason">>`
@@ -302,14 +298,12 @@ export const reserveShow = defineBhUseCase({
     };
     return { reply: { embeds: [embed] } };
   },
-});
+);
 
-export const reserveSpend = defineBhUseCase({
-  schema: bhIntents["reserve.spend"],
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const reserveSpend = defineBhUseCase(
+  "reserve.spend",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const pool = await requireReserve(ctx.tx, table.id);
     const reason = cleanText(ctx.intent.reason, 200);
     const left = reserveLeft(asReserve(pool));
@@ -334,14 +328,12 @@ export const reserveSpend = defineBhUseCase({
       effects: await endIfReserveSpent(ctx, table),
     };
   },
-});
+);
 
-export const reserveConcede = defineBhUseCase({
-  schema: bhIntents["reserve.concede"],
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx, table) {
+export const reserveConcede = defineBhUseCase(
+  "reserve.concede",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const pool = await requireReserve(ctx.tx, table.id);
     await refuseIfChallengeOpen(ctx, table);
     const adventure = adventureOf(pool);
@@ -402,7 +394,7 @@ export const reserveConcede = defineBhUseCase({
       effects: [...closed, ...(await endIfReserveSpent(ctx, table))],
     };
   },
-});
+);
 
 /**
  * The hunters taking part (in a negotiation or a challenge): the named ones, or every hunter

@@ -20,7 +20,6 @@ import { cleanName, cleanText } from "../names.js";
 import type { ActionContext, ActionResult } from "../use-case.js";
 import { challengeFlow } from "./flow-states.js";
 import { defineBhUseCase } from "./game-use-case.js";
-import { bhIntents } from "./intents.js";
 import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -81,27 +80,21 @@ const CATEGORY: Record<string, [Sphere, ResourceKind]> = {
   MD: ["mental", "defence"],
 };
 
-export const traitSet = defineBhUseCase({
-  schema: bhIntents["character.trait.set"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
-    const name = cleanName(ctx.intent.name);
-    return editSheet(ctx, (sheet) => {
-      const trait = { name, sphere: ctx.intent.sphere, value: ctx.intent.value };
-      const at = sheet.traits.findIndex((tr) => sameName(tr.name, name));
-      if (at >= 0) sheet.traits[at] = trait;
-      else sheet.traits.push(trait);
-      return sheet;
-    });
-  },
+export const traitSet = defineBhUseCase("character.trait.set", { mutates: true, ephemeral: false }, (ctx) => {
+  const name = cleanName(ctx.intent.name);
+  return editSheet(ctx, (sheet) => {
+    const trait = { name, sphere: ctx.intent.sphere, value: ctx.intent.value };
+    const at = sheet.traits.findIndex((tr) => sameName(tr.name, name));
+    if (at >= 0) sheet.traits[at] = trait;
+    else sheet.traits.push(trait);
+    return sheet;
+  });
 });
 
-export const traitRemove = defineBhUseCase({
-  schema: bhIntents["character.trait.remove"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const traitRemove = defineBhUseCase(
+  "character.trait.remove",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     return editSheet(ctx, (sheet) => {
       const at = sheet.traits.findIndex((tr) => sameName(tr.name, ctx.intent.name));
       if (at < 0) refuse("errors.bh.noSuchSheetTrait", { trait: ctx.intent.name.slice(0, 64) });
@@ -109,23 +102,21 @@ export const traitRemove = defineBhUseCase({
       return sheet;
     });
   },
-});
+);
 
-export const traitReplace = defineBhUseCase({
-  schema: bhIntents["character.trait.replace"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const traitReplace = defineBhUseCase(
+  "character.trait.replace",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     const traits = parseHunterTraits(ctx.intent.traits).map((tr) => ({ ...tr, name: cleanName(tr.name) }));
     return editSheet(ctx, (sheet) => ({ ...sheet, traits }));
   },
-});
+);
 
-export const resourceSet = defineBhUseCase({
-  schema: bhIntents["character.resource.set"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const resourceSet = defineBhUseCase(
+  "character.resource.set",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     const name = cleanName(ctx.intent.name);
     const [sphere, kind] = CATEGORY[ctx.intent.category]!;
     return editSheet(ctx, (sheet) => {
@@ -136,13 +127,12 @@ export const resourceSet = defineBhUseCase({
       return sheet;
     });
   },
-});
+);
 
-export const resourceRemove = defineBhUseCase({
-  schema: bhIntents["character.resource.remove"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const resourceRemove = defineBhUseCase(
+  "character.resource.remove",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     return editSheet(ctx, (sheet) => {
       const at = sheet.resources.findIndex((r) => sameName(r.name, ctx.intent.name));
       if (at < 0) refuse("errors.bh.noSuchSheetResource", { resource: ctx.intent.name.slice(0, 64) });
@@ -150,37 +140,34 @@ export const resourceRemove = defineBhUseCase({
       return sheet;
     });
   },
-});
+);
 
-export const resourceReplace = defineBhUseCase({
-  schema: bhIntents["character.resource.replace"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const resourceReplace = defineBhUseCase(
+  "character.resource.replace",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     const resources = parseHunterResources(ctx.intent.resources).map((r) => ({
       ...r,
       name: cleanName(r.name),
     }));
     return editSheet(ctx, (sheet) => ({ ...sheet, resources }));
   },
-});
+);
 
-export const tattooAdd = defineBhUseCase({
-  schema: bhIntents["character.tattoo.add"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const tattooAdd = defineBhUseCase(
+  "character.tattoo.add",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     const text = cleanText(ctx.intent.text, 200);
     if (!text) refuse("errors.name.empty");
     return editSheet(ctx, (sheet) => ({ ...sheet, tattoos: [...sheet.tattoos, text] }));
   },
-});
+);
 
-export const tattooRemove = defineBhUseCase({
-  schema: bhIntents["character.tattoo.remove"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const tattooRemove = defineBhUseCase(
+  "character.tattoo.remove",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     return editSheet(ctx, (sheet) => {
       if (ctx.intent.number > sheet.tattoos.length) {
         refuse("errors.bh.noSuchTattoo", { number: ctx.intent.number, count: sheet.tattoos.length });
@@ -188,13 +175,12 @@ export const tattooRemove = defineBhUseCase({
       return { ...sheet, tattoos: sheet.tattoos.filter((_, i) => i !== ctx.intent.number - 1) };
     });
   },
-});
+);
 
-export const initiativeSet = defineBhUseCase({
-  schema: bhIntents["character.initiative"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
+export const initiativeSet = defineBhUseCase(
+  "character.initiative",
+  { mutates: true, ephemeral: false },
+  (ctx) => {
     const { physical, social, mental } = ctx.intent;
     if (physical === undefined && social === undefined && mental === undefined)
       refuse("errors.bh.nothingToChange");
@@ -207,27 +193,22 @@ export const initiativeSet = defineBhUseCase({
       },
     }));
   },
-});
+);
 
-export const boxesSet = defineBhUseCase({
-  schema: bhIntents["character.boxes"],
-  mutates: true,
-  ephemeral: false,
-  run(ctx) {
-    const given = (["physical", "social", "mental"] as const).filter((s) => ctx.intent[s] !== undefined);
-    if (given.length === 0) refuse("errors.bh.nothingToChange");
-    const parsed = given.map((s) => [s, parseBoxes(ctx.intent[s]!)] as const);
-    return editSheet(ctx, (sheet) => {
-      for (const [sphere, boxes] of parsed) {
-        sheet.boxes[sphere] = boxes;
-        // Filled boxes stay filled, but never more than the new count.
-        for (const stage of Object.keys(boxes) as (keyof typeof boxes)[]) {
-          sheet.damage[sphere][stage] = Math.min(sheet.damage[sphere][stage], boxes[stage]);
-        }
+export const boxesSet = defineBhUseCase("character.boxes", { mutates: true, ephemeral: false }, (ctx) => {
+  const given = (["physical", "social", "mental"] as const).filter((s) => ctx.intent[s] !== undefined);
+  if (given.length === 0) refuse("errors.bh.nothingToChange");
+  const parsed = given.map((s) => [s, parseBoxes(ctx.intent[s]!)] as const);
+  return editSheet(ctx, (sheet) => {
+    for (const [sphere, boxes] of parsed) {
+      sheet.boxes[sphere] = boxes;
+      // Filled boxes stay filled, but never more than the new count.
+      for (const stage of Object.keys(boxes) as (keyof typeof boxes)[]) {
+        sheet.damage[sphere][stage] = Math.min(sheet.damage[sphere][stage], boxes[stage]);
       }
-      return sheet;
-    });
-  },
+    }
+    return sheet;
+  });
 });
 
 async function changeVictoryPoints(
@@ -278,17 +259,12 @@ async function changeVictoryPoints(
   };
 }
 
-export const vpAdd = defineBhUseCase({
-  schema: bhIntents["character.vp.add"],
-  access: "gm",
-  mutates: true,
-  ephemeral: false,
-  run: (ctx) => changeVictoryPoints(ctx, "add"),
-});
+export const vpAdd = defineBhUseCase(
+  "character.vp.add",
+  { access: "gm", mutates: true, ephemeral: false },
+  (ctx) => changeVictoryPoints(ctx, "add"),
+);
 
-export const vpSpend = defineBhUseCase({
-  schema: bhIntents["character.vp.spend"],
-  mutates: true,
-  ephemeral: false,
-  run: (ctx) => changeVictoryPoints(ctx, "spend"),
-});
+export const vpSpend = defineBhUseCase("character.vp.spend", { mutates: true, ephemeral: false }, (ctx) =>
+  changeVictoryPoints(ctx, "spend"),
+);
