@@ -15,7 +15,7 @@ import { languagesOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import type { Effect } from "../use-case.js";
 import { type TrustRoundFlow, trustRoundFlow } from "./flow-states.js";
-import { mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
+import { button, mwSheet, mwTableState, trustCharacters, trustLinks } from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
 import { openRound } from "./trust.js";
 import { nameMap, roundPanel, rowView } from "./trust-view.js";
@@ -104,12 +104,11 @@ export const chapterNext = gmAction("chapter.next", "public change", async (ctx)
             // The same private form as in the DM: only that player may open it (the use case checks).
             rows: [
               [
-                {
-                  kind: "button",
-                  label: t(ctx.publicLang, "mw.trust.button.openForm", { name: giver.name }).slice(0, 80),
-                  style: "primary",
-                  intent: { type: "trust.edit", flowId: flow.id, characterId: giver.id, inChannel: 1 },
-                },
+                button(
+                  t(ctx.publicLang, "mw.trust.button.openForm", { name: giver.name }).slice(0, 80),
+                  "primary",
+                  { type: "trust.edit", flowId: flow.id, characterId: giver.id, inChannel: 1 },
+                ),
               ],
             ],
           },

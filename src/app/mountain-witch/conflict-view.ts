@@ -12,7 +12,7 @@ import {
   type SideResult,
 } from "../../rules/mountain-witch/index.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
-import { durationText, successesText } from "./shared.js";
+import { button, durationText, successesText } from "./shared.js";
 
 export function participantName(lang: Lang, p: Participant): string {
   return p.nameKey ? t(lang, p.nameKey) : p.name;
@@ -215,21 +215,15 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
       [
         ...(withSuccesses
           ? [
-              {
-                kind: "button" as const,
-                label: t(lang, "mw.conflict.button.damageForm"),
-                style: "secondary" as const,
-                emoji: "🩸",
-                intent: { type: "conflict.damage-form" as const, flowId },
-              },
+              button(
+                t(lang, "mw.conflict.button.damageForm"),
+                "secondary",
+                { type: "conflict.damage-form", flowId },
+                { emoji: "🩸" },
+              ),
             ]
           : []),
-        {
-          kind: "button",
-          label: t(lang, "mw.conflict.button.end"),
-          style: "secondary",
-          intent: { type: "conflict.end", flowId },
-        },
+        button(t(lang, "mw.conflict.button.end"), "secondary", { type: "conflict.end", flowId }),
       ],
     ];
     if (state.pairings.some((p) => p.winner === null && p.trade === null))
@@ -263,37 +257,16 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
   }
   const rows: ComponentView[][] = [
     [
-      {
-        kind: "button",
-        label: t(lang, "mw.conflict.button.join"),
-        style: "primary",
-        intent: { type: "conflict.join", flowId },
-      },
-      {
-        kind: "button",
-        label: t(lang, "mw.conflict.button.leave"),
-        style: "secondary",
-        intent: { type: "conflict.leave", flowId },
-      },
-      {
-        kind: "button",
-        label: t(lang, "mw.conflict.button.roll"),
-        style: "success",
-        emoji: "🎲",
-        intent: { type: "conflict.roll", flowId },
-      },
-      {
-        kind: "button",
-        label: t(lang, "mw.conflict.button.rollAll"),
-        style: "success",
-        intent: { type: "conflict.roll-all", flowId },
-      },
-      {
-        kind: "button",
-        label: t(lang, "mw.conflict.button.end"),
-        style: "secondary",
-        intent: { type: "conflict.end", flowId },
-      },
+      button(t(lang, "mw.conflict.button.join"), "primary", { type: "conflict.join", flowId }),
+      button(t(lang, "mw.conflict.button.leave"), "secondary", { type: "conflict.leave", flowId }),
+      button(
+        t(lang, "mw.conflict.button.roll"),
+        "success",
+        { type: "conflict.roll", flowId },
+        { emoji: "🎲" },
+      ),
+      button(t(lang, "mw.conflict.button.rollAll"), "success", { type: "conflict.roll-all", flowId }),
+      button(t(lang, "mw.conflict.button.end"), "secondary", { type: "conflict.end", flowId }),
     ],
   ];
   const pcs = state.participants.filter((p) => p.kind === "pc" && p.helps === null).slice(0, 25);

@@ -9,7 +9,7 @@ import {
   type SideKey,
 } from "../../rules/mountain-witch/index.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
-import { durationText, successesText } from "./shared.js";
+import { button, durationText, successesText } from "./shared.js";
 
 function diceFaces(dice: readonly number[]): string {
   return dice.map((d) => `🎲 ${d}`).join(" ");
@@ -61,18 +61,8 @@ export function duelPanel(
       );
       if (duel.lethal) lines.push(t(lang, "mw.duel.lethal"));
       rows.push([
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.accept"),
-          style: "success",
-          intent: { type: "duel.accept", flowId },
-        },
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.decline"),
-          style: "secondary",
-          intent: { type: "duel.decline", flowId },
-        },
+        button(t(lang, "mw.duel.button.accept"), "success", { type: "duel.accept", flowId }),
+        button(t(lang, "mw.duel.button.decline"), "secondary", { type: "duel.decline", flowId }),
       ]);
       break;
     case "declined":
@@ -82,27 +72,9 @@ export function duelPanel(
       lines.push(t(lang, "mw.duel.rolling", { round: v.round }));
       footer = t(lang, "mw.duel.secretFooter");
       rows.push([
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.peek"),
-          style: "primary",
-          emoji: "👁️",
-          intent: { type: "duel.peek", flowId },
-        },
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.next"),
-          style: "secondary",
-          emoji: "🎲",
-          intent: { type: "duel.next", flowId },
-        },
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.strike"),
-          style: "danger",
-          emoji: "⚔️",
-          intent: { type: "duel.strike", flowId },
-        },
+        button(t(lang, "mw.duel.button.peek"), "primary", { type: "duel.peek", flowId }, { emoji: "👁️" }),
+        button(t(lang, "mw.duel.button.next"), "secondary", { type: "duel.next", flowId }, { emoji: "🎲" }),
+        button(t(lang, "mw.duel.button.strike"), "danger", { type: "duel.strike", flowId }, { emoji: "⚔️" }),
       ]);
       break;
     case "revealed": {
@@ -161,18 +133,8 @@ export function duelPanel(
         ]);
       }
       rows.push([
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.round"),
-          style: "primary",
-          intent: { type: "duel.round", flowId },
-        },
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.stop"),
-          style: "secondary",
-          intent: { type: "duel.end", flowId },
-        },
+        button(t(lang, "mw.duel.button.round"), "primary", { type: "duel.round", flowId }),
+        button(t(lang, "mw.duel.button.stop"), "secondary", { type: "duel.end", flowId }),
       ]);
       break;
     }
@@ -229,21 +191,13 @@ export function personalView(lang: Lang, flowId: number, duel: DuelState, userId
     ],
     rows: [
       [
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.next"),
-          style: "secondary",
-          emoji: "🎲",
-          disabled: me.waiting === true,
-          intent: { type: "duel.next", flowId },
-        },
-        {
-          kind: "button",
-          label: t(lang, "mw.duel.button.strike"),
-          style: "danger",
-          emoji: "⚔️",
-          intent: { type: "duel.strike", flowId },
-        },
+        button(
+          t(lang, "mw.duel.button.next"),
+          "secondary",
+          { type: "duel.next", flowId },
+          { emoji: "🎲", disabled: me.waiting === true },
+        ),
+        button(t(lang, "mw.duel.button.strike"), "danger", { type: "duel.strike", flowId }, { emoji: "⚔️" }),
       ],
     ],
   };

@@ -26,7 +26,7 @@ import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { mwTableState, saveTableState } from "./shared.js";
+import { button, mwTableState, saveTableState } from "./shared.js";
 import { dmAction, gmAction, mwAction } from "./use-cases.js";
 
 function fateName(lang: Lang, fate: DarkFate): string {
@@ -66,18 +66,16 @@ function ownFateView(
       ? []
       : [
           [
-            {
-              kind: "button",
-              label: t(lang, "mw.fate.button.keep"),
-              style: "success",
-              intent: { type: "darkfate.keep", tableId: table.id, characterId: character.id },
-            },
-            {
-              kind: "button",
-              label: t(lang, "mw.fate.button.redraw"),
-              style: "secondary",
-              intent: { type: "darkfate.redraw", tableId: table.id, characterId: character.id },
-            },
+            button(t(lang, "mw.fate.button.keep"), "success", {
+              type: "darkfate.keep",
+              tableId: table.id,
+              characterId: character.id,
+            }),
+            button(t(lang, "mw.fate.button.redraw"), "secondary", {
+              type: "darkfate.redraw",
+              tableId: table.id,
+              characterId: character.id,
+            }),
           ],
         ];
   return {

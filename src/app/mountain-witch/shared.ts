@@ -23,8 +23,10 @@ import {
 import { sqlFor, type Tx } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { setTableState } from "../../store/tables.js";
+import type { KnownIntent } from "../intents.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
+import type { ButtonView } from "../views.js";
 
 /** Mountain Witch fields in `character.sheet`. */
 export interface MwSheet {
@@ -287,4 +289,14 @@ export function successesText(pieces: readonly string[]): string {
   const half = halves % 2 === 1 ? "½" : "";
   if (halves === 0) return "0";
   return `${whole > 0 ? whole : ""}${half}`;
+}
+
+/** A button of a panel or of a private view: its label (in the reader's language), its look, what it does. */
+export function button(
+  label: string,
+  style: NonNullable<ButtonView["style"]>,
+  intent: KnownIntent,
+  extra: { emoji?: string; disabled?: boolean } = {},
+): ButtonView {
+  return { kind: "button", label, style, ...extra, intent };
 }

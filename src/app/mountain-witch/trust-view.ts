@@ -9,6 +9,7 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import type { EmbedView, MessageView } from "../views.js";
 import type { TrustRoundFlow } from "./flow-states.js";
+import { button } from "./shared.js";
 
 export function nameMap(characters: readonly Character[]): Map<number, string> {
   return new Map(characters.map((c) => [c.id, c.name]));
@@ -75,18 +76,16 @@ export function rowView(
         ? []
         : [
             [
-              {
-                kind: "button",
-                label: t(lang, "mw.trust.button.edit"),
-                style: "primary",
-                intent: { type: "trust.edit", flowId, characterId: giver.id },
-              },
-              {
-                kind: "button",
-                label: t(lang, "mw.trust.button.submit"),
-                style: "success",
-                intent: { type: "trust.submit", flowId, characterId: giver.id },
-              },
+              button(t(lang, "mw.trust.button.edit"), "primary", {
+                type: "trust.edit",
+                flowId,
+                characterId: giver.id,
+              }),
+              button(t(lang, "mw.trust.button.submit"), "success", {
+                type: "trust.submit",
+                flowId,
+                characterId: giver.id,
+              }),
             ],
           ],
   };
@@ -132,15 +131,6 @@ export function roundPanel(
     ],
     rows: closed
       ? []
-      : [
-          [
-            {
-              kind: "button",
-              label: t(lang, "mw.trust.button.reveal"),
-              style: "secondary",
-              intent: { type: "trust.reveal", flowId },
-            },
-          ],
-        ],
+      : [[button(t(lang, "mw.trust.button.reveal"), "secondary", { type: "trust.reveal", flowId })]],
   };
 }
