@@ -7,21 +7,19 @@ import { sqlFor } from "../../store/db.js";
 import { findCharacter, isGm, requireControl, requireGm } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { ActionContext } from "../use-case.js";
 import { openConflict } from "./conflict-state.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { fateIntents } from "./intents.js";
 import { findTableAspect, liveCharacters, saveFatePoints, tableAspects } from "./state.js";
 
-export const aspectAdd = defineUseCase({
-  systems: ["fate"],
+export const aspectAdd = defineFateUseCase({
   schema: fateIntents["aspect.add"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const gm = isGm(table, ctx.actor);
-    const owner = ctx.intent.character ? await findCharacter(ctx.tx, table.id, ctx.intent.character) : null;
+    const gm = isGm(ctx.table, ctx.actor);
+    const owner = ctx.intent.character
+      ? await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character)
+      : null;
     if (owner) requireControl(ctx, owner, { gmMayActForPlayers: true });
     const kind = ctx.intent.kind ?? "situational";
     if (!owner && (CHARACTER_ASPECT_KINDS as readonly string[]).includes(kind))
@@ -33,7 +31,7 @@ export const aspectAdd = defineUseCase({
     });
     const here = await sqlFor(ctx.tx).rows<AspectRow>`
       SELECT * FROM aspect
-      WHERE table_id = ${table.id} AND character_id IS NOT DISTINCT FROM ${owner?.id ?? null}::int AND removed_at IS NULL
+      WHERE table_id = ${ctx.table.id} AND character_id IS NOT DISTINCT FROM ${owner?.id ?? null}::int AND removed_at IS NULL
       ORDER BY id`;
     if (here.some((a) => a.nameKey === nameKey(aspect.name)))
       refuse("errors.fate.aspectExists", { name: aspect.name });
@@ -45,9 +43,9 @@ export const aspectAdd = defineUseCase({
       await sqlFor(ctx.tx).run`UPDATE aspect SET removed_at = ${ctx.now} WHERE id = ${replaced.id}`;
     await sqlFor(ctx.tx).run`
       INSERT INTO aspect (table_id, character_id, name, name_key, kind, free_invokes, created_at)
-      VALUES (${table.id}, ${owner?.id ?? null}, ${aspect.name}, ${nameKey(aspect.name)}, ${kind},
+      VALUES (${ctx.table.id}, ${owner?.id ?? null}, ${aspect.name}, ${nameKey(aspect.name)}, ${kind},
               ${aspect.freeInvokes.length}, ${new Date()})`;
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.aspect.add",
       characterId: owner?.id ?? null,
       summary: {
@@ -74,16 +72,13 @@ export const aspectAdd = defineUseCase({
   },
 });
 
-export const aspectRemove = defineUseCase({
-  systems: ["fate"],
+export const aspectRemove = defineFateUseCase({
   schema: fateIntents["aspect.remove"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const owner = ctx.intent.character ? await findCharacter(ctx.tx, table.id, ctx.intent.character) : null;
-    const found = await findTableAspect(ctx.tx, table.id, ctx.intent.name, owner?.id ?? null);
+    const owner = ctx.intent.character
+      ? await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character)
+      : null;
+    const found = await findTableAspect(ctx.tx, ctx.table.id, ctx.intent.name, owner?.id ?? null);
     if (!found.ref.startsWith("a")) refuse("errors.fate.consequenceUseCommand");
     if (found.characterId === null) requireGm(ctx);
     else {
@@ -94,7 +89,7 @@ export const aspectRemove = defineUseCase({
     }
     await sqlFor(ctx.tx)
       .run`UPDATE aspect SET removed_at = ${ctx.now} WHERE id = ${Number(found.ref.slice(1))}`;
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.aspect.remove",
       characterId: found.characterId,
       summary: { key: "log.fate.aspectRemove", params: { aspect: found.aspect.name } },
@@ -136,15 +131,11 @@ export async function aspectLines(ctx: Pick<ActionContext, "tx" | "publicLang">,
   return { scene, byCharacter };
 }
 
-export const aspectList = defineUseCase({
-  systems: ["fate"],
+export const aspectList = defineFateUseCase({
   schema: fateIntents["aspect.list"],
-  table: "required",
   mutates: false,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const { scene, byCharacter } = await aspectLines(ctx, table);
+    const { scene, byCharacter } = await aspectLines(ctx, ctx.table);
     const fields = [...byCharacter.entries()].slice(0, 24).map(([name, lines]) => ({
       name,
       value: lines.join("\n").slice(0, 1024),
@@ -171,30 +162,25 @@ export const aspectList = defineUseCase({
  * A compel on a scene aspect that affects everyone (GM): each character in the scene gets
  * 1 FP — the characters in the open conflict, otherwise every player character at the table.
  */
-export const aspectCompel = defineUseCase({
-  systems: ["fate"],
+export const aspectCompel = defineFateUseCase({
   schema: fateIntents["aspect.compel"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const found = await findTableAspect(ctx.tx, table.id, ctx.intent.name);
+    const found = await findTableAspect(ctx.tx, ctx.table.id, ctx.intent.name);
     if (found.characterId !== null) refuse("errors.fate.notSceneAspect", { aspect: found.aspect.name });
-    const conflict = await openConflict(ctx, table);
+    const conflict = await openConflict(ctx, ctx.table);
     const inConflict = new Set(
       conflict?.state.conflict.participants
         .filter((p) => p.status === "in")
         .map((p) => Number(p.characterId)) ?? [],
     );
-    const everyone = (await liveCharacters(ctx.tx, table.id)).filter((c) =>
+    const everyone = (await liveCharacters(ctx.tx, ctx.table.id)).filter((c) =>
       conflict ? inConflict.has(c.id) : c.kind === "pc" && c.status === "active",
     );
     const after = sceneCompel(everyone);
     for (const [i, row] of everyone.entries()) {
       await saveFatePoints(ctx.tx, row.id, after[i]!.fatePoints);
-      await appendLog(ctx, table.id, {
+      await appendLog(ctx, ctx.table.id, {
         action: "fate.compel.scene",
         characterId: row.id,
         summary: { key: "log.fate.sceneCompel", params: { name: row.name, aspect: found.aspect.name } },

@@ -1,4 +1,5 @@
 /** An attack after its roll (docs/rules/fate.md §3.1, §3.3): the defence, the hit applied or the attack settled, and the boosts it gives. */
+
 import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -12,10 +13,11 @@ import { isGm, requireControl } from "../access.js";
 import { panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { ModalView } from "../views.js";
 import { type Ctx, panel, rollDefence } from "./check.js";
 import { sideOf } from "./conflict-state.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { landHit } from "./harm.js";
 import { fateIntents } from "./intents.js";
@@ -40,21 +42,16 @@ export function attackKind(skill: SkillKey): StressKind | null {
   return null;
 }
 
-export const defend = defineUseCase({
-  systems: ["fate"],
+export const defend = defineFateUseCase({
   schema: fateIntents["fate.defend"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const attack = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
+    const attack = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
     if (!attack.state.awaitingDefence || attack.state.targetId === null)
       refuse("errors.fate.notAwaitingDefence");
-    const defender = await characterById(ctx.tx, table.id, attack.state.targetId);
+    const defender = await characterById(ctx.tx, ctx.table.id, attack.state.targetId);
     requireControl(ctx, defender);
     const skill = resolveSkill(ctx.intent.skill);
-    const defence = await rollDefence(ctx, table, attack, defender, skill, ctx.intent.bonus ?? 0);
+    const defence = await rollDefence(ctx, ctx.table, attack, defender, skill, ctx.intent.bonus ?? 0);
     return {
       reply: panel(ctx, defence.flow, defence.state),
       replyIsPanelOf: defence.flow.id,
@@ -183,35 +180,30 @@ function boostForm(
  * and its defence close (settled); the target then chooses how to take it (or it lands at once
  * when there is one way).
  */
-export const applyAttackHit = defineUseCase({
-  systems: ["fate"],
+export const applyAttackHit = defineFateUseCase({
   schema: fateIntents["fate.apply-hit"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
     const state = flow.state;
     if (state.hitApplied !== null) refuse("errors.fate.hitAlreadyApplied");
     const hit = dealtHit(state);
     if (attackHit(state) <= 0 || state.targetId === null) refuse("errors.fate.noHit");
-    const target = await characterById(ctx.tx, table.id, state.targetId!);
-    if (!isGm(table, ctx.actor) && target.ownerUserId !== ctx.actor.userId) {
+    const target = await characterById(ctx.tx, ctx.table.id, state.targetId!);
+    if (!isGm(ctx.table, ctx.actor) && target.ownerUserId !== ctx.actor.userId) {
       refuse("errors.fate.applyIsForTarget", { target: target.name });
     }
-    const attacker = await characterById(ctx.tx, table.id, state.rollerId);
+    const attacker = await characterById(ctx.tx, ctx.table.id, state.rollerId);
     const shifts = hitAfterRatings(hit, { wr: fateCharacter(attacker).wr, ar: fateCharacter(target).ar });
     const kind = ctx.intent.kind ?? attackKind(state.check.skill);
     const next: CheckFlowState = { ...state, hitApplied: shifts };
-    const closed = await closeAttack(ctx, table, flow, next);
+    const closed = await closeAttack(ctx, ctx.table, flow, next);
     const landed = await landHit(
       ctx,
-      table,
+      ctx.table,
       target,
       shifts,
       kind,
-      { id: attacker.id, name: attacker.name, side: await sideOf(ctx, table, attacker) },
+      { id: attacker.id, name: attacker.name, side: await sideOf(ctx, ctx.table, attacker) },
       flow.id,
     );
     const ratings = shifts !== hit ? ` ${t(ctx.publicLang, "fate.hit.ratings", { hit, shifts })}` : "";
@@ -232,24 +224,19 @@ export const applyAttackHit = defineUseCase({
  * Settles an attack that dealt no hit (docs/rules/fate.md §3.1): a tie on attack or defence gives
  * the attacker a boost, a defence with style the defender one; the attack and defence close.
  */
-export const resolveAttack = defineUseCase({
-  systems: ["fate"],
+export const resolveAttack = defineFateUseCase({
   schema: fateIntents["fate.resolve-attack"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
     const state = flow.state;
     const shifts = checkShifts(state.check);
     if (state.check.action !== "attack" || shifts === null || state.awaitingDefence)
       refuse("errors.fate.notResolvable");
     if (attackHit(state) > 0) refuse("errors.fate.hitToApply");
-    const attacker = await characterById(ctx.tx, table.id, state.rollerId);
-    const target = state.targetId !== null ? await characterById(ctx.tx, table.id, state.targetId) : null;
+    const attacker = await characterById(ctx.tx, ctx.table.id, state.rollerId);
+    const target = state.targetId !== null ? await characterById(ctx.tx, ctx.table.id, state.targetId) : null;
     const involved =
-      isGm(table, ctx.actor) ||
+      isGm(ctx.table, ctx.actor) ||
       attacker.ownerUserId === ctx.actor.userId ||
       (target !== null && target.ownerUserId === ctx.actor.userId);
     if (!involved) refuse("errors.fate.notInThisAttack");
@@ -261,15 +248,15 @@ export const resolveAttack = defineUseCase({
       if (
         ctx.intent.name === undefined &&
         ctx.invocation.sourceMessageId !== undefined &&
-        ownsBoost(ctx, table, owner)
+        ownsBoost(ctx, ctx.table, owner)
       ) {
         return { modal: boostForm(ctx, { type: "fate.resolve-attack", flowId: flow.id }, owner) };
       }
       const boost = await createBoost(
         ctx,
-        table,
+        ctx.table,
         owner,
-        ownsBoost(ctx, table, owner) ? ctx.intent.name : undefined,
+        ownsBoost(ctx, ctx.table, owner) ? ctx.intent.name : undefined,
       );
       lines.push(t(ctx.publicLang, "fate.boost.created", { name: owner.name, aspect: boost }));
     }
@@ -280,33 +267,28 @@ export const resolveAttack = defineUseCase({
       }),
     );
     const next: CheckFlowState = { ...state, hitApplied: 0 };
-    const effects = await closeAttack(ctx, table, flow, next);
+    const effects = await closeAttack(ctx, ctx.table, flow, next);
     return { reply: { content: lines.join("\n") }, effects };
   },
 });
 
 /** Success with style on attack: the attacker lowers the hit by one and takes a boost (docs/rules/fate.md §3.1). */
-export const tradeHitForBoost = defineUseCase({
-  systems: ["fate"],
+export const tradeHitForBoost = defineFateUseCase({
   schema: fateIntents["fate.trade-boost"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
     const state = flow.state;
     const shifts = checkShifts(state.check);
     if (state.check.action !== "attack" || shifts === null || outcome(shifts) !== "style")
       refuse("errors.fate.cannotTradeHit");
     if (state.hitApplied !== null) refuse("errors.fate.hitAlreadyApplied");
     if (state.tradedForBoost) refuse("errors.fate.alreadyTraded");
-    const attacker = await characterById(ctx.tx, table.id, state.rollerId);
+    const attacker = await characterById(ctx.tx, ctx.table.id, state.rollerId);
     requireControl(ctx, attacker);
     if (ctx.intent.name === undefined && ctx.invocation.sourceMessageId !== undefined) {
       return { modal: boostForm(ctx, { type: "fate.trade-boost", flowId: flow.id }, attacker) };
     }
-    const boost = await createBoost(ctx, table, attacker, ctx.intent.name);
+    const boost = await createBoost(ctx, ctx.table, attacker, ctx.intent.name);
     const next: CheckFlowState = { ...state, tradedForBoost: true };
     await saveFlowState(ctx.tx, checkFlow, flow.id, next);
     return {

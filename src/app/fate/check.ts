@@ -17,9 +17,10 @@ import { actingCharacter, findCharacter, requireControl } from "../access.js";
 import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
 import { sideOf } from "./conflict-state.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow } from "./flow-states.js";
 import { refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
@@ -262,28 +263,23 @@ export async function rollDefence(
   };
 }
 
-export const check = defineUseCase({
-  systems: ["fate"],
+export const check = defineFateUseCase({
   schema: fateIntents.check,
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const skill = resolveSkill(ctx.intent.skill);
     const action = (ctx.intent.action ?? "overcome") as (typeof ACTIONS)[number];
     const roller = await actingCharacter(ctx, ctx.intent.character);
-    const target = ctx.intent.target ? await findCharacter(ctx.tx, table.id, ctx.intent.target) : null;
+    const target = ctx.intent.target ? await findCharacter(ctx.tx, ctx.table.id, ctx.intent.target) : null;
     if (target && target.id === roller.id) refuse("errors.fate.targetSelf");
     if (target && action === "overcome") refuse("errors.fate.targetNeedsAction");
     // No attacks on someone already out of the conflict (docs/rules/fate.md §3.4).
-    if (target && action === "attack") await refuseIfOutOfTheFight(ctx, table, target);
+    if (target && action === "attack") await refuseIfOutOfTheFight(ctx, ctx.table, target);
     let aspect: string | null = null;
     let existingAspect = false;
     if (ctx.intent.aspect) {
       if (action !== "advantage") refuse("errors.fate.aspectOnlyForAdvantage");
       aspect = cleanName(ctx.intent.aspect, 100);
-      const all = await tableAspects(ctx.tx, table.id);
+      const all = await tableAspects(ctx.tx, ctx.table.id);
       existingAspect = all.some(
         (a) =>
           sameAspectName(a.aspect.name, aspect!) && (a.characterId === null || a.characterId === target?.id),
@@ -291,9 +287,9 @@ export const check = defineUseCase({
     }
     const bonus = ctx.intent.bonus ?? 0;
     if (action === "defend" && ctx.intent.vs === undefined) {
-      const attack = await pendingAttackOn(ctx, table, roller.id, target?.id ?? null);
+      const attack = await pendingAttackOn(ctx, ctx.table, roller.id, target?.id ?? null);
       if (attack) {
-        const defence = await rollDefence(ctx, table, attack, roller, skill, bonus);
+        const defence = await rollDefence(ctx, ctx.table, attack, roller, skill, bonus);
         return {
           reply: panel(ctx, defence.flow, defence.state),
           replyIsPanelOf: defence.flow.id,
@@ -303,7 +299,7 @@ export const check = defineUseCase({
     }
     const opposition: Opposition =
       ctx.intent.vs !== undefined ? { kind: "passive", value: ctx.intent.vs } : { kind: "none" };
-    const rolled = await rollCheck(ctx, table, roller, {
+    const rolled = await rollCheck(ctx, ctx.table, roller, {
       skill,
       action,
       bonus,
@@ -324,16 +320,11 @@ export const check = defineUseCase({
 });
 
 /** Create an advantage with no opposition: the GM sets the difficulty after the roll, then it can be resolved from the panel. */
-export const setDifficulty = defineUseCase({
-  systems: ["fate"],
+export const setDifficulty = defineFateUseCase({
   schema: fateIntents["fate.set-difficulty"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
     if (flow.state.check.opposition.kind !== "none" || flow.state.contestFlowId !== null)
       refuse("errors.fate.hasOpposition");
     const value = Number(ctx.intent.vs);
@@ -342,7 +333,7 @@ export const setDifficulty = defineUseCase({
       check: withOpposition(flow.state.check, { kind: "passive", value }),
     };
     await saveFlowState(ctx.tx, checkFlow, flow.id, state);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.difficulty",
       characterId: state.rollerId,
       summary: { key: "log.fate.difficulty", params: { name: state.rollerName, value } },
@@ -382,25 +373,20 @@ async function advantageOpponent(
   return { holderId: null, side: rollerSide === "pc" ? "npc" : "pc" };
 }
 
-export const claimAdvantage = defineUseCase({
-  systems: ["fate"],
+export const claimAdvantage = defineFateUseCase({
   schema: fateIntents["fate.claim-advantage"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
     const state = flow.state;
     if (state.check.action !== "advantage" || !state.aspect) refuse("errors.fate.notAnAdvantage");
     if (state.advantageDone) refuse("errors.fate.advantageDone");
-    const roller = await characterById(ctx.tx, table.id, state.rollerId);
+    const roller = await characterById(ctx.tx, ctx.table.id, state.rollerId);
     requireControl(ctx, roller);
     const shifts = checkShifts(state.check);
     if (shifts === null) refuse("errors.fate.noOpposition");
     const effects = actionOutcome("advantage", shifts!, { existingAspect: state.existingAspect });
     const name = state.aspect!;
-    const rollerSide = await sideOf(ctx, table, roller);
+    const rollerSide = await sideOf(ctx, ctx.table, roller);
     // Success: the free invokes are the creator's and their allies'; failure: one for the opponent.
     const mine: FreeInvoke = { holderId: String(roller.id), side: rollerSide };
     const invokes: FreeInvoke[] =
@@ -408,12 +394,12 @@ export const claimAdvantage = defineUseCase({
         ? Array.from({ length: effects.opponentFreeInvokes }, () => ({ holderId: null, side: null }))
         : Array.from({ length: effects.freeInvokes }, () => mine);
     if (effects.opponentFreeInvokes > 0) {
-      const opponent = await advantageOpponent(ctx, table, state, rollerSide);
+      const opponent = await advantageOpponent(ctx, ctx.table, state, rollerSide);
       invokes.fill(opponent);
     }
     let text: string;
     if (state.existingAspect) {
-      const found = await findTableAspect(ctx.tx, table.id, name, state.targetId);
+      const found = await findTableAspect(ctx.tx, ctx.table.id, name, state.targetId);
       if (!found.ref.startsWith("a")) refuse("errors.fate.advantageOnConsequence");
       const after = { ...found.aspect, freeInvokes: [...found.aspect.freeInvokes, ...invokes] };
       await sqlFor(ctx.tx).run`
@@ -432,7 +418,7 @@ export const claimAdvantage = defineUseCase({
         kind === "boost"
           ? makeAspect(name, "boost", { holderId: mine.holderId, side: mine.side })
           : { ...makeAspect(name, kind), freeInvokes: invokes };
-      await insertAspect(ctx.tx, table.id, state.targetId, aspect);
+      await insertAspect(ctx.tx, ctx.table.id, state.targetId, aspect);
       const key =
         kind === "boost"
           ? "fate.advantage.boost"
@@ -444,7 +430,7 @@ export const claimAdvantage = defineUseCase({
     const next = { ...state, advantageDone: true };
     // The action is settled: the check closes (docs/rules/fate.md §3.2).
     await saveFlowState(ctx.tx, checkFlow, flow.id, next, true);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.advantage",
       characterId: roller.id,
       summary: {

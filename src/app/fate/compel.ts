@@ -11,13 +11,14 @@ import {
 import type { Faction } from "../../rules/fate/faction.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
-import { createFlow, requireFlow, saveFlowState } from "../flows.js";
+import { requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { ActionContext } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { factionsOf, findFaction, invokableAspects, saveFactionState } from "./faction.js";
-import { compelFlow } from "./flow-states.js";
+import { defineFateUseCase } from "./fate-use-case.js";
+import { compelFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, saveFatePoints } from "./state.js";
 
@@ -121,17 +122,12 @@ async function compelTarget(
   }
 }
 
-export const compel = defineUseCase({
-  systems: ["fate"],
+export const compel = defineFateUseCase({
   schema: fateIntents.compel,
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const compelled = await compelTarget(ctx, ctx.intent.target);
-    const aspects = (await invokableAspects(ctx.tx, table)).map((a) => a.aspect);
-    const gm = isGm(table, ctx.actor);
+    const aspects = (await invokableAspects(ctx.tx, ctx.table)).map((a) => a.aspect);
+    const gm = isGm(ctx.table, ctx.actor);
     const target = compelled.character;
     const targetHolder = target
       ? { id: String(target.id), fatePoints: target.fatePoints }
@@ -172,12 +168,8 @@ export const compel = defineUseCase({
       needsGm,
       targetFactionId: compelled.faction?.id ?? null,
     };
-    const flow = await createFlow(ctx.tx, compelFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
+    const flow = await startFlow(ctx, compelFlow, ctx.table.id, state);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.compel",
       characterId: target?.id ?? null,
       summary: {
@@ -227,12 +219,8 @@ async function saveAnswerer(
   else await saveFactionState(ctx.tx, requireTable(ctx), { ...answerer.faction, fatePoints });
 }
 
-export const compelAccept = defineUseCase({
-  systems: ["fate"],
+export const compelAccept = defineFateUseCase({
   schema: fateIntents["compel.accept"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const { table, flow, answerer } = await answerable(ctx, ctx.intent.flowId);
     const after = acceptCompel(flow.state.offer, { id: holderId(answerer), fatePoints: answerer.fatePoints });
@@ -253,12 +241,8 @@ export const compelAccept = defineUseCase({
   },
 });
 
-export const compelBuyOff = defineUseCase({
-  systems: ["fate"],
+export const compelBuyOff = defineFateUseCase({
   schema: fateIntents["compel.buyoff"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const { table, flow, answerer } = await answerable(ctx, ctx.intent.flowId);
     const compeller =
@@ -320,20 +304,12 @@ async function gmAnswer(ctx: ActionContext<{ type: string; flowId: number }>, ag
   return { reply: compelView(ctx.publicLang, flow.id, state), replyMode: "update" as const };
 }
 
-export const compelGmAgree = defineUseCase({
-  systems: ["fate"],
+export const compelGmAgree = defineFateUseCase({
   schema: fateIntents["compel.gm-agree"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   run: (ctx) => gmAnswer(ctx, true),
 });
 
-export const compelGmDecline = defineUseCase({
-  systems: ["fate"],
+export const compelGmDecline = defineFateUseCase({
   schema: fateIntents["compel.gm-decline"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   run: (ctx) => gmAnswer(ctx, false),
 });

@@ -14,10 +14,10 @@ import {
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
-import { createFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
-import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { unsettledAttacksOn } from "./attack.js";
 import {
@@ -27,7 +27,8 @@ import {
   openConflict,
   turnPing,
 } from "./conflict-state.js";
-import { conflictFlow } from "./flow-states.js";
+import { defineFateUseCase } from "./fate-use-case.js";
+import { conflictFlow, startFlow } from "./flow-states.js";
 import { waitingHitsOn } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { fateCharacter, liveCharacters, saveFatePoints } from "./state.js";
@@ -41,19 +42,14 @@ async function theConflict(ctx: Pick<ActionContext, "tx" | "table">, id: number 
 }
 
 /** The GM starts a conflict: every active character joins, players' characters on one side, the GM's on the other. */
-export const conflictStart = defineUseCase({
-  systems: ["fate"],
+export const conflictStart = defineFateUseCase({
   schema: fateIntents["conflict.start"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    if (await openConflict(ctx, table)) refuse("errors.fate.conflictOpen");
+    if (await openConflict(ctx, ctx.table)) refuse("errors.fate.conflictOpen");
     // [decision, docs/rules/fate.md §3.4] The rules name no skill for the order of an exchange: it
     // starts by Notice, highest first (Fate's custom), and the GM changes it with /conflict order.
-    const characters = (await liveCharacters(ctx.tx, table.id))
+    const characters = (await liveCharacters(ctx.tx, ctx.table.id))
       .filter((c) => c.status === "active")
       .map((c) => ({ row: c, notice: totalSkill(fateCharacter(c), "notice") }))
       .sort((a, b) => b.notice - a.notice || a.row.id - b.row.id)
@@ -72,12 +68,8 @@ export const conflictStart = defineUseCase({
       names: Object.fromEntries(characters.map((c) => [String(c.id), c.name])),
       players: Object.fromEntries(characters.map((c) => [String(c.id), c.ownerUserId])),
     };
-    const flow = await createFlow(ctx.tx, conflictFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
+    const flow = await startFlow(ctx, conflictFlow, ctx.table.id, state);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.conflict.start",
       summary: { key: "log.fate.conflictStart", params: { title: title || "—" } },
       after: { participants: characters.map((c) => c.name) },
@@ -85,7 +77,7 @@ export const conflictStart = defineUseCase({
     return {
       reply: conflictView(ctx.publicLang, flow.id, state, true),
       replyIsPanelOf: flow.id,
-      effects: turnPing(ctx, table, state),
+      effects: turnPing(ctx, ctx.table, state),
     };
   },
 });
@@ -131,27 +123,22 @@ function takenSlots(row: Character): string[] {
 }
 
 /** Concede before a roll: 1 FP plus 1 per consequence taken in this conflict. */
-export const conflictConcede = defineUseCase({
-  systems: ["fate"],
+export const conflictConcede = defineFateUseCase({
   schema: fateIntents["conflict.concede"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     let row: Character;
-    if (!ctx.intent.character && isGm(table, ctx.actor)) {
+    if (!ctx.intent.character && isGm(ctx.table, ctx.actor)) {
       // The GM concedes for one of the GM's characters still fighting: the only one, or the one picked.
-      const mine = await gmCharactersStillIn(ctx, table.id, flow.state);
+      const mine = await gmCharactersStillIn(ctx, ctx.table.id, flow.state);
       if (mine.length === 0) refuse("errors.fate.noCharacterInConflict");
       if (mine.length > 1) return { reply: concedeChoice(ctx.userLang, flow.id, mine) };
       row = mine[0]!;
     } else row = await actingCharacter(ctx, ctx.intent.character);
     // «если кубики брошены — назад не отмотать»: an action rolled against them is settled first.
     const pending = [
-      ...(await unsettledAttacksOn(ctx, table, row.id)).map((f) => f.state.rollerName),
-      ...(await waitingHitsOn(ctx, table, row.id)).map((f) => f.state.attacker?.name ?? "—"),
+      ...(await unsettledAttacksOn(ctx, ctx.table, row.id)).map((f) => f.state.rollerName),
+      ...(await waitingHitsOn(ctx, ctx.table, row.id)).map((f) => f.state.attacker?.name ?? "—"),
     ];
     if (
       pending.length > 0 &&
@@ -164,7 +151,7 @@ export const conflictConcede = defineUseCase({
     });
     const after = row.fatePoints + fatePoints;
     await saveFatePoints(ctx.tx, row.id, after);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.concede",
       characterId: row.id,
       summary: { key: "log.fate.concede", params: { name: row.name, points: fatePoints } },
@@ -173,14 +160,14 @@ export const conflictConcede = defineUseCase({
     });
     const state: ConflictFlowState = { ...flow.state, conflict };
     let effects: Effect[];
-    if (conflict.status === "ended") effects = await finishConflict(ctx, table, flow, state);
+    if (conflict.status === "ended") effects = await finishConflict(ctx, ctx.table, flow, state);
     else {
       await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
       effects = [
         { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
       ];
       if (currentTurn(state.conflict) !== currentTurn(flow.state.conflict))
-        effects.push(...turnPing(ctx, table, state));
+        effects.push(...turnPing(ctx, ctx.table, state));
     }
     return {
       reply: {
@@ -195,27 +182,19 @@ export const conflictConcede = defineUseCase({
   },
 });
 
-export const conflictEnd = defineUseCase({
-  systems: ["fate"],
+export const conflictEnd = defineFateUseCase({
   schema: fateIntents["conflict.end"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
-    const effects = await finishConflict(ctx, table, flow, flow.state);
+    const effects = await finishConflict(ctx, ctx.table, flow, flow.state);
     return { reply: { content: t(ctx.publicLang, "fate.conflict.endedByGm") }, effects };
   },
 });
 
-export const conflictShow = defineUseCase({
-  systems: ["fate"],
+export const conflictShow = defineFateUseCase({
   schema: fateIntents["conflict.show"],
-  table: "required",
   mutates: false,
-  ephemeral: false,
   async run(ctx) {
     const flow = await theConflict(ctx, undefined);
     return { reply: conflictView(ctx.publicLang, flow.id, flow.state, true) };
@@ -246,14 +225,9 @@ async function saveConflict(
  * Joins the open conflict mid-way (docs/rules/fate.md §3.4): the named character or the actor's
  * own; the players' characters on the players' side and the GM's on the GM's unless `side` says.
  */
-export const conflictJoin = defineUseCase({
-  systems: ["fate"],
+export const conflictJoin = defineFateUseCase({
   schema: fateIntents["conflict.join"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const row = await actingCharacter(ctx, ctx.intent.character);
     const side = ctx.intent.side ?? (row.kind === "pc" ? "pc" : "npc");
@@ -264,13 +238,13 @@ export const conflictJoin = defineUseCase({
       names: { ...flow.state.names, [String(row.id)]: row.name },
       players: { ...flow.state.players, [String(row.id)]: row.ownerUserId },
     };
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.conflict.join",
       characterId: row.id,
       summary: { key: "log.fate.conflictJoin", params: { name: row.name } },
       after: { side, exchange: conflict.exchange },
     });
-    const effects = await saveConflict(ctx, table, flow, state);
+    const effects = await saveConflict(ctx, ctx.table, flow, state);
     return {
       reply: {
         content: t(ctx.publicLang, "fate.conflict.joined", {
@@ -285,41 +259,31 @@ export const conflictJoin = defineUseCase({
 });
 
 /** Leaves the open conflict without conceding (no fate points): out of the turn order. */
-export const conflictLeave = defineUseCase({
-  systems: ["fate"],
+export const conflictLeave = defineFateUseCase({
   schema: fateIntents["conflict.leave"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const row = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
-    const pending = await unsettledAttacksOn(ctx, table, row.id);
-    if (pending.length > 0 || (await waitingHitsOn(ctx, table, row.id)).length > 0) {
+    const pending = await unsettledAttacksOn(ctx, ctx.table, row.id);
+    if (pending.length > 0 || (await waitingHitsOn(ctx, ctx.table, row.id)).length > 0) {
       refuse("errors.fate.leaveAfterRoll", { name: row.name });
     }
     const conflict = leaveConflict(flow.state.conflict, String(row.id));
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.conflict.leave",
       characterId: row.id,
       summary: { key: "log.fate.conflictLeave", params: { name: row.name } },
     });
-    const effects = await saveConflict(ctx, table, flow, { ...flow.state, conflict });
+    const effects = await saveConflict(ctx, ctx.table, flow, { ...flow.state, conflict });
     return { reply: { content: t(ctx.publicLang, "fate.conflict.left", { name: row.name }) }, effects };
   },
 });
 
 /** The GM sets the order of the exchange: names separated by commas, first to act first. */
-export const conflictOrder = defineUseCase({
-  systems: ["fate"],
+export const conflictOrder = defineFateUseCase({
   schema: fateIntents["conflict.order"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theConflict(ctx, undefined);
     const names = ctx.intent.order
       .split(/[,;\n]/)
@@ -327,7 +291,7 @@ export const conflictOrder = defineUseCase({
       .filter((n) => n.length > 0);
     const ids: string[] = [];
     for (const name of names) {
-      const row = await findCharacter(ctx.tx, table.id, name);
+      const row = await findCharacter(ctx.tx, ctx.table.id, name);
       if (!flow.state.conflict.participants.some((p) => p.characterId === String(row.id))) {
         refuse("errors.fate.notInThisConflict", { name: row.name });
       }
@@ -335,11 +299,11 @@ export const conflictOrder = defineUseCase({
     }
     const conflict = setTurnOrder(flow.state.conflict, ids);
     const state: ConflictFlowState = { ...flow.state, conflict };
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.conflict.order",
       summary: { key: "log.fate.conflictOrder", params: { order: names.join(", ") } },
     });
-    const effects = await saveConflict(ctx, table, flow, state);
+    const effects = await saveConflict(ctx, ctx.table, flow, state);
     return {
       reply: {
         content: t(ctx.publicLang, "fate.conflict.ordered", {
@@ -352,23 +316,18 @@ export const conflictOrder = defineUseCase({
 });
 
 /** The turn passes on: the GM, or the player whose character's turn it is. After the last, the next exchange. */
-export const conflictNext = defineUseCase({
-  systems: ["fate"],
+export const conflictNext = defineFateUseCase({
   schema: fateIntents["conflict.next"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theConflict(ctx, ctx.intent.flowId);
     const turn = currentTurn(flow.state.conflict);
     const player = turn ? flow.state.players[turn] : undefined;
-    if (!isGm(table, ctx.actor) && (player === undefined || player !== ctx.actor.userId)) {
+    if (!isGm(ctx.table, ctx.actor) && (player === undefined || player !== ctx.actor.userId)) {
       refuse("errors.fate.notYourTurn", { name: turn ? (flow.state.names[turn] ?? turn) : "—" });
     }
     const conflict = nextTurn(flow.state.conflict);
     const state: ConflictFlowState = { ...flow.state, conflict };
-    const effects = await saveConflict(ctx, table, flow, state);
+    const effects = await saveConflict(ctx, ctx.table, flow, state);
     const next = currentTurn(conflict);
     // From the panel's button the panel itself is redrawn (the ping is the new message).
     if (ctx.invocation.sourceMessageId !== undefined && ctx.intent.flowId !== undefined) {

@@ -11,13 +11,14 @@ import {
 import { resolveSkill } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, canControl, findCharacter, isGm, requireTable } from "../access.js";
-import { createFlow, findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
-import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { panel, rollCheck } from "./check.js";
-import { checkFlow, contestFlow, typedFlowOrNull } from "./flow-states.js";
+import { defineFateUseCase } from "./fate-use-case.js";
+import { checkFlow, contestFlow, startFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { ladderText, skillOptions } from "./views.js";
 
@@ -142,21 +143,16 @@ async function theContest(ctx: Pick<ActionContext, "tx" | "table">, id: number |
   return flow as TypedFlow<ContestFlowState>;
 }
 
-export const contestStart = defineUseCase({
-  systems: ["fate"],
+export const contestStart = defineFateUseCase({
   schema: fateIntents["contest.start"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    if (await findOpenFlow(ctx.tx, contestFlow, table.id)) refuse("errors.fate.contestOpen");
+    if (await findOpenFlow(ctx.tx, contestFlow, ctx.table.id)) refuse("errors.fate.contestOpen");
     const names = [ctx.intent.first, ctx.intent.second, ctx.intent.third, ctx.intent.fourth].filter(
       (n): n is string => n !== undefined,
     );
     const rows: Character[] = [];
-    for (const name of names) rows.push(await findCharacter(ctx.tx, table.id, name));
+    for (const name of names) rows.push(await findCharacter(ctx.tx, ctx.table.id, name));
     const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) : "";
     const contest = startContest(
       title,
@@ -169,12 +165,8 @@ export const contestStart = defineUseCase({
       rolls: {},
       last: null,
     };
-    const flow = await createFlow(ctx.tx, contestFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
+    const flow = await startFlow(ctx, contestFlow, ctx.table.id, state);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.contest.start",
       summary: { key: "log.fate.contestStart", params: { names: rows.map((r) => r.name).join(", ") } },
     });
@@ -182,14 +174,9 @@ export const contestStart = defineUseCase({
   },
 });
 
-export const contestRoll = defineUseCase({
-  systems: ["fate"],
+export const contestRoll = defineFateUseCase({
   schema: fateIntents["contest.roll"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theContest(ctx, ctx.intent.flowId);
     const state = flow.state;
     let row: Character;
@@ -199,8 +186,8 @@ export const contestRoll = defineUseCase({
       const mine: Character[] = [];
       for (const id of state.contest.participants) {
         const c = await sqlFor(ctx.tx).one<Character>`
-          SELECT * FROM "character" WHERE id = ${Number(id)} AND table_id = ${table.id}`;
-        if (c && canControl(table, ctx.actor, c)) mine.push(c);
+          SELECT * FROM "character" WHERE id = ${Number(id)} AND table_id = ${ctx.table.id}`;
+        if (c && canControl(ctx.table, ctx.actor, c)) mine.push(c);
       }
       if (mine.length === 0) refuse("errors.fate.noneOfYoursInContest");
       if (mine.length > 1) refuse("errors.character.whichOne", { names: mine.map((c) => c.name).join(", ") });
@@ -216,7 +203,7 @@ export const contestRoll = defineUseCase({
     if (ctx.intent.forfeit) {
       next.rolls[id] = "forfeit";
       reply = { content: t(ctx.publicLang, "fate.contest.forfeited", { name: row.name }) };
-      await appendLog(ctx, table.id, {
+      await appendLog(ctx, ctx.table.id, {
         action: "fate.contest.forfeit",
         characterId: row.id,
         summary: { key: "log.fate.contestForfeit", params: { name: row.name } },
@@ -224,7 +211,7 @@ export const contestRoll = defineUseCase({
     } else {
       if (!ctx.intent.skill) refuse("errors.fate.skillNeeded");
       const skill = resolveSkill(ctx.intent.skill);
-      const rolled = await rollCheck(ctx, table, row, {
+      const rolled = await rollCheck(ctx, ctx.table, row, {
         skill,
         action: "overcome",
         bonus: ctx.intent.bonus ?? 0,
@@ -245,7 +232,7 @@ export const contestRoll = defineUseCase({
     effects.push({
       kind: "editPanel",
       flowId: flow.id,
-      view: contestView(ctx.publicLang, flow.id, next, await currentResults(ctx, table, next)),
+      view: contestView(ctx.publicLang, flow.id, next, await currentResults(ctx, ctx.table, next)),
     });
     return { reply, replyIsPanelOf, effects };
   },
@@ -255,25 +242,20 @@ export const contestRoll = defineUseCase({
  * Resolves the exchange once everyone has rolled (or forfeited), with the results as they
  * stand after any invokes: GM or a participant's player.
  */
-export const contestResolve = defineUseCase({
-  systems: ["fate"],
+export const contestResolve = defineFateUseCase({
   schema: fateIntents["contest.resolve"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theContest(ctx, ctx.intent.flowId);
     const state = flow.state;
-    if (!isGm(table, ctx.actor)) {
+    if (!isGm(ctx.table, ctx.actor)) {
       const ids = state.contest.participants.map(Number);
       const own = await sqlFor(ctx.tx).one`
         SELECT 1 AS own FROM "character"
-        WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND ${ids}::jsonb @> to_jsonb(id)
+        WHERE table_id = ${ctx.table.id} AND owner_user_id = ${ctx.actor.userId} AND ${ids}::jsonb @> to_jsonb(id)
         LIMIT 1`;
       if (!own) refuse("errors.fate.noneOfYoursInContest");
     }
-    const results = await currentResults(ctx, table, state);
+    const results = await currentResults(ctx, ctx.table, state);
     const rolls: ContestRoll[] = state.contest.participants
       .filter((id) => state.rolls[id] !== undefined)
       .map((id) => ({ characterId: id, result: results[id] ?? null }));
@@ -289,7 +271,7 @@ export const contestResolve = defineUseCase({
       const check = typedFlowOrNull(
         checkFlow,
         await sqlFor(ctx.tx).one<Flow>`
-        SELECT * FROM flow WHERE id = ${roll} AND table_id = ${table.id}`,
+        SELECT * FROM flow WHERE id = ${roll} AND table_id = ${ctx.table.id}`,
       );
       if (check?.status !== "open") continue;
       const checkState = check.state;
@@ -303,7 +285,7 @@ export const contestResolve = defineUseCase({
       last: { results, winnerId: exchange.winnerId, victories: exchange.victories, twist: exchange.twist },
     };
     await saveFlowState(ctx.tx, contestFlow, flow.id, next, contest.status === "ended");
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.contest.exchange",
       summary: {
         key: exchange.twist ? "log.fate.contestTwist" : "log.fate.contestExchange",
@@ -325,17 +307,18 @@ export const contestResolve = defineUseCase({
   },
 });
 
-export const contestShow = defineUseCase({
-  systems: ["fate"],
+export const contestShow = defineFateUseCase({
   schema: fateIntents["contest.show"],
-  table: "required",
   mutates: false,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const flow = await theContest(ctx, undefined);
     return {
-      reply: contestView(ctx.publicLang, flow.id, flow.state, await currentResults(ctx, table, flow.state)),
+      reply: contestView(
+        ctx.publicLang,
+        flow.id,
+        flow.state,
+        await currentResults(ctx, ctx.table, flow.state),
+      ),
     };
   },
 });

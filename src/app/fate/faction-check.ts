@@ -1,4 +1,5 @@
 /** A faction's check (docs/rules/fate.md §3.5): rolled by the GM with an ability, invokes on its panel. */
+
 import type { GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -17,9 +18,9 @@ import { outcome } from "../../rules/fate/outcomes.js";
 import type { Tx } from "../../store/db.js";
 import { tableById } from "../../store/tables.js";
 import { requireTable } from "../access.js";
-import { createFlow, panelEdit, requireFlow, saveFlowState } from "../flows.js";
+import { panelEdit, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { ActionContext } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import {
   factionsOf,
@@ -29,7 +30,8 @@ import {
   saveFaction,
   saveInvokedAspect,
 } from "./faction.js";
-import { factionCheckFlow } from "./flow-states.js";
+import { defineFateUseCase } from "./fate-use-case.js";
+import { factionCheckFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { aspectInvokeOptions, diceText, ladderText } from "./views.js";
 
@@ -112,16 +114,11 @@ function factionCheckView(lang: Lang, id: number, state: FactionCheckFlowState, 
 }
 
 /** GM: a faction acts — 4d3 + one of its abilities (+ bonus), against a difficulty if given. */
-export const factionCheck = defineUseCase({
-  systems: ["fate"],
+export const factionCheck = defineFateUseCase({
   schema: fateIntents["faction.check"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const faction = findFaction(factionsOf(table), ctx.intent.faction);
+    const faction = findFaction(factionsOf(ctx.table), ctx.intent.faction);
     const ability = resolveFactionAbility(ctx.intent.ability);
     const check = rollFactionCheck(
       faction,
@@ -129,12 +126,8 @@ export const factionCheck = defineUseCase({
       ctx.dice,
     );
     const state: FactionCheckFlowState = { check, factionName: faction.name };
-    const flow = await createFlow(ctx.tx, factionCheckFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
+    const flow = await startFlow(ctx, factionCheckFlow, ctx.table.id, state);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.check",
       summary: {
         key: "log.fate.factionCheck",
@@ -158,17 +151,14 @@ async function factionCheckOf(tx: Tx, table: GameTable, flowId: number) {
 }
 
 /** GM: the aspects the faction may invoke on its check (its own first), as a private select. */
-export const factionInvokeMenu = defineUseCase({
-  systems: ["fate"],
+export const factionInvokeMenu = defineFateUseCase({
   schema: fateIntents["faction.invoke-menu"],
-  table: "required",
   access: "gm",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const { table } = ctx;
-    const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
-    const all = await invokableAspects(ctx.tx, table);
+    const { flow, faction } = await factionCheckOf(ctx.tx, ctx.table, ctx.intent.flowId);
+    const all = await invokableAspects(ctx.tx, ctx.table);
     const own = all.filter((a) => a.ref.startsWith(`f${faction.id}.`));
     const sorted = [...own, ...all.filter((a) => !own.includes(a))];
     if (sorted.length === 0) refuse("errors.fate.noAspects");
@@ -197,17 +187,12 @@ export const factionInvokeMenu = defineUseCase({
 });
 
 /** GM: the faction invokes an aspect on its check, with a free invoke or one of its fate points. */
-export const factionInvokeAspect = defineUseCase({
-  systems: ["fate"],
+export const factionInvokeAspect = defineFateUseCase({
   schema: fateIntents["faction.invoke"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const { flow, faction } = await factionCheckOf(ctx.tx, table, ctx.intent.flowId);
-    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect);
+    const { flow, faction } = await factionCheckOf(ctx.tx, ctx.table, ctx.intent.flowId);
+    const found = await findInvokableAspect(ctx.tx, ctx.table, ctx.intent.aspect);
     const result = factionInvoke(
       { check: flow.state.check, faction, aspect: found.aspect, mode: ctx.intent.mode },
       ctx.dice,
@@ -229,15 +214,16 @@ export const factionInvokeAspect = defineUseCase({
               s.id === part && result.aspect ? { ...s, aspect: result.aspect } : s,
             ),
           };
-      await saveFaction(ctx.tx, table, updated);
+      await saveFaction(ctx.tx, ctx.table, updated);
     } else {
-      if (result.faction.fatePoints !== faction.fatePoints) await saveFaction(ctx.tx, table, result.faction);
-      const fresh = result.faction.fatePoints !== faction.fatePoints ? await reloadTable(ctx) : table;
+      if (result.faction.fatePoints !== faction.fatePoints)
+        await saveFaction(ctx.tx, ctx.table, result.faction);
+      const fresh = result.faction.fatePoints !== faction.fatePoints ? await reloadTable(ctx) : ctx.table;
       await saveInvokedAspect(ctx.tx, fresh, found, result.aspect);
     }
     const state: FactionCheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, factionCheckFlow, flow.id, state);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.invoke",
       summary: {
         key: "log.fate.factionInvoke",

@@ -1,4 +1,5 @@
 /** A hit on a faction (docs/rules/fate.md §3.5): the GM chooses how its stress and consequences take it. */
+
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { makeAspect } from "../../rules/fate/aspects.js";
@@ -12,13 +13,13 @@ import {
   hitFaction,
 } from "../../rules/fate/faction.js";
 import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
-import { createFlow, requireFlow, saveFlowState } from "../flows.js";
+import { requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import { defineUseCase } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { factionEmbed, factionsOf, findFaction, saveFaction, trackText } from "./faction.js";
-import { factionHitFlow } from "./flow-states.js";
+import { defineFateUseCase } from "./fate-use-case.js";
+import { factionHitFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 
 function factionHitText(lang: Lang, name: string, hit: FactionHit, named: string | null): string {
@@ -139,20 +140,15 @@ function hitView(
  * the GM may pick another way from the message while nothing else changed the faction.
  * `consequence` names the consequence it takes (then it is a faction aspect, invocable).
  */
-export const factionHit = defineUseCase({
-  systems: ["fate"],
+export const factionHit = defineFateUseCase({
   schema: fateIntents["faction.hit"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const faction = findFaction(factionsOf(ctx.table), ctx.intent.name);
     const named = ctx.intent.consequence ? cleanName(ctx.intent.consequence, 100) : null;
     const { hit, after } = takeFactionHit(faction, ctx.intent.track, ctx.intent.shifts, named);
-    await saveFaction(ctx.tx, table, after);
-    await appendLog(ctx, table.id, {
+    await saveFaction(ctx.tx, ctx.table, after);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.hit",
       summary: {
         key: hit.kind === "takenOut" ? "log.fate.factionTakenOut" : "log.fate.factionHit",
@@ -190,11 +186,7 @@ export const factionHit = defineUseCase({
     };
     const ways = factionAbsorptions(faction, ctx.intent.track, ctx.intent.shifts).length;
     if (ways <= 1) return { reply: hitView(ctx.publicLang, null, state, after, hit) };
-    const flow = await createFlow(ctx.tx, factionHitFlow, {
-      tableId: table.id,
-      state,
-      createdByUserId: ctx.actor.userId,
-    });
+    const flow = await startFlow(ctx, factionHitFlow, ctx.table.id, state);
     return { reply: hitView(ctx.publicLang, flow.id, state, after, hit), replyIsPanelOf: flow.id };
   },
 });
@@ -215,18 +207,13 @@ function sameHarm(
 }
 
 /** GM: takes the last hit another way (from the hit's message), while the faction is as the hit left it. */
-export const factionHitWay = defineUseCase({
-  systems: ["fate"],
+export const factionHitWay = defineFateUseCase({
   schema: fateIntents["faction.hit-way"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, factionHitFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, factionHitFlow, ctx.table.id, ctx.intent.flowId);
     const state = flow.state;
-    const faction = findFaction(factionsOf(table), state.factionId);
+    const faction = findFaction(factionsOf(ctx.table), state.factionId);
     const same = sameHarm(faction, state.after);
     if (!same) refuse("errors.fate.factionChangedSinceHit", { name: faction.name });
     const before: Faction = {
@@ -242,14 +229,14 @@ export const factionHitWay = defineUseCase({
       decodeWay(ctx.intent.way),
     );
     if (hit.kind !== "absorbed") throw new Error("faction.hit-way: a chosen way always absorbs the hit");
-    await saveFaction(ctx.tx, table, after);
+    await saveFaction(ctx.tx, ctx.table, after);
     const next: FactionHitFlowState = {
       ...state,
       after: { stress: after.stress, consequences: after.consequences },
       chosen: hit.absorption,
     };
     await saveFlowState(ctx.tx, factionHitFlow, flow.id, next, true);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.hit-way",
       summary: {
         key: "log.fate.factionHitWay",

@@ -23,8 +23,8 @@ import type { Tx } from "../../store/db.js";
 import { actingCharacter } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
-import { defineUseCase } from "../use-case.js";
 import type { EmbedView } from "../views.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { fateIntents } from "./intents.js";
 import {
   findTableAspect,
@@ -144,16 +144,11 @@ function parseStunts(text: string) {
     });
 }
 
-export const factionCreate = defineUseCase({
-  systems: ["fate"],
+export const factionCreate = defineFateUseCase({
   schema: fateIntents["faction.create"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const factions = factionsOf(table);
+    const factions = factionsOf(ctx.table);
     const name = cleanName(ctx.intent.name, 100);
     if (factions.some((f) => sameAspectName(f.name, name))) refuse("errors.fate.factionExists", { name });
     const faction = newFaction({
@@ -167,8 +162,8 @@ export const factionCreate = defineUseCase({
         .map((a) => cleanName(a, 100)),
       stunts: ctx.intent.stunts ? parseStunts(ctx.intent.stunts) : [],
     });
-    await saveFactions(ctx.tx, table, [...factions, faction]);
-    await appendLog(ctx, table.id, {
+    await saveFactions(ctx.tx, ctx.table, [...factions, faction]);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.create",
       summary: { key: "log.fate.factionCreate", params: { name } },
       after: faction,
@@ -177,15 +172,11 @@ export const factionCreate = defineUseCase({
   },
 });
 
-export const factionShow = defineUseCase({
-  systems: ["fate"],
+export const factionShow = defineFateUseCase({
   schema: fateIntents["faction.show"],
-  table: "required",
   mutates: false,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const factions = factionsOf(table);
+    const factions = factionsOf(ctx.table);
     if (ctx.intent.name)
       return { reply: { embeds: [factionEmbed(ctx.publicLang, findFaction(factions, ctx.intent.name))] } };
     return {
@@ -204,19 +195,14 @@ export const factionShow = defineUseCase({
 });
 
 /** GM: a faction's fate points (docs/rules/fate.md §3.5: 1 per scene where no character present can pass it one). */
-export const factionFp = defineUseCase({
-  systems: ["fate"],
+export const factionFp = defineFateUseCase({
   schema: fateIntents["faction.fp"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const faction = findFaction(factionsOf(ctx.table), ctx.intent.name);
     const after = adjustFatePoints(faction, ctx.intent.amount);
-    await saveFaction(ctx.tx, table, after);
-    await appendLog(ctx, table.id, {
+    await saveFaction(ctx.tx, ctx.table, after);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.fp",
       summary: { key: "log.fate.factionFp", params: { name: faction.name, amount: ctx.intent.amount } },
       before: { fatePoints: faction.fatePoints },
@@ -231,16 +217,11 @@ export const factionFp = defineUseCase({
  * clear, and the faction gets 1 FP — unless a character present passes it one of theirs
  * (`from`: that character's point goes to the faction; [decision] the GM records it for the player).
  */
-export const factionScene = defineUseCase({
-  systems: ["fate"],
+export const factionScene = defineFateUseCase({
   schema: fateIntents["faction.scene"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const faction = findFaction(factionsOf(ctx.table), ctx.intent.name);
     const cleared = clearFactionStress(faction);
     const giver = ctx.intent.from
       ? await actingCharacter(ctx, ctx.intent.from, { gmMayActForPlayers: true })
@@ -255,8 +236,8 @@ export const factionScene = defineUseCase({
     } else {
       after = factionSceneFatePoint(cleared, false);
     }
-    await saveFaction(ctx.tx, table, after);
-    await appendLog(ctx, table.id, {
+    await saveFaction(ctx.tx, ctx.table, after);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.scene",
       characterId: giver?.id ?? null,
       summary: giver
@@ -307,16 +288,11 @@ export const factionScene = defineUseCase({
 });
 
 /** GM: a faction's consequence heals (docs/rules/fate.md §3.5: consequences as for characters, §3.3 recovery). */
-export const factionClear = defineUseCase({
-  systems: ["fate"],
+export const factionClear = defineFateUseCase({
   schema: fateIntents["faction.clear"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const faction = findFaction(factionsOf(table), ctx.intent.name);
+    const faction = findFaction(factionsOf(ctx.table), ctx.intent.name);
     const slot = faction.consequences.find((s) => s.id === ctx.intent.severity);
     if (!slot?.taken)
       refuse("errors.fate.factionConsequenceFree", {
@@ -329,8 +305,8 @@ export const factionClear = defineUseCase({
         s.id === ctx.intent.severity ? { ...s, taken: false, aspect: null } : s,
       ),
     };
-    await saveFaction(ctx.tx, table, after);
-    await appendLog(ctx, table.id, {
+    await saveFaction(ctx.tx, ctx.table, after);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.clear",
       summary: {
         key: "log.fate.factionClear",
@@ -350,23 +326,18 @@ export const factionClear = defineUseCase({
   },
 });
 
-export const factionDelete = defineUseCase({
-  systems: ["fate"],
+export const factionDelete = defineFateUseCase({
   schema: fateIntents["faction.delete"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const factions = factionsOf(table);
+    const factions = factionsOf(ctx.table);
     const faction = findFaction(factions, ctx.intent.name);
     await saveFactions(
       ctx.tx,
-      table,
+      ctx.table,
       factions.filter((f) => f.id !== faction.id),
     );
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.faction.delete",
       summary: { key: "log.fate.factionDelete", params: { name: faction.name } },
       before: faction,

@@ -21,20 +21,14 @@ import { signed } from "../../rules/fate/ladder.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, canControl, requireControl, requireTable } from "../access.js";
-import {
-  answerWithPanel,
-  createFlow,
-  findOpenFlow,
-  panelEdit,
-  requireFlow,
-  saveFlowState,
-} from "../flows.js";
+import { answerWithPanel, findOpenFlow, panelEdit, requireFlow, saveFlowState } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { ActionContext } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
-import { challengeFlow } from "./flow-states.js";
+import { defineFateUseCase } from "./fate-use-case.js";
+import { challengeFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
 import { aspectInvokeOptions, ladderText, skillText } from "./views.js";
@@ -137,27 +131,18 @@ async function openChallenge(ctx: Pick<ActionContext, "tx" | "table">) {
 }
 
 /** GM: a challenge — its tasks (skills or names, each with a difficulty) on a panel. */
-export const fateChallengeStart = defineUseCase({
-  systems: ["fate"],
+export const fateChallengeStart = defineFateUseCase({
   schema: fateIntents["fate-challenge.start"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const open = await findOpenFlow(ctx.tx, challengeFlow, table.id);
+    const open = await findOpenFlow(ctx.tx, challengeFlow, ctx.table.id);
     if (open) refuse("errors.fate.challengeOpen", { title: open.state.title });
     const challenge = startChallenge(
       cleanName(ctx.intent.title, 100),
       parseChallengeTasks(ctx.intent.tasks, ctx.intent.vs),
     );
-    const flow = await createFlow(ctx.tx, challengeFlow, {
-      tableId: table.id,
-      state: challenge,
-      createdByUserId: ctx.actor.userId,
-    });
-    await appendLog(ctx, table.id, {
+    const flow = await startFlow(ctx, challengeFlow, ctx.table.id, challenge);
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.challenge.start",
       summary: {
         key: "log.fate.challengeStart",
@@ -170,12 +155,8 @@ export const fateChallengeStart = defineUseCase({
 });
 
 /** A player rolls one task for their character (the GM for anyone): an overcome with an unused skill. */
-export const fateChallengeRoll = defineUseCase({
-  systems: ["fate"],
+export const fateChallengeRoll = defineFateUseCase({
   schema: fateIntents["fate-challenge.roll"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const { table, flow } = await openChallenge(ctx);
     const roller = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
@@ -224,12 +205,9 @@ export const fateChallengeRoll = defineUseCase({
   },
 });
 
-export const fateChallengeShow = defineUseCase({
-  systems: ["fate"],
+export const fateChallengeShow = defineFateUseCase({
   schema: fateIntents["fate-challenge.show"],
-  table: "required",
   mutates: false,
-  ephemeral: false,
   async run(ctx) {
     const { flow } = await openChallenge(ctx);
     return answerWithPanel(ctx, flow, challengeView(ctx.publicLang, flow.state, flow.id));
@@ -237,13 +215,9 @@ export const fateChallengeShow = defineUseCase({
 });
 
 /** GM: the challenge ends; the panel keeps the results and the tally, for the GM to narrate the outcome. */
-export const fateChallengeEnd = defineUseCase({
-  systems: ["fate"],
+export const fateChallengeEnd = defineFateUseCase({
   schema: fateIntents["fate-challenge.end"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const { table, flow } = await openChallenge(ctx);
     const ended = endChallenge(flow.state);
@@ -271,23 +245,20 @@ export const fateChallengeEnd = defineUseCase({
 });
 
 /** The roller's player (the GM for a GM character): the aspects to invoke on their latest roll here. */
-export const fateChallengeInvokeMenu = defineUseCase({
-  systems: ["fate"],
+export const fateChallengeInvokeMenu = defineFateUseCase({
   schema: fateIntents["fate-challenge.invoke-menu"],
-  table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, challengeFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, challengeFlow, ctx.table.id, ctx.intent.flowId);
     const mine = await sqlFor(ctx.tx).rows<Character>`
-      SELECT * FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL`;
-    const ids = mine.filter((c) => canControl(table, ctx.actor, c)).map((c) => String(c.id));
+      SELECT * FROM "character" WHERE table_id = ${ctx.table.id} AND deleted_at IS NULL`;
+    const ids = mine.filter((c) => canControl(ctx.table, ctx.actor, c)).map((c) => String(c.id));
     const task = latestTaskRolledBy(flow.state, ids);
     if (task === null) refuse("errors.fate.noChallengeRollOfYours");
     const roll = flow.state.tasks[task]!.roll!;
     const roller = mine.find((c) => String(c.id) === roll.characterId)!;
-    const aspects = await invokableAspects(ctx.tx, table);
+    const aspects = await invokableAspects(ctx.tx, ctx.table);
     if (aspects.length === 0) refuse("errors.fate.noAspects");
     return {
       reply: {
@@ -321,21 +292,16 @@ export const fateChallengeInvokeMenu = defineUseCase({
  * Invokes an aspect on a task's roll (its roller's player; the GM for a GM character): a free
  * invoke the roller may use first, else one of the roller's fate points (docs/rules/fate.md §3.2).
  */
-export const fateChallengeInvoke = defineUseCase({
-  systems: ["fate"],
+export const fateChallengeInvoke = defineFateUseCase({
   schema: fateIntents["fate-challenge.invoke"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, challengeFlow, table.id, ctx.intent.flowId);
+    const flow = await requireFlow(ctx.tx, challengeFlow, ctx.table.id, ctx.intent.flowId);
     const roll = flow.state.tasks[ctx.intent.task]?.roll;
     if (!roll)
       refuse("errors.fate.challengeTaskNotRolled", { task: flow.state.tasks[ctx.intent.task]?.name ?? "?" });
-    const roller = await characterById(ctx.tx, table.id, Number(roll.characterId));
+    const roller = await characterById(ctx.tx, ctx.table.id, Number(roll.characterId));
     requireControl(ctx, roller);
-    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, roller.id);
+    const found = await findInvokableAspect(ctx.tx, ctx.table, ctx.intent.aspect, roller.id);
     const invokerId = String(roller.id);
     const free = usableFreeInvokes(found.aspect, invokerId);
     const paidWith =
@@ -356,11 +322,11 @@ export const fateChallengeInvoke = defineUseCase({
       await saveFatePoints(ctx.tx, roller.id, fatePoints);
     } else {
       const after = spendFreeInvoke(found.aspect, invokerId);
-      await saveInvokedAspect(ctx.tx, table, found, found.aspect.kind === "boost" ? null : after);
+      await saveInvokedAspect(ctx.tx, ctx.table, found, found.aspect.kind === "boost" ? null : after);
     }
     await saveFlowState(ctx.tx, challengeFlow, flow.id, next);
     const rolled = next.tasks[ctx.intent.task]!;
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.challenge.invoke",
       characterId: roller.id,
       summary: {

@@ -23,7 +23,8 @@ import {
   STRESS_KINDS,
   type StressKind,
 } from "../../rules/fate/stress.js";
-import { defineFlowKind, type FlowKindSpec, type TypedFlow, typedFlow } from "../flows.js";
+import { createFlow, defineFlowKind, type FlowKindSpec, type TypedFlow, typedFlow } from "../flows.js";
+import type { ActionContext } from "../use-case.js";
 import type { CompelFlowState } from "./compel.js";
 import type { ConflictFlowState } from "./conflict-state.js";
 import type { ContestFlowState } from "./contest.js";
@@ -327,4 +328,14 @@ export const factionHitFlow = defineFlowKind<FactionHitFlowState>({
 /** A row this area's own SQL found (or null), upgraded and checked like every other load. */
 export function typedFlowOrNull<S>(spec: FlowKindSpec<S>, row: Flow | null): TypedFlow<S> | null {
   return row ? typedFlow(spec, row) : null;
+}
+
+/** A new flow of this kind at `tableId`, opened by the acting user. */
+export function startFlow<S>(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  spec: FlowKindSpec<S>,
+  tableId: number,
+  state: S,
+): Promise<TypedFlow<S>> {
+  return createFlow(ctx.tx, spec, { tableId, state, createdByUserId: ctx.actor.userId });
 }

@@ -10,9 +10,10 @@ import { actingCharacter, findCharacter, isGm } from "../access.js";
 import { panelEdit, saveFlowState } from "../flows.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { cleanText } from "../names.js";
-import { defineUseCase, type Effect } from "../use-case.js";
+import type { Effect } from "../use-case.js";
 import { panel } from "./check.js";
 import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import {
@@ -26,17 +27,13 @@ import {
 } from "./state.js";
 import { ladderText } from "./views.js";
 
-export const fpShow = defineUseCase({
-  systems: ["fate"],
+export const fpShow = defineFateUseCase({
   schema: fateIntents["fp.show"],
-  table: "required",
   mutates: false,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const rows = ctx.intent.character
-      ? [await findCharacter(ctx.tx, table.id, ctx.intent.character)]
-      : await liveCharacters(ctx.tx, table.id);
+      ? [await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character)]
+      : await liveCharacters(ctx.tx, ctx.table.id);
     const lines = rows.map((c) =>
       t(ctx.publicLang, "fate.fp.line", { name: c.name, fp: c.fatePoints, refresh: c.refresh }),
     );
@@ -44,7 +41,7 @@ export const fpShow = defineUseCase({
       reply: {
         embeds: [
           {
-            title: t(ctx.publicLang, "fate.fp.title", { week: tableState(table).fateWeek }),
+            title: t(ctx.publicLang, "fate.fp.title", { week: tableState(ctx.table).fateWeek }),
             description: lines.join("\n") || t(ctx.publicLang, "fate.fp.none"),
             tone: "info",
           },
@@ -54,20 +51,15 @@ export const fpShow = defineUseCase({
   },
 });
 
-export const fpGive = defineUseCase({
-  systems: ["fate"],
+export const fpGive = defineFateUseCase({
   schema: fateIntents["fp.give"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
+    const row = await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character);
     const reason = ctx.intent.reason ? cleanText(ctx.intent.reason, 200) : null;
     const after = adjustFatePoints({ fatePoints: row.fatePoints }, ctx.intent.amount);
     await saveFatePoints(ctx.tx, row.id, after.fatePoints);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.fp.give",
       characterId: row.id,
       summary: { key: "log.fate.fpGive", params: { name: row.name, amount: ctx.intent.amount } },
@@ -88,26 +80,21 @@ export const fpGive = defineUseCase({
 });
 
 /** A new game week (GM): fate points back up to each refresh (more are kept), spent ULTIMATEs return. */
-export const fpRefresh = defineUseCase({
-  systems: ["fate"],
+export const fpRefresh = defineFateUseCase({
   schema: fateIntents["fp.refresh"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const state = tableState(table);
+    const state = tableState(ctx.table);
     const week = state.fateWeek + 1;
     const lines: string[] = [];
-    for (const row of await liveCharacters(ctx.tx, table.id)) {
+    for (const row of await liveCharacters(ctx.tx, ctx.table.id)) {
       const before = fateCharacter(row);
       const after = startNewWeek(before);
       await saveFateCharacter(ctx.tx, row, after);
       const magic = after.stunts.filter(
         (s, i) => before.stunts[i]?.disabledUntilNextWeek && !s.disabledUntilNextWeek,
       );
-      await appendLog(ctx, table.id, {
+      await appendLog(ctx, ctx.table.id, {
         action: "fate.fp.refresh",
         characterId: row.id,
         summary: {
@@ -128,7 +115,7 @@ export const fpRefresh = defineUseCase({
             : ""),
       );
     }
-    await saveTableState(ctx.tx, table, { ...state, fateWeek: week });
+    await saveTableState(ctx.tx, ctx.table, { ...state, fateWeek: week });
     return {
       reply: {
         embeds: [
@@ -147,14 +134,11 @@ export const fpRefresh = defineUseCase({
  * The check panel's "+2 to the difficulty" button: a private form for `/fp spend on:passive`
  * (the aspect invoked and the reason; the GM also names the GM character who pays).
  */
-export const fpSpendForm = defineUseCase({
-  systems: ["fate"],
+export const fpSpendForm = defineFateUseCase({
   schema: fateIntents["fp.spend-form"],
-  table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const { table } = ctx;
     const lang = ctx.userLang;
     return {
       modal: {
@@ -163,7 +147,7 @@ export const fpSpendForm = defineUseCase({
         inputs: [
           { field: "aspect", label: t(lang, "fate.fp.formAspect"), style: "short", maxLength: 100 },
           { field: "reason", label: t(lang, "fate.fp.formReason"), style: "short", maxLength: 200 },
-          ...(isGm(table, ctx.actor)
+          ...(isGm(ctx.table, ctx.actor)
             ? [
                 {
                   field: "character",
@@ -185,14 +169,9 @@ export const fpSpendForm = defineUseCase({
  * opposition of the table's latest check with a difficulty (an invoke of `aspect`). The GM
  * spends a GM character's points the same way, naming it; there is no unlimited bank.
  */
-export const fpSpend = defineUseCase({
-  systems: ["fate"],
+export const fpSpend = defineFateUseCase({
   schema: fateIntents["fp.spend"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const row = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
     const reason = cleanText(ctx.intent.reason, 200);
     const effects: Effect[] = [];
@@ -205,7 +184,7 @@ export const fpSpend = defineUseCase({
         checkFlow,
         await sqlFor(ctx.tx).one<Flow>`
         SELECT f.* FROM (
-          SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+          SELECT * FROM flow WHERE table_id = ${ctx.table.id} AND kind = 'fate.check' AND status = 'open'
           ORDER BY id DESC LIMIT 50
         ) f
         WHERE f.state -> 'check' -> 'opposition' ->> 'kind' = 'passive'
@@ -213,7 +192,7 @@ export const fpSpend = defineUseCase({
       );
       if (!flow) refuse("errors.fate.noPassiveCheck");
       if (flow.state.rollerId === row.id) refuse("errors.fate.passiveOwnCheck", { name: row.name });
-      const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, null);
+      const found = await findInvokableAspect(ctx.tx, ctx.table, ctx.intent.aspect, null);
       const result = invokeAspect(
         {
           check: flow.state.check,
@@ -224,7 +203,7 @@ export const fpSpend = defineUseCase({
         },
         ctx.dice,
       );
-      await saveInvokedAspect(ctx.tx, table, found, result.aspect);
+      await saveInvokedAspect(ctx.tx, ctx.table, found, result.aspect);
       const state: CheckFlowState = { ...flow.state, check: result.check };
       await saveFlowState(ctx.tx, checkFlow, flow.id, state);
       effects.push(panelEdit(flow, panel(ctx, flow, state)));
@@ -255,7 +234,7 @@ export const fpSpend = defineUseCase({
         : { key: "log.fate.fpSpentDetail", params: { name: row.name } };
     }
     await saveFatePoints(ctx.tx, row.id, after);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.fp.spend",
       characterId: row.id,
       summary,

@@ -15,12 +15,13 @@ import {
 } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
 import { requireControl } from "../access.js";
-import { createFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import { requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
-import { type ActionContext, defineUseCase, type Effect } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
 import { openConflict, recordHitInConflict } from "./conflict-state.js";
-import { hitFlow } from "./flow-states.js";
+import { defineFateUseCase } from "./fate-use-case.js";
+import { hitFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFateCharacter } from "./state.js";
 
@@ -252,11 +253,7 @@ export async function landHit(
     checkFlowId,
     taken: null,
   };
-  const flow = await createFlow(ctx.tx, hitFlow, {
-    tableId: table.id,
-    state,
-    createdByUserId: ctx.actor.userId,
-  });
+  const flow = await startFlow(ctx, hitFlow, table.id, state);
   await appendLog(ctx, table.id, {
     action: "fate.hit.waiting",
     characterId: target.id,
@@ -279,16 +276,11 @@ export async function waitingHitsOn(ctx: Pick<ActionContext, "tx">, table: GameT
 }
 
 /** The target's player (the GM for the GM's characters, or for an absent player) chooses how to take the hit. */
-export const absorbChoice = defineUseCase({
-  systems: ["fate"],
+export const absorbChoice = defineFateUseCase({
   schema: fateIntents["fate.absorb"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, hitFlow, table.id, ctx.intent.flowId);
-    const target = await characterById(ctx.tx, table.id, flow.state.targetId);
+    const flow = await requireFlow(ctx.tx, hitFlow, ctx.table.id, ctx.intent.flowId);
+    const target = await characterById(ctx.tx, ctx.table.id, flow.state.targetId);
     requireControl(ctx, target, { gmMayActForPlayers: true });
     let state = flow.state;
     if (state.kind === null) {
@@ -299,11 +291,11 @@ export const absorbChoice = defineUseCase({
       if (options.length > 1) {
         await saveFlowState(ctx.tx, hitFlow, flow.id, state);
         return {
-          reply: hitView(ctx.publicLang, flow, state, target, chooserOf(table, target)),
+          reply: hitView(ctx.publicLang, flow, state, target, chooserOf(ctx.table, target)),
           replyMode: "update",
         };
       }
-      return finish(ctx, table, flow, state, target, options[0] ?? "takenOut");
+      return finish(ctx, ctx.table, flow, state, target, options[0] ?? "takenOut");
     }
     if (!ctx.intent.option) refuse("errors.fate.chooseAbsorption");
     // The sheet may have changed since the panel was drawn (another hit): then it is redrawn with the
@@ -315,7 +307,7 @@ export const absorbChoice = defineUseCase({
     const chosen = encodeAbsorption(decodeAbsorption(ctx.intent.option!));
     if (!current.includes(chosen) && current.length > 0) {
       return {
-        reply: hitView(ctx.publicLang, flow, state, target, chooserOf(table, target)),
+        reply: hitView(ctx.publicLang, flow, state, target, chooserOf(ctx.table, target)),
         replyMode: "update" as const,
         effects: [
           {
@@ -325,8 +317,8 @@ export const absorbChoice = defineUseCase({
         ],
       };
     }
-    if (current.length === 0) return finish(ctx, table, flow, state, target, "takenOut");
-    return finish(ctx, table, flow, state, target, decodeAbsorption(ctx.intent.option!));
+    if (current.length === 0) return finish(ctx, ctx.table, flow, state, target, "takenOut");
+    return finish(ctx, ctx.table, flow, state, target, decodeAbsorption(ctx.intent.option!));
   },
 });
 

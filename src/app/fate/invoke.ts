@@ -1,4 +1,5 @@
 /** Invoking an aspect on a check (docs/rules/fate.md §3.2): +2, a reroll, or +2 to a passive opposition. */
+
 import type { Flow, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -9,10 +10,11 @@ import { isGm, requireControl } from "../access.js";
 import { panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
-import { type AutocompleteSource, defineUseCase, type Effect } from "../use-case.js";
+import type { AutocompleteSource, Effect } from "../use-case.js";
 import { type Ctx, panel } from "./check.js";
 import { sideOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, saveFatePoints } from "./state.js";
@@ -66,23 +68,20 @@ async function invokerFor(ctx: Ctx, table: GameTable, state: CheckFlowState, mod
   return roller;
 }
 
-export const invokeMenu = defineUseCase({
-  systems: ["fate"],
+export const invokeMenu = defineFateUseCase({
   schema: fateIntents["fate.invoke-menu"],
-  table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const { table } = ctx;
-    const flow = await requireFlow(ctx.tx, checkFlow, table.id, ctx.intent.flowId);
-    const invoker = await invokerFor(ctx, table, flow.state, ctx.intent.mode);
+    const flow = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
+    const invoker = await invokerFor(ctx, ctx.table, flow.state, ctx.intent.mode);
     if (ctx.intent.mode === "passive" && flow.state.check.opposition.kind !== "passive") {
       refuse("errors.fate.noPassiveOpposition");
     }
-    const aspects = await invokableAspects(ctx.tx, table);
+    const aspects = await invokableAspects(ctx.tx, ctx.table);
     if (aspects.length === 0) refuse("errors.fate.noAspects");
     // The free invokes shown are those this invoker may spend: their own and their side's (docs/rules/fate.md §3.2).
-    const who = invoker ? { id: String(invoker.id), side: await sideOf(ctx, table, invoker) } : null;
+    const who = invoker ? { id: String(invoker.id), side: await sideOf(ctx, ctx.table, invoker) } : null;
     const free = (a: (typeof aspects)[number]) =>
       who ? usableFreeInvokes(a.aspect, who) : a.aspect.freeInvokes.length;
     const sorted = [...aspects].sort((a, b) => free(b) - free(a));
@@ -110,25 +109,20 @@ export const invokeMenu = defineUseCase({
   },
 });
 
-export const invoke = defineUseCase({
-  systems: ["fate"],
+export const invoke = defineFateUseCase({
   schema: fateIntents.invoke,
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const mode = ctx.intent.mode ?? "plus2";
     const named =
       ctx.intent.check === undefined ? undefined : Number(String(ctx.intent.check).replace("#", ""));
-    const flow = await checkForInvoke(ctx, table, mode, ctx.intent.flowId ?? named);
-    const invokerRow = await invokerFor(ctx, table, flow.state, mode);
-    const found = await findInvokableAspect(ctx.tx, table, ctx.intent.aspect, flow.state.rollerId);
+    const flow = await checkForInvoke(ctx, ctx.table, mode, ctx.intent.flowId ?? named);
+    const invokerRow = await invokerFor(ctx, ctx.table, flow.state, mode);
+    const found = await findInvokableAspect(ctx.tx, ctx.table, ctx.intent.aspect, flow.state.rollerId);
     const invoker = invokerRow
       ? { id: String(invokerRow.id), fatePoints: invokerRow.fatePoints }
       : { id: "gm", fatePoints: GM_BANK };
     // Free invokes belong to a side (docs/rules/fate.md §3.2): only the holder and their allies spend them.
-    const side = invokerRow ? await sideOf(ctx, table, invokerRow) : "npc";
+    const side = invokerRow ? await sideOf(ctx, ctx.table, invokerRow) : "npc";
     const result = invokeAspect(
       { check: flow.state.check, invoker, side, aspect: found.aspect, mode, paidWith: ctx.intent.pay },
       ctx.dice,
@@ -136,7 +130,7 @@ export const invoke = defineUseCase({
     if (invokerRow && result.invoker.fatePoints !== invokerRow.fatePoints) {
       await saveFatePoints(ctx.tx, invokerRow.id, result.invoker.fatePoints);
     }
-    await saveInvokedAspect(ctx.tx, table, found, result.aspect);
+    await saveInvokedAspect(ctx.tx, ctx.table, found, result.aspect);
     const state: CheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, checkFlow, flow.id, state);
     const effects: Effect[] = [panelEdit(flow, panel(ctx, flow, state))];
@@ -144,7 +138,7 @@ export const invoke = defineUseCase({
       const linked = typedFlowOrNull(
         checkFlow,
         await sqlFor(ctx.tx).one<Flow>`
-        SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${table.id} AND status = 'open'`,
+        SELECT * FROM flow WHERE id = ${state.linkFlowId} AND table_id = ${ctx.table.id} AND status = 'open'`,
       );
       if (linked) {
         const other = linked.state;
@@ -160,7 +154,7 @@ export const invoke = defineUseCase({
         effects.push({ kind: "editPanel", flowId: linked.id, view: panel(ctx, linked, updated) });
       }
     }
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.invoke",
       characterId: invokerRow?.id ?? null,
       summary: {

@@ -24,9 +24,10 @@ import { sqlFor } from "../../store/db.js";
 import { actingCharacter, requireTable } from "../access.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
-import { type ActionContext, defineUseCase, type SystemHooks } from "../use-case.js";
+import type { ActionContext, SystemHooks } from "../use-case.js";
 import { aspectLines } from "./aspect.js";
 import { openConflict } from "./conflict-state.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { fateIntents } from "./intents.js";
 import { consequenceRecovery, recoveryText } from "./recovery.js";
 import { fateCharacter, saveFateCharacter, sheetOf, tableState } from "./state.js";
@@ -78,12 +79,8 @@ async function changeSheet(
   return saved;
 }
 
-export const characterSkill = defineUseCase({
-  systems: ["fate"],
+export const characterSkill = defineFateUseCase({
   schema: fateIntents["character.skill"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const { skill, value, ranks } = ctx.intent;
     if (!ranks && (skill === undefined || value === undefined)) refuse("errors.fate.skillOrRanks");
@@ -108,12 +105,8 @@ export const characterSkill = defineUseCase({
   },
 });
 
-export const characterStunt = defineUseCase({
-  systems: ["fate"],
+export const characterStunt = defineFateUseCase({
   schema: fateIntents["character.stunt"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const saved = await changeSheet(
       ctx,
@@ -153,12 +146,8 @@ export const characterStunt = defineUseCase({
   },
 });
 
-export const characterRace = defineUseCase({
-  systems: ["fate"],
+export const characterRace = defineFateUseCase({
   schema: fateIntents["character.race"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const saved = await changeSheet(
       ctx,
@@ -182,12 +171,8 @@ export const characterRace = defineUseCase({
   },
 });
 
-export const characterRatings = defineUseCase({
-  systems: ["fate"],
+export const characterRatings = defineFateUseCase({
   schema: fateIntents["character.ratings"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
     const saved = await changeSheet(
       ctx,
@@ -213,27 +198,22 @@ export const characterRatings = defineUseCase({
   },
 });
 
-export const characterUltimate = defineUseCase({
-  systems: ["fate"],
+export const characterUltimate = defineFateUseCase({
   schema: fateIntents["character.ultimate"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const row = await actingCharacter(ctx, ctx.intent.character);
     const before = fateCharacter(row);
     const after = useUltimate(before, ctx.intent.stunt);
     const stunt = findStunt(before, ctx.intent.stunt);
     await saveFateCharacter(ctx.tx, row, after);
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.ultimate",
       characterId: row.id,
       summary: {
         key: "log.fate.ultimate",
         params: { name: row.name, stunt: stunt.name, ultimate: stunt.ultimate ?? "" },
       },
-      after: { disabledUntilNextWeek: stunt.name, week: tableState(table).fateWeek },
+      after: { disabledUntilNextWeek: stunt.name, week: tableState(ctx.table).fateWeek },
     });
     return {
       reply: {

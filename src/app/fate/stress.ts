@@ -5,30 +5,25 @@ import { type ConsequenceSlotId, clearConsequence, nameConsequence } from "../..
 import { findCharacter, requireControl } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import { defineUseCase } from "../use-case.js";
 import { settleAttacksOn } from "./attack.js";
 import { closeOpenChecks } from "./conflict-state.js";
+import { defineFateUseCase } from "./fate-use-case.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { consequenceRecovery, earlyClearNote } from "./recovery.js";
 import { characterById, fateCharacter, liveCharacters, saveFateCharacter } from "./state.js";
 
-export const stressHit = defineUseCase({
-  systems: ["fate"],
+export const stressHit = defineFateUseCase({
   schema: fateIntents["stress.hit"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
+    const row = await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character);
     requireControl(ctx, row, { gmMayActForPlayers: true });
-    await refuseIfOutOfTheFight(ctx, table, row);
+    await refuseIfOutOfTheFight(ctx, ctx.table, row);
     // A hit by hand on someone an attack is waiting to hit settles that attack: it is applied once.
-    const settled = await settleAttacksOn(ctx, table, row.id, ctx.intent.shifts);
+    const settled = await settleAttacksOn(ctx, ctx.table, row.id, ctx.intent.shifts);
     const landed = await landHit(
       ctx,
-      table,
+      ctx.table,
       row,
       ctx.intent.shifts,
       ctx.intent.kind ?? "physical",
@@ -45,22 +40,17 @@ export const stressHit = defineUseCase({
   },
 });
 
-export const stressClear = defineUseCase({
-  systems: ["fate"],
+export const stressClear = defineFateUseCase({
   schema: fateIntents["stress.clear"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const rows = ctx.intent.character
-      ? [await findCharacter(ctx.tx, table.id, ctx.intent.character)]
-      : await liveCharacters(ctx.tx, table.id);
+      ? [await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character)]
+      : await liveCharacters(ctx.tx, ctx.table.id);
     for (const row of rows) {
       const before = fateCharacter(row);
       await saveFateCharacter(ctx.tx, row, clearStress(before));
-      await appendLog(ctx, table.id, {
+      await appendLog(ctx, ctx.table.id, {
         action: "fate.stress.clear",
         characterId: row.id,
         summary: { key: "log.fate.stressClear", params: { name: row.name } },
@@ -68,7 +58,7 @@ export const stressClear = defineUseCase({
       });
     }
     // Clearing everyone's stress ends the scene: its open checks stop taking invokes (docs/rules/fate.md §3.2).
-    const closed = ctx.intent.character ? [] : await closeOpenChecks(ctx, table);
+    const closed = ctx.intent.character ? [] : await closeOpenChecks(ctx, ctx.table);
     return {
       reply: {
         content: t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }),
@@ -79,18 +69,13 @@ export const stressClear = defineUseCase({
 });
 
 /** Names a consequence the character has taken, or (GM, or the character's player) takes a free slot by hand. */
-export const consequenceAdd = defineUseCase({
-  systems: ["fate"],
+export const consequenceAdd = defineFateUseCase({
   schema: fateIntents["consequence.add"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
     const row =
       ctx.intent.characterId !== undefined
-        ? await characterById(ctx.tx, table.id, ctx.intent.characterId)
-        : await findCharacter(ctx.tx, table.id, ctx.intent.character ?? "");
+        ? await characterById(ctx.tx, ctx.table.id, ctx.intent.characterId)
+        : await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character ?? "");
     requireControl(ctx, row, { gmMayActForPlayers: true });
     const before = fateCharacter(row);
     const slot = before.consequences.find((s) => s.id === ctx.intent.severity);
@@ -109,7 +94,7 @@ export const consequenceAdd = defineUseCase({
     const name = cleanName(ctx.intent.name, 100);
     const consequences = nameConsequence(before.consequences, slot.id as ConsequenceSlotId, name);
     await saveFateCharacter(ctx.tx, row, { ...before, consequences });
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.consequence.add",
       characterId: row.id,
       summary: { key: "log.fate.consequenceAdd", params: { name: row.name, aspect: name, slot: slot.id } },
@@ -129,22 +114,17 @@ export const consequenceAdd = defineUseCase({
 });
 
 /** The GM clears a consequence (docs/rules/fate.md §3.3). */
-export const consequenceClear = defineUseCase({
-  systems: ["fate"],
+export const consequenceClear = defineFateUseCase({
   schema: fateIntents["consequence.clear"],
-  table: "required",
   access: "gm",
-  mutates: true,
-  ephemeral: false,
   async run(ctx) {
-    const { table } = ctx;
-    const row = await findCharacter(ctx.tx, table.id, ctx.intent.character);
+    const row = await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character);
     const before = fateCharacter(row);
     const consequences = clearConsequence(before.consequences, ctx.intent.severity);
     const old = before.consequences.find((s) => s.id === ctx.intent.severity);
-    const [recovery] = await consequenceRecovery(ctx.tx, table.id, row.id, old ? [old] : [], ctx.now);
+    const [recovery] = await consequenceRecovery(ctx.tx, ctx.table.id, row.id, old ? [old] : [], ctx.now);
     await saveFateCharacter(ctx.tx, row, { ...before, consequences });
-    await appendLog(ctx, table.id, {
+    await appendLog(ctx, ctx.table.id, {
       action: "fate.consequence.clear",
       characterId: row.id,
       summary: { key: "log.fate.consequenceClear", params: { name: row.name, slot: ctx.intent.severity } },
@@ -163,15 +143,12 @@ export const consequenceClear = defineUseCase({
 });
 
 /** The button under a hit that took a consequence: a form to name exactly that slot. */
-export const nameConsequenceForm = defineUseCase({
-  systems: ["fate"],
+export const nameConsequenceForm = defineFateUseCase({
   schema: fateIntents["fate.name-consequence"],
-  table: "required",
   mutates: false,
   ephemeral: true,
   async run(ctx) {
-    const { table } = ctx;
-    const row = await characterById(ctx.tx, table.id, ctx.intent.characterId);
+    const row = await characterById(ctx.tx, ctx.table.id, ctx.intent.characterId);
     requireControl(ctx, row, { gmMayActForPlayers: true });
     const slot = fateCharacter(row).consequences.find((s) => s.id === ctx.intent.slot);
     if (!slot?.taken) refuse("errors.fate.consequenceSlotFree", { slot: ctx.intent.slot });
