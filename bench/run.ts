@@ -11,6 +11,7 @@
  *   npm run bench -- --no-floor --no-fairness --out /tmp/x.json
  *   npm run bench -- --scenarios "conflict|trust" --profile   (a subset; a CPU profile of the bot)
  *   npm run bench -- --ratio-classes "roll|reserve" --ratio-rate 100 --ratio-duration 15
+ *   npm run bench -- --ratio-only --ratio-classes "fate check" --sql-census   (no 200/s run: faster)
  *
  * After the measured run(s), the ratio phase: each command class (bench/scenarios.ts
  * COMMAND_CLASSES) on its own at --ratio-rate, the bot's and PostgreSQL's CPU per interaction
@@ -68,6 +69,7 @@ const { values: args } = parseArgs({
     "ratio-classes": { type: "string" },
     "no-ratios": { type: "boolean", default: false },
     "strict-ratios": { type: "boolean", default: false },
+    "ratio-only": { type: "boolean", default: false },
   },
 });
 
@@ -90,7 +92,8 @@ const settings = {
   floorDurationS: Number(args["floor-duration"] ?? (quick ? 8 : 30)),
   tables: Number(args.tables ?? (quick ? 120 : 300)),
   guilds: Number(args.guilds ?? 5000),
-  runs: Number(args.runs ?? 1),
+  /** `--ratio-only`: no measured run at --rate (nor its floor), only the cost-per-interaction phase. */
+  runs: args["ratio-only"] ? 0 : Number(args.runs ?? 1),
   seed: Number(args.seed ?? 20261129),
   floor: !(args["no-floor"] ?? false),
   fairness: !(args["no-fairness"] ?? false),
@@ -415,7 +418,8 @@ async function main() {
       runs.push({ bot: botPhase, floor: floorPhase });
     }
 
-    if (settings.sqlCensus) printCensus(censusFile, runs);
+    if (settings.runs === 0) await bot.stop();
+    else if (settings.sqlCensus) printCensus(censusFile, runs);
 
     // ---- cost per interaction: each command class on its own, below saturation ------------------
     const ratios =
@@ -712,7 +716,7 @@ function buildReport(input: {
   const m = input.memory;
   const rssGrowth = round((m.rssAtEnd - m.rssAtStart) / m.rssAtStart, 3);
   const longEnough = settings.durationS >= 60 && settings.rate >= 200;
-  const targets: Array<{ target: string; value: string; pass: boolean | null }> = [
+  const capacityTargets: Array<{ target: string; value: string; pass: boolean | null }> = [
     {
       target: `zero failed or late at ${settings.rate}/s for ${settings.durationS} s${longEnough ? "" : " (target: 200/s for 60 s)"}`,
       value: `${summary.failed} failed, ${summary.achievedRate}/s achieved`,
@@ -738,6 +742,9 @@ function buildReport(input: {
       value: `max ${mb(Math.max(m.rssAtEnd, ...m.samples.map((s) => s.rss)))} MB`,
       pass: Math.max(m.rssAtEnd, ...m.samples.map((s) => s.rss)) < TARGETS.maxRssBytes,
     },
+  ];
+  const targets: Array<{ target: string; value: string; pass: boolean | null }> = [
+    ...(input.runs.length > 0 ? capacityTargets : []),
     {
       target: "start-up to ready < 3 s (warm database)",
       value: `${input.startup.warmMs} ms`,
@@ -813,12 +820,13 @@ function printReport(report: Report) {
       .join("  ");
   const w = [34, 9, 9, 9, 9, 10, 10];
   say("");
-  say(
-    `=== results (${report.settings.runs > 1 ? `medians of ${report.settings.runs} runs` : "one run"}; latencies in ms) ===`,
-  );
-  say(row(["", "ack p50", "ack p95", "ack p99", "ack max", "final p50", "final p99"], w));
   const first = report.runs[0];
+  if (!first) say(`=== no measured run at ${report.settings.rate}/s (--ratio-only) ===`);
   if (first) {
+    say(
+      `=== results (${report.settings.runs > 1 ? `medians of ${report.settings.runs} runs` : "one run"}; latencies in ms) ===`,
+    );
+    say(row(["", "ack p50", "ack p95", "ack p99", "ack max", "final p50", "final p99"], w));
     say(row(["bot, all", s.ackP50, s.ackP95, s.ackP99, s.ackMax, s.finalP50, s.finalP99], w));
     for (const [cls, v] of Object.entries(first.bot.byClass)) {
       say(
