@@ -12,6 +12,12 @@ export function requireTable(ctx: Pick<ActionContext, "table">): GameTable {
   return ctx.table;
 }
 
+/** The guild the action is in: tables and saved rolls live in a server, never in a DM. */
+export function requireGuild(ctx: Pick<ActionContext, "invocation">): string {
+  if (!ctx.invocation.guildId) refuse("errors.table.guildOnly");
+  return ctx.invocation.guildId;
+}
+
 export function isGm(table: GameTable, actor: Actor): boolean {
   return table.gmUserId === actor.userId;
 }

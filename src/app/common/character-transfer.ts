@@ -4,8 +4,10 @@ import { t } from "../../i18n/index.js";
 import { DomainError, refuse } from "../../rules/errors.js";
 import { findCharacter, requireTable } from "../access.js";
 import type { Intent } from "../intent.js";
-import { type ActionContext, defineUseCase, SYSTEMS, type UseCase } from "../use-case.js";
-import { commonIntents, type UploadedFile } from "./intents.js";
+import { type ActionContext, SYSTEMS, type UseCase } from "../use-case.js";
+import { notice } from "./answers.js";
+import type { UploadedFile } from "./intents.js";
+import { tableUseCase } from "./use-cases.js";
 
 /**
  * `/character export name` and `/character import file|text`: a sheet as JSON. The file says
@@ -261,13 +263,10 @@ function readFile(ctx: ActionContext<{ type: string; file?: UploadedFile; text?:
   return parsed.data;
 }
 
-export const characterExport = defineUseCase({
-  schema: commonIntents["character.export"],
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
+export const characterExport = tableUseCase(
+  "character.export",
+  { mutates: false, ephemeral: true },
+  async (ctx, table) => {
     const row = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     const file = {
       format: CHARACTER_FORMAT,
@@ -280,8 +279,7 @@ export const characterExport = defineUseCase({
     };
     return {
       reply: {
-        ephemeral: true,
-        embeds: [{ description: t(ctx.userLang, "character.export.done", { name: row.name }), tone: "info" }],
+        ...notice(t(ctx.userLang, "character.export.done", { name: row.name }), "info", { ephemeral: true }),
         files: [
           {
             name: `character-${row.nameKey.replace(/[^\p{L}\p{N}]+/gu, "-")}.json`,
@@ -291,15 +289,12 @@ export const characterExport = defineUseCase({
       },
     };
   },
-});
+);
 
-export const characterImport = defineUseCase({
-  schema: commonIntents["character.import"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const characterImport = tableUseCase(
+  "character.import",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const file = readFile(ctx);
     if (file.system !== table.system) {
       refuse("errors.characterImport.otherGame", {
@@ -318,19 +313,11 @@ export const characterImport = defineUseCase({
     // Any problem: the refusal rolls the whole import back, the new character too.
     if (problems.length > 0) refuse("errors.characterImport.invalid", { problems: problems.join("\n") });
     const saved = await findCharacter(ctx.tx, table.id, file.name);
-    return {
-      reply: {
-        embeds: [
-          {
-            description: t(ctx.publicLang, "character.import.done", {
-              name: saved.name,
-              user: `<@${ctx.actor.userId}>`,
-              parts: rest.length,
-            }),
-            tone: "success",
-          },
-        ],
-      },
-    };
+    const done = t(ctx.publicLang, "character.import.done", {
+      name: saved.name,
+      user: `<@${ctx.actor.userId}>`,
+      parts: rest.length,
+    });
+    return { reply: notice(done, "success") };
   },
-});
+);

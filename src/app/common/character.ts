@@ -12,21 +12,19 @@ import {
   renameCharacter,
   tableCharacters,
 } from "../../store/characters.js";
-import { findCharacter, isGm, requireControl, requireTable } from "../access.js";
+import { actingCharacter, findCharacter, isGm, requireControl, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { ActionContext } from "../use-case.js";
 import type { EmbedView } from "../views.js";
-import { commonIntents } from "./intents.js";
+import { confirmation, confirmed, notice } from "./answers.js";
+import { tableUseCase } from "./use-cases.js";
 
-export const characterCreate = defineUseCase({
-  schema: commonIntents["character.create"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const characterCreate = tableUseCase(
+  "character.create",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const gm = isGm(table, ctx.actor);
     const kind = ctx.intent.kind ?? (ctx.intent.player || !gm ? "pc" : "npc");
     const characterName = cleanName(ctx.intent.name);
@@ -77,7 +75,7 @@ export const characterCreate = defineUseCase({
       },
     };
   },
-});
+);
 
 export async function sheetEmbed(
   ctx: Pick<ActionContext, "tx" | "publicLang" | "table">,
@@ -102,13 +100,10 @@ export async function sheetEmbed(
   };
 }
 
-export const characterShow = defineUseCase({
-  schema: commonIntents["character.show"],
-  table: "required",
-  mutates: false,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const characterShow = tableUseCase(
+  "character.show",
+  { mutates: false, ephemeral: false },
+  async (ctx, table) => {
     let character: Character;
     if (ctx.intent.name) character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
     else {
@@ -118,15 +113,12 @@ export const characterShow = defineUseCase({
     }
     return { reply: { embeds: [await sheetEmbed(ctx, character)] } };
   },
-});
+);
 
-export const characterList = defineUseCase({
-  schema: commonIntents["character.list"],
-  table: "required",
-  mutates: false,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const characterList = tableUseCase(
+  "character.list",
+  { mutates: false, ephemeral: false },
+  async (ctx, table) => {
     const characters = await tableCharacters(ctx.tx, table.id);
     const lines = characters.map((c) => {
       const who = c.ownerUserId ? `<@${c.ownerUserId}>` : t(ctx.publicLang, "character.gmCharacter");
@@ -149,17 +141,13 @@ export const characterList = defineUseCase({
       },
     };
   },
-});
+);
 
-export const characterRename = defineUseCase({
-  schema: commonIntents["character.rename"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
-    requireControl(ctx, character, { gmMayActForPlayers: true });
+export const characterRename = tableUseCase(
+  "character.rename",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const character = await actingCharacter(ctx, ctx.intent.name, { gmMayActForPlayers: true });
     const newName = cleanName(ctx.intent.newName);
     const key = nameKey(newName);
     const clash = await liveCharacterByKey(ctx.tx, table.id, key, { except: character.id });
@@ -172,59 +160,29 @@ export const characterRename = defineUseCase({
       before: { name: character.name },
       after: { name: newName },
     });
+    const done = t(ctx.publicLang, "character.rename.done", { from: character.name, to: newName });
+    return { reply: notice(done, "success") };
+  },
+);
+
+export const characterDelete = tableUseCase(
+  "character.delete",
+  { mutates: false, ephemeral: true },
+  async (ctx) => {
+    const character = await actingCharacter(ctx, ctx.intent.name, { gmMayActForPlayers: true });
     return {
-      reply: {
-        embeds: [
-          {
-            description: t(ctx.publicLang, "character.rename.done", { from: character.name, to: newName }),
-            tone: "success",
-          },
-        ],
-      },
+      reply: confirmation(t(ctx.userLang, "character.delete.confirm", { name: character.name }), {
+        label: t(ctx.userLang, "character.delete.button"),
+        intent: { type: "character.delete-confirm", characterId: character.id },
+      }),
     };
   },
-});
+);
 
-export const characterDelete = defineUseCase({
-  schema: commonIntents["character.delete"],
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
-    requireControl(ctx, character, { gmMayActForPlayers: true });
-    return {
-      reply: {
-        ephemeral: true,
-        embeds: [
-          {
-            description: t(ctx.userLang, "character.delete.confirm", { name: character.name }),
-            tone: "warning",
-          },
-        ],
-        rows: [
-          [
-            {
-              kind: "button",
-              style: "danger",
-              label: t(ctx.userLang, "character.delete.button"),
-              intent: { type: "character.delete-confirm", characterId: character.id },
-            },
-          ],
-        ],
-      },
-    };
-  },
-});
-
-export const characterDeleteConfirm = defineUseCase({
-  schema: commonIntents["character.delete-confirm"],
-  table: "required",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const characterDeleteConfirm = tableUseCase(
+  "character.delete-confirm",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
     const character = await liveCharacterById(ctx.tx, table.id, ctx.intent.characterId);
     if (!character) refuse("errors.character.alreadyDeleted");
     requireControl(ctx, character, { gmMayActForPlayers: true });
@@ -236,30 +194,13 @@ export const characterDeleteConfirm = defineUseCase({
       summary: { key: "log.character.delete", params: { name: character.name } },
       before: { name: character.name, owner: character.ownerUserId },
     });
-    return {
-      replyMode: "update",
-      reply: {
-        embeds: [
-          { description: t(ctx.userLang, "character.delete.done", { name: character.name }), tone: "info" },
-        ],
-        rows: [],
-      },
-      effects: [
-        {
-          kind: "post",
-          channelId: table.channelId,
-          view: {
-            embeds: [
-              {
-                description: t(ctx.publicLang, "character.delete.announce", {
-                  name: character.name,
-                  user: `<@${ctx.actor.userId}>`,
-                }),
-              },
-            ],
-          },
-        },
-      ],
-    };
+    const announce = t(ctx.publicLang, "character.delete.announce", {
+      name: character.name,
+      user: `<@${ctx.actor.userId}>`,
+    });
+    return confirmed(t(ctx.userLang, "character.delete.done", { name: character.name }), {
+      channelId: table.channelId,
+      embed: { description: announce },
+    });
   },
-});
+);

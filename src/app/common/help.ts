@@ -4,9 +4,8 @@ import { commonCommands, type Game, gameCommandModules } from "../../../commands
 import { commandText } from "../../../commands/names.js";
 import type { CommandSpec, GroupSpec, SubcommandSpec } from "../../../commands/spec.js";
 import { catalogues, type Lang, t } from "../../i18n/index.js";
-import { defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
-import { commonIntents } from "./intents.js";
+import { channelUseCase } from "./use-cases.js";
 
 export { HELP_TOPICS };
 export type HelpTopic = (typeof HELP_TOPICS)[number];
@@ -113,20 +112,14 @@ export function helpMessages(lang: Lang, topic: HelpTopic): MessageView[] {
   );
 }
 
-export const help = defineUseCase({
-  schema: commonIntents.help,
-  table: "optional",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    // Without a topic: the table's game if the channel has one, else how to start.
-    const topic =
-      ctx.intent.topic ??
-      (ctx.table && GAME_TOPICS.includes(ctx.table.system) ? (ctx.table.system as HelpTopic) : "start");
-    const [first, ...more] = helpMessages(ctx.userLang, topic);
-    return {
-      reply: first as MessageView,
-      effects: more.map((view) => ({ kind: "followup" as const, view })),
-    };
-  },
+export const help = channelUseCase("help", { mutates: false, ephemeral: true }, async (ctx) => {
+  // Without a topic: the table's game if the channel has one, else how to start.
+  const topic =
+    ctx.intent.topic ??
+    (ctx.table && GAME_TOPICS.includes(ctx.table.system) ? (ctx.table.system as HelpTopic) : "start");
+  const [first, ...more] = helpMessages(ctx.userLang, topic);
+  return {
+    reply: first as MessageView,
+    effects: more.map((view) => ({ kind: "followup" as const, view })),
+  };
 });

@@ -2,12 +2,13 @@ import { t } from "../../i18n/index.js";
 import { parseDiceExpression } from "../../rules/dice-expression.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
-import { actingCharacter } from "../access.js";
+import { actingCharacter, requireGuild } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { cleanName, nameKey } from "../names.js";
-import { type ActionContext, type AutocompleteSource, defineUseCase } from "../use-case.js";
-import { commonIntents } from "./intents.js";
+import type { ActionContext, AutocompleteSource } from "../use-case.js";
+import { notice } from "./answers.js";
 import { performRoll } from "./roll.js";
+import { channelUseCase } from "./use-cases.js";
 
 /** Saved rolls a user may keep in one guild. */
 export const MAX_SAVED_ROLLS = 50;
@@ -19,12 +20,6 @@ interface SavedRollRow {
   id: number;
   name: string;
   expression: string;
-}
-
-function guildOf(ctx: ActionContext): string {
-  const guildId = ctx.invocation.guildId;
-  if (!guildId) refuse("errors.table.guildOnly");
-  return guildId;
 }
 
 /** The names a macro refers to, in order of first use. */
@@ -43,51 +38,36 @@ export function fillReferences(expression: string, lookup: (name: string) => num
   });
 }
 
-export const macroSave = defineUseCase({
-  schema: commonIntents["macro.save"],
-  table: "optional",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const guildId = guildOf(ctx);
-    const name = cleanName(ctx.intent.name, 32);
-    const expression = ctx.intent.expression.trim();
-    // Checked now with every reference as 0, so a typo is found when saving, not at the table.
-    parseDiceExpression(
-      fillReferences(expression, () => 0),
-      { fateTable: ctx.table?.system === "fate" },
-    );
-    const sql = sqlFor(ctx.tx);
-    // One user's saves in one guild, one at a time: the cap holds under concurrent saves.
-    await sql.rows`SELECT pg_advisory_xact_lock(hashtext(${`saved_roll:${guildId}:${ctx.actor.userId}`}))`;
-    const existing = await sql.rows<{ nameKey: string }>`
+export const macroSave = channelUseCase("macro.save", { mutates: true, ephemeral: true }, async (ctx) => {
+  const guildId = requireGuild(ctx);
+  const name = cleanName(ctx.intent.name, 32);
+  const expression = ctx.intent.expression.trim();
+  // Checked now with every reference as 0, so a typo is found when saving, not at the table.
+  parseDiceExpression(
+    fillReferences(expression, () => 0),
+    { fateTable: ctx.table?.system === "fate" },
+  );
+  const sql = sqlFor(ctx.tx);
+  // One user's saves in one guild, one at a time: the cap holds under concurrent saves.
+  await sql.rows`SELECT pg_advisory_xact_lock(hashtext(${`saved_roll:${guildId}:${ctx.actor.userId}`}))`;
+  const existing = await sql.rows<{ nameKey: string }>`
       SELECT name_key FROM saved_roll WHERE guild_id = ${guildId} AND user_id = ${ctx.actor.userId}`;
-    const key = nameKey(name);
-    const replacing = existing.some((row) => row.nameKey === key);
-    if (!replacing && existing.length >= MAX_SAVED_ROLLS) {
-      refuse("errors.macro.tooMany", { max: MAX_SAVED_ROLLS });
-    }
-    await sql.run`
+  const key = nameKey(name);
+  const replacing = existing.some((row) => row.nameKey === key);
+  if (!replacing && existing.length >= MAX_SAVED_ROLLS) {
+    refuse("errors.macro.tooMany", { max: MAX_SAVED_ROLLS });
+  }
+  await sql.run`
       INSERT INTO saved_roll (guild_id, user_id, name, name_key, expression, updated_at)
       VALUES (${guildId}, ${ctx.actor.userId}, ${name}, ${key}, ${expression}, ${ctx.now})
       ON CONFLICT (guild_id, user_id, name_key)
       DO UPDATE SET name = EXCLUDED.name, expression = EXCLUDED.expression, updated_at = EXCLUDED.updated_at`;
-    return {
-      reply: {
-        ephemeral: true,
-        embeds: [
-          {
-            description: t(ctx.userLang, replacing ? "macro.replaced" : "macro.saved", { name, expression }),
-            tone: "success",
-          },
-        ],
-      },
-    };
-  },
+  const said = t(ctx.userLang, replacing ? "macro.replaced" : "macro.saved", { name, expression });
+  return { reply: notice(said, "success", { ephemeral: true }) };
 });
 
 async function findSavedRoll(ctx: ActionContext, name: string): Promise<SavedRollRow> {
-  const guildId = guildOf(ctx);
+  const guildId = requireGuild(ctx);
   const [row] = await sqlFor(ctx.tx).rows<SavedRollRow>`
     SELECT id, name, expression FROM saved_roll
     WHERE guild_id = ${guildId} AND user_id = ${ctx.actor.userId} AND name_key = ${nameKey(name)}`;
@@ -95,12 +75,10 @@ async function findSavedRoll(ctx: ActionContext, name: string): Promise<SavedRol
   return row;
 }
 
-export const macroRoll = defineUseCase({
-  schema: commonIntents["macro.roll"],
-  table: "optional",
-  mutates: false,
-  ephemeral: (intent) => intent.secret === true,
-  async run(ctx) {
+export const macroRoll = channelUseCase(
+  "macro.roll",
+  { mutates: false, ephemeral: (intent) => intent.secret === true },
+  async (ctx) => {
     const saved = await findSavedRoll(ctx, ctx.intent.name);
     const names = referencedNames(saved.expression);
     let expression = saved.expression;
@@ -123,49 +101,34 @@ export const macroRoll = defineUseCase({
       reason: saved.name,
     });
   },
-});
+);
 
-export const macroList = defineUseCase({
-  schema: commonIntents["macro.list"],
-  table: "optional",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const guildId = guildOf(ctx);
-    const rows = await sqlFor(ctx.tx).rows<SavedRollRow>`
+export const macroList = channelUseCase("macro.list", { mutates: false, ephemeral: true }, async (ctx) => {
+  const guildId = requireGuild(ctx);
+  const rows = await sqlFor(ctx.tx).rows<SavedRollRow>`
       SELECT id, name, expression FROM saved_roll WHERE guild_id = ${guildId} AND user_id = ${ctx.actor.userId}
       ORDER BY name_key`;
-    const lines = rows.map((r) => `• **${r.name}** — \`${r.expression.replace(/`/g, "'")}\``);
-    return {
-      reply: {
-        ephemeral: true,
-        embeds: [
-          {
-            title: t(ctx.userLang, "macro.list.title", { count: rows.length, max: MAX_SAVED_ROLLS }),
-            description: lines.join("\n") || t(ctx.userLang, "macro.list.empty"),
-            tone: "info",
-          },
-        ],
-      },
-    };
-  },
+  const lines = rows.map((r) => `• **${r.name}** — \`${r.expression.replace(/`/g, "'")}\``);
+  return {
+    reply: {
+      ephemeral: true,
+      embeds: [
+        {
+          title: t(ctx.userLang, "macro.list.title", { count: rows.length, max: MAX_SAVED_ROLLS }),
+          description: lines.join("\n") || t(ctx.userLang, "macro.list.empty"),
+          tone: "info",
+        },
+      ],
+    },
+  };
 });
 
-export const macroDelete = defineUseCase({
-  schema: commonIntents["macro.delete"],
-  table: "optional",
-  mutates: true,
-  ephemeral: true,
-  async run(ctx) {
-    const saved = await findSavedRoll(ctx, ctx.intent.name);
-    await sqlFor(ctx.tx).run`DELETE FROM saved_roll WHERE id = ${saved.id}`;
-    return {
-      reply: {
-        ephemeral: true,
-        embeds: [{ description: t(ctx.userLang, "macro.deleted", { name: saved.name }), tone: "success" }],
-      },
-    };
-  },
+export const macroDelete = channelUseCase("macro.delete", { mutates: true, ephemeral: true }, async (ctx) => {
+  const saved = await findSavedRoll(ctx, ctx.intent.name);
+  await sqlFor(ctx.tx).run`DELETE FROM saved_roll WHERE id = ${saved.id}`;
+  return {
+    reply: notice(t(ctx.userLang, "macro.deleted", { name: saved.name }), "success", { ephemeral: true }),
+  };
 });
 
 /** The user's own saved rolls in this guild (nobody else's: they are theirs alone). */

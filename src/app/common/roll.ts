@@ -11,8 +11,8 @@ import { AlreadyProcessed } from "../execute.js";
 import { languageOf } from "../languages.js";
 import { recordOnce } from "../log.js";
 import { cleanText } from "../names.js";
-import { type ActionContext, type ActionResult, defineUseCase, type Effect } from "../use-case.js";
-import { commonIntents } from "./intents.js";
+import type { ActionContext, ActionResult, Effect } from "../use-case.js";
+import { channelUseCase } from "./use-cases.js";
 
 /**
  * One die as shown: dropped or rerolled dice struck through, an explosion's extra dice marked `!`,
@@ -139,18 +139,16 @@ export async function performRoll(ctx: ActionContext, request: RollRequest): Pro
   };
 }
 
-export const roll = defineUseCase({
-  schema: commonIntents.roll,
-  table: "optional",
-  // A roll changes nothing but the log: it records itself in one statement (recordOnce), atomic
-  // and idempotent without a transaction or the table lock — the most frequent command, made cheap.
-  mutates: false,
-  ephemeral: (intent) => intent.secret === true,
-  run: (ctx) =>
+// A roll changes nothing but the log: it records itself in one statement (recordOnce), atomic and
+// idempotent without a transaction or the table lock — the most frequent command, made cheap.
+export const roll = channelUseCase(
+  "roll",
+  { mutates: false, ephemeral: (intent) => intent.secret === true },
+  async (ctx) =>
     performRoll(ctx, {
       expression: ctx.intent.expression,
       secret: ctx.intent.secret === true,
       gmCopy: ctx.intent.gmCopy === true,
       reason: ctx.intent.reason,
     }),
-});
+);

@@ -1,9 +1,9 @@
 import { type Lang, t } from "../../i18n/index.js";
 import { type DiceStatistics, diceStatistics, type FaceCount } from "../../rules/dice-stats.js";
 import { sqlFor } from "../../store/db.js";
-import { defineUseCase } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
-import { commonIntents, type StatsPeriod } from "./intents.js";
+import type { StatsPeriod } from "./intents.js";
+import { tableUseCase } from "./use-cases.js";
 
 /**
  * The chart's renderer, loaded when first needed: it draws on a native canvas whose binary ships
@@ -99,13 +99,10 @@ export function statsEmbed(
  * by die size and player against a fair die, with a chi-square verdict and a chart. A secret
  * roll's dice count only in its roller's own private answer, never in a public one.
  */
-export const tableStats = defineUseCase({
-  schema: commonIntents["table.stats"],
-  table: "required",
-  mutates: false,
-  ephemeral: (intent) => intent.public !== true,
-  async run(ctx) {
-    const { table } = ctx;
+export const tableStats = tableUseCase(
+  "table.stats",
+  { mutates: false, ephemeral: (intent) => intent.public !== true },
+  async (ctx, table) => {
     const isPublic = ctx.intent.public === true;
     const period = ctx.intent.period ?? "all";
     const span = PERIOD_MS[period];
@@ -142,4 +139,4 @@ export const tableStats = defineUseCase({
     }
     return { reply };
   },
-});
+);

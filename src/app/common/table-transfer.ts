@@ -2,14 +2,16 @@ import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
 import { archiveTable } from "../../store/tables.js";
-import { requireGmOrAdmin } from "../access.js";
+import { requireGmOrAdmin, requireGuild } from "../access.js";
 import { createFlow, findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { ActionContext } from "../use-case.js";
+import { confirmation, confirmed, notice } from "./answers.js";
 import { pendingImportFlow } from "./flow-states.js";
-import { commonIntents, type UploadedFile } from "./intents.js";
+import type { UploadedFile } from "./intents.js";
 import { systemName } from "./table.js";
 import { exportTable, readBackup, restoreTable, type ValidBackup } from "./table-backup.js";
+import { channelUseCase, tableUseCase } from "./use-cases.js";
 
 const counts = (backup: ValidBackup) => ({
   characters: backup.characters.filter((c) => c.deleted_at == null).length,
@@ -18,20 +20,15 @@ const counts = (backup: ValidBackup) => ({
 });
 
 /** `/table export` (GM): the whole table as a versioned JSON file, its secrets sealed. */
-export const tableExport = defineUseCase({
-  schema: commonIntents["table.export"],
-  table: "required",
-  access: "gm-or-admin",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
+export const tableExport = tableUseCase(
+  "table.export",
+  { access: "gm-or-admin", mutates: false, ephemeral: true },
+  async (ctx, table) => {
     const text = await exportTable(ctx.tx, table, ctx.now);
     const backup = await readBackup(ctx.tx, text);
     return {
       reply: {
-        ephemeral: true,
-        embeds: [{ description: t(ctx.userLang, "table.export.done", counts(backup)), tone: "info" }],
+        ...notice(t(ctx.userLang, "table.export.done", counts(backup)), "info", { ephemeral: true }),
         files: [
           {
             name: `table-${table.system}-${ctx.now.toISOString().slice(0, 10)}.json`,
@@ -41,7 +38,7 @@ export const tableExport = defineUseCase({
       },
     };
   },
-});
+);
 
 function readableFile(file: UploadedFile): string {
   if (file.text === null) refuse("errors.backup.unreadable", { name: file.name.slice(0, 100) });
@@ -52,10 +49,8 @@ const tableLang = (backup: ValidBackup, fallback: Lang): Lang =>
   backup.table.language === "en" || backup.table.language === "ru" ? backup.table.language : fallback;
 
 async function restoreHere(ctx: ActionContext, backup: ValidBackup) {
-  const guildId = ctx.invocation.guildId;
-  if (!guildId) refuse("errors.table.guildOnly");
   await restoreTable(ctx.tx, backup, {
-    guildId,
+    guildId: requireGuild(ctx),
     channelId: ctx.invocation.channelId,
     gmUserId: ctx.actor.userId,
   });
@@ -78,13 +73,11 @@ async function restoreHere(ctx: ActionContext, backup: ValidBackup) {
  * GM), or with replace:true, after a confirmation button, in place of this channel's table.
  * A bad or edited file is refused with its first problem named; nothing changes.
  */
-export const tableImport = defineUseCase({
-  schema: commonIntents["table.import"],
-  table: "optional",
-  mutates: true,
-  ephemeral: (intent) => intent.replace === true,
-  async run(ctx) {
-    if (!ctx.invocation.guildId) refuse("errors.table.guildOnly");
+export const tableImport = channelUseCase(
+  "table.import",
+  { mutates: true, ephemeral: (intent) => intent.replace === true },
+  async (ctx) => {
+    const guildId = requireGuild(ctx);
     const text = readableFile(ctx.intent.file);
     const backup = await readBackup(ctx.tx, text);
     if (ctx.table) {
@@ -100,48 +93,30 @@ export const tableImport = defineUseCase({
         state: { name: ctx.intent.file.name, text },
         createdByUserId: ctx.actor.userId,
       });
+      const question = t(ctx.userLang, "table.import.confirm", {
+        system: systemName(ctx.userLang, table.system),
+        name: ctx.intent.file.name.slice(0, 100),
+        ...counts(backup),
+      });
       return {
-        reply: {
-          ephemeral: true,
-          embeds: [
-            {
-              description: t(ctx.userLang, "table.import.confirm", {
-                system: systemName(ctx.userLang, table.system),
-                name: ctx.intent.file.name.slice(0, 100),
-                ...counts(backup),
-              }),
-              tone: "warning",
-            },
-          ],
-          rows: [
-            [
-              {
-                kind: "button",
-                label: t(ctx.userLang, "table.import.button"),
-                style: "danger",
-                intent: { type: "table.import-confirm", flowId: pending.id },
-              },
-            ],
-          ],
-        },
+        reply: confirmation(question, {
+          label: t(ctx.userLang, "table.import.button"),
+          intent: { type: "table.import-confirm", flowId: pending.id },
+        }),
       };
     }
     const { embed } = await restoreHere(ctx, backup);
     return {
       reply: { embeds: [embed] },
-      effects: [{ kind: "guildCommands", guildId: ctx.invocation.guildId }],
+      effects: [{ kind: "guildCommands", guildId }],
     };
   },
-});
+);
 
-export const tableImportConfirm = defineUseCase({
-  schema: commonIntents["table.import-confirm"],
-  table: "required",
-  access: "gm-or-admin",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const tableImportConfirm = tableUseCase(
+  "table.import-confirm",
+  { access: "gm-or-admin", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     // Only the last file asked about is open (asking again closes the earlier one).
     const pending = await findOpenFlow(ctx.tx, pendingImportFlow, table.id);
     if (pending?.id !== ctx.intent.flowId) refuse("errors.staleAction");
@@ -150,13 +125,10 @@ export const tableImportConfirm = defineUseCase({
     await archiveTable(ctx.tx, table.id, ctx.now);
     await appendLog(ctx, table.id, { action: "table.replace", summary: { key: "log.table.replaced" } });
     const { embed } = await restoreHere(ctx, backup);
-    return {
-      replyMode: "update",
-      reply: { embeds: [{ description: t(ctx.userLang, "table.import.replaced"), tone: "info" }], rows: [] },
-      effects: [
-        { kind: "post", channelId: table.channelId, view: { embeds: [embed] } },
-        { kind: "guildCommands", guildId: table.guildId },
-      ],
-    };
+    return confirmed(
+      t(ctx.userLang, "table.import.replaced"),
+      { channelId: table.channelId, embed },
+      { kind: "guildCommands", guildId: table.guildId },
+    );
   },
-});
+);

@@ -2,57 +2,52 @@ import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { tableCharacters } from "../../store/characters.js";
 import { activeTable, archiveTable, createTable, setTableGm, setTableLanguage } from "../../store/tables.js";
-import { requireTable } from "../access.js";
+import { requireGuild, requireTable } from "../access.js";
 import { hooksFor } from "../hooks.js";
 import { appendLog, type LogSummary } from "../log.js";
-import { type ActionContext, defineUseCase } from "../use-case.js";
+import type { ActionContext } from "../use-case.js";
 import type { EmbedView } from "../views.js";
-import { commonIntents } from "./intents.js";
+import { confirmation, confirmed, notice } from "./answers.js";
 import { logFile, parseLogBound, readableLog } from "./log-export.js";
+import { channelUseCase, tableUseCase } from "./use-cases.js";
 
 export const systemName = (lang: Lang, system: string) => t(lang, familyKey("system.", system));
 
-export const tableSetup = defineUseCase({
-  schema: commonIntents["table.setup"],
-  table: "optional",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { system, trust } = ctx.intent;
-    if (!ctx.invocation.guildId) refuse("errors.table.guildOnly");
-    if (ctx.table) refuse("errors.table.alreadySetUp", { system: `@system.${ctx.table.system}` });
-    if (trust && system !== "mountain-witch") refuse("errors.table.trustModeMountainWitchOnly");
-    const existing = await activeTable(ctx.tx, ctx.invocation.channelId);
-    if (existing) refuse("errors.table.alreadySetUp", { system: `@system.${existing.system}` });
-    const table = await createTable(ctx.tx, {
-      guildId: ctx.invocation.guildId,
-      channelId: ctx.invocation.channelId,
-      system,
-      gmUserId: ctx.actor.userId,
-      // The table speaks its GM's language until the GM says otherwise (/table language).
-      language: ctx.userLang,
-      trustMode: trust ?? "secret",
-    });
-    await appendLog(ctx, table.id, {
-      action: "table.setup",
-      summary: { key: "log.table.setup", params: { system } },
-      after: { system, gm: ctx.actor.userId, trustMode: table.trustMode, language: table.language },
-    });
-    const lang = ctx.userLang;
-    return {
-      reply: {
-        embeds: [
-          {
-            title: t(lang, "table.setup.title", { system: systemName(lang, system) }),
-            description: t(lang, `table.setup.next.${system}`, { gm: `<@${ctx.actor.userId}>` }),
-            tone: "success",
-          },
-        ],
-      },
-      // This game's commands appear in the guild (if it is the guild's first table of it).
-      effects: [{ kind: "guildCommands", guildId: table.guildId }],
-    };
-  },
+export const tableSetup = channelUseCase("table.setup", { mutates: true, ephemeral: false }, async (ctx) => {
+  const { system, trust } = ctx.intent;
+  const guildId = requireGuild(ctx);
+  if (ctx.table) refuse("errors.table.alreadySetUp", { system: `@system.${ctx.table.system}` });
+  if (trust && system !== "mountain-witch") refuse("errors.table.trustModeMountainWitchOnly");
+  const existing = await activeTable(ctx.tx, ctx.invocation.channelId);
+  if (existing) refuse("errors.table.alreadySetUp", { system: `@system.${existing.system}` });
+  const table = await createTable(ctx.tx, {
+    guildId,
+    channelId: ctx.invocation.channelId,
+    system,
+    gmUserId: ctx.actor.userId,
+    // The table speaks its GM's language until the GM says otherwise (/table language).
+    language: ctx.userLang,
+    trustMode: trust ?? "secret",
+  });
+  await appendLog(ctx, table.id, {
+    action: "table.setup",
+    summary: { key: "log.table.setup", params: { system } },
+    after: { system, gm: ctx.actor.userId, trustMode: table.trustMode, language: table.language },
+  });
+  const lang = ctx.userLang;
+  return {
+    reply: {
+      embeds: [
+        {
+          title: t(lang, "table.setup.title", { system: systemName(lang, system) }),
+          description: t(lang, `table.setup.next.${system}`, { gm: `<@${ctx.actor.userId}>` }),
+          tone: "success",
+        },
+      ],
+    },
+    // This game's commands appear in the guild (if it is the guild's first table of it).
+    effects: [{ kind: "guildCommands", guildId: table.guildId }],
+  };
 });
 
 export async function tableSummary(
@@ -101,24 +96,14 @@ export async function tableSummary(
   };
 }
 
-export const tableShow = defineUseCase({
-  schema: commonIntents["table.show"],
-  table: "required",
-  mutates: false,
-  ephemeral: false,
-  async run(ctx) {
-    return { reply: { embeds: [await tableSummary(ctx)] } };
-  },
+export const tableShow = tableUseCase("table.show", { mutates: false, ephemeral: false }, async (ctx) => {
+  return { reply: { embeds: [await tableSummary(ctx)] } };
 });
 
-export const tableGm = defineUseCase({
-  schema: commonIntents["table.gm"],
-  table: "required",
-  access: "gm-or-admin",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const tableGm = tableUseCase(
+  "table.gm",
+  { access: "gm-or-admin", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     if (ctx.intent.user === table.gmUserId) refuse("errors.table.alreadyGm");
     await setTableGm(ctx.tx, table.id, ctx.intent.user);
     await appendLog(ctx, table.id, {
@@ -127,30 +112,18 @@ export const tableGm = defineUseCase({
       before: { gm: table.gmUserId },
       after: { gm: ctx.intent.user },
     });
-    return {
-      reply: {
-        embeds: [
-          {
-            description: t(ctx.publicLang, "table.gm.done", {
-              from: `<@${table.gmUserId}>`,
-              to: `<@${ctx.intent.user}>`,
-            }),
-            tone: "success",
-          },
-        ],
-      },
-    };
+    const done = t(ctx.publicLang, "table.gm.done", {
+      from: `<@${table.gmUserId}>`,
+      to: `<@${ctx.intent.user}>`,
+    });
+    return { reply: notice(done, "success") };
   },
-});
+);
 
-export const tableLanguage = defineUseCase({
-  schema: commonIntents["table.language"],
-  table: "required",
-  access: "gm-or-admin",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const tableLanguage = tableUseCase(
+  "table.language",
+  { access: "gm-or-admin", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     await setTableLanguage(ctx.tx, table.id, ctx.intent.lang);
     await appendLog(ctx, table.id, {
       action: "table.language",
@@ -161,139 +134,78 @@ export const tableLanguage = defineUseCase({
     // Said publicly, in the language just chosen: from now on the table sees everything in it.
     const lang = ctx.intent.lang;
     return {
-      reply: {
-        embeds: [
-          {
-            description: t(lang, "table.language.done", {
-              lang: t(lang, `table.language.${ctx.intent.lang}`),
-            }),
-            tone: "success",
-          },
-        ],
-      },
+      reply: notice(t(lang, "table.language.done", { lang: t(lang, `table.language.${lang}`) }), "success"),
     };
   },
-});
+);
 
-export const tableLog = defineUseCase({
-  schema: commonIntents["table.log"],
-  table: "required",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    const range = {
-      from: parseLogBound(ctx.intent.from, false),
-      to: parseLogBound(ctx.intent.to, true),
-    };
-    if (range.from && range.to && range.from >= range.to) refuse("errors.log.emptyRange");
-    if (ctx.intent.format) {
-      // The whole log (or the range) as a file: only this user's copy holds their secrets.
-      const { file, count } = await logFile(ctx, table, ctx.intent.format, range);
-      return {
-        reply: {
-          ephemeral: true,
-          embeds: [
-            {
-              description: t(ctx.userLang, "table.log.file", { count, format: ctx.intent.format }),
-              tone: "info",
-            },
-          ],
-          files: [file],
+export const tableLog = tableUseCase("table.log", { mutates: false, ephemeral: true }, async (ctx, table) => {
+  const range = {
+    from: parseLogBound(ctx.intent.from, false),
+    to: parseLogBound(ctx.intent.to, true),
+  };
+  if (range.from && range.to && range.from >= range.to) refuse("errors.log.emptyRange");
+  if (ctx.intent.format) {
+    // The whole log (or the range) as a file: only this user's copy holds their secrets.
+    const { file, count } = await logFile(ctx, table, ctx.intent.format, range);
+    const said = t(ctx.userLang, "table.log.file", { count, format: ctx.intent.format });
+    return { reply: { ...notice(said, "info", { ephemeral: true }), files: [file] } };
+  }
+  const entries = await readableLog(ctx, table, range, { newest: ctx.intent.limit ?? 15 });
+  const lines = entries.map((e) => {
+    const when = `<t:${Math.floor(e.at.getTime() / 1000)}:t>`;
+    const summary = e.summary as unknown as LogSummary;
+    const reason = e.reason ? ` — _${e.reason}_` : "";
+    return `${when} <@${e.actorUserId}> ${t(ctx.userLang, summary.key, summary.params)}${reason}`;
+  });
+  // Keep within one embed description; the oldest lines go first.
+  let text = lines.join("\n");
+  while (text.length > 4000 && lines.length > 1) {
+    lines.shift();
+    text = lines.join("\n");
+  }
+  return {
+    reply: {
+      ephemeral: true,
+      embeds: [
+        {
+          title: t(ctx.userLang, "table.log.title", { count: lines.length }),
+          description: text || t(ctx.userLang, "table.log.empty"),
         },
-      };
-    }
-    const entries = await readableLog(ctx, table, range, { newest: ctx.intent.limit ?? 15 });
-    const lines = entries.map((e) => {
-      const when = `<t:${Math.floor(e.at.getTime() / 1000)}:t>`;
-      const summary = e.summary as unknown as LogSummary;
-      const reason = e.reason ? ` — _${e.reason}_` : "";
-      return `${when} <@${e.actorUserId}> ${t(ctx.userLang, summary.key, summary.params)}${reason}`;
+      ],
+    },
+  };
+});
+
+export const tableArchive = tableUseCase(
+  "table.archive",
+  { access: "gm-or-admin", mutates: false, ephemeral: true },
+  async (ctx, table) => {
+    const question = t(ctx.userLang, "table.archive.confirm", {
+      system: systemName(ctx.userLang, table.system),
     });
-    // Keep within one embed description; the oldest lines go first.
-    let text = lines.join("\n");
-    while (text.length > 4000 && lines.length > 1) {
-      lines.shift();
-      text = lines.join("\n");
-    }
     return {
-      reply: {
-        ephemeral: true,
-        embeds: [
-          {
-            title: t(ctx.userLang, "table.log.title", { count: lines.length }),
-            description: text || t(ctx.userLang, "table.log.empty"),
-          },
-        ],
-      },
+      reply: confirmation(question, {
+        label: t(ctx.userLang, "table.archive.button"),
+        intent: { type: "table.archive-confirm", tableId: table.id },
+      }),
     };
   },
-});
+);
 
-export const tableArchive = defineUseCase({
-  schema: commonIntents["table.archive"],
-  table: "required",
-  access: "gm-or-admin",
-  mutates: false,
-  ephemeral: true,
-  async run(ctx) {
-    const { table } = ctx;
-    return {
-      reply: {
-        ephemeral: true,
-        embeds: [
-          {
-            description: t(ctx.userLang, "table.archive.confirm", {
-              system: systemName(ctx.userLang, table.system),
-            }),
-            tone: "warning",
-          },
-        ],
-        rows: [
-          [
-            {
-              kind: "button",
-              label: t(ctx.userLang, "table.archive.button"),
-              style: "danger",
-              intent: { type: "table.archive-confirm", tableId: table.id },
-            },
-          ],
-        ],
-      },
-    };
-  },
-});
-
-export const tableArchiveConfirm = defineUseCase({
-  schema: commonIntents["table.archive-confirm"],
-  table: "required",
-  access: "gm-or-admin",
-  mutates: true,
-  ephemeral: false,
-  async run(ctx) {
-    const { table } = ctx;
+export const tableArchiveConfirm = tableUseCase(
+  "table.archive-confirm",
+  { access: "gm-or-admin", mutates: true, ephemeral: false },
+  async (ctx, table) => {
     if (table.id !== ctx.intent.tableId) refuse("errors.staleAction");
     await archiveTable(ctx.tx, table.id, ctx.now);
     await appendLog(ctx, table.id, { action: "table.archive", summary: { key: "log.table.archive" } });
-    return {
-      replyMode: "update",
-      reply: { embeds: [{ description: t(ctx.userLang, "table.archive.done"), tone: "info" }], rows: [] },
-      effects: [
-        {
-          kind: "post",
-          channelId: table.channelId,
-          view: {
-            embeds: [
-              {
-                description: t(ctx.publicLang, "table.archive.announce", { user: `<@${ctx.actor.userId}>` }),
-                tone: "info",
-              },
-            ],
-          },
-        },
-        // The last table of a game closed: its commands leave the guild.
-        { kind: "guildCommands", guildId: table.guildId },
-      ],
-    };
+    const announce = t(ctx.publicLang, "table.archive.announce", { user: `<@${ctx.actor.userId}>` });
+    return confirmed(
+      t(ctx.userLang, "table.archive.done"),
+      { channelId: table.channelId, embed: { description: announce, tone: "info" } },
+      // The last table of a game closed: its commands leave the guild.
+      { kind: "guildCommands", guildId: table.guildId },
+    );
   },
-});
+);
