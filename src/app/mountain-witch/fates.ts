@@ -20,13 +20,12 @@ import {
   undealtFates,
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
-import { findCharacter } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
 import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { button, mwTableState, saveTableState } from "./shared.js";
+import { button, mwTableState, ownCharacterAt, saveTableState } from "./shared.js";
 import { dmAction, gmAction, mwAction } from "./use-cases.js";
 
 function fateName(lang: Lang, fate: DarkFate): string {
@@ -96,33 +95,6 @@ async function fateTable(ctx: ActionContext<{ type: string; tableId?: number }>)
   if (table.system !== "mountain-witch")
     refuse("errors.wrongSystem", { command: "darkfate", systems: "@system.mountain-witch" });
   return lockTable(ctx.tx, table.id);
-}
-
-async function ownCharacter(
-  ctx: ActionContext<{ type: string }>,
-  table: GameTable,
-  characterName?: string,
-  characterId?: number,
-): Promise<Character> {
-  if (characterId !== undefined) {
-    const c = await sqlFor(ctx.tx).one<Character>`
-      SELECT * FROM "character" WHERE id = ${characterId} AND table_id = ${table.id} AND deleted_at IS NULL`;
-    if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
-    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
-    return c;
-  }
-  if (characterName) {
-    const c = await findCharacter(ctx.tx, table.id, characterName);
-    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
-    return c;
-  }
-  const own = await sqlFor(ctx.tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND kind = 'pc' AND deleted_at IS NULL
-    ORDER BY id`;
-  if (own.length === 0) refuse("errors.character.noneOwned");
-  if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
-  return own[0]!;
 }
 
 /** Once every fate is final, the undealt fates are shown to everyone, once. */
@@ -227,7 +199,7 @@ async function ownFateChange(
   logKey: "darkfate.redraw" | "darkfate.keep",
 ): Promise<ActionResult> {
   const table = await fateTable(ctx);
-  const character = await ownCharacter(ctx, table, ctx.intent.character, ctx.intent.characterId);
+  const character = await ownCharacterAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
   const deck = mwTableState(table).fates;
   if (!deck) refuse("errors.mw.fateNotDealt");
   const next = change(deck, character);
@@ -263,7 +235,7 @@ export const fateKeep = dmAction("darkfate.keep", "private change", (ctx) =>
 
 export const fateChoose = dmAction("darkfate.choose", "private change", async (ctx) => {
   const table = await fateTable(ctx);
-  const character = await ownCharacter(ctx, table, ctx.intent.character, ctx.intent.characterId);
+  const character = await ownCharacterAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
   const deck = chooseFate(mwTableState(table).fates ?? openFateDeck("deal"), character.id, ctx.intent.fate);
   await saveTableState(ctx.tx, table, { fates: deck });
   await appendLog(ctx, table.id, {
@@ -280,7 +252,7 @@ export const fateChoose = dmAction("darkfate.choose", "private change", async (c
 
 export const fateReveal = mwAction("darkfate.reveal", "public change", async (ctx) => {
   const { table } = ctx;
-  const character = await ownCharacter(ctx, table, ctx.intent.character);
+  const character = await ownCharacterAt(ctx, table, ctx.intent.character);
   const deck = mwTableState(table).fates;
   if (!deck) refuse("errors.mw.fateNotDealt");
   const next = revealFate(deck, character.id);

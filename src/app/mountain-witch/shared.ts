@@ -23,6 +23,7 @@ import {
 import { sqlFor, type Tx } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { setTableState } from "../../store/tables.js";
+import { findCharacter } from "../access.js";
 import type { KnownIntent } from "../intents.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
@@ -299,4 +300,35 @@ export function button(
   extra: { emoji?: string; disabled?: boolean } = {},
 ): ButtonView {
   return { kind: "button", label, style, ...extra, intent };
+}
+
+/**
+ * The actor's own character at a table (a DM's or the channel's): the one a button names by id,
+ * or the named one, or their only player character there.
+ */
+export async function ownCharacterAt(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  table: GameTable,
+  characterName?: string,
+  characterId?: number,
+): Promise<Character> {
+  if (characterId !== undefined) {
+    const c = await sqlFor(ctx.tx).one<Character>`
+      SELECT * FROM "character" WHERE id = ${characterId} AND table_id = ${table.id} AND deleted_at IS NULL`;
+    if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
+    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
+    return c;
+  }
+  if (characterName) {
+    const c = await findCharacter(ctx.tx, table.id, characterName);
+    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
+    return c;
+  }
+  const own = await sqlFor(ctx.tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND kind = 'pc' AND deleted_at IS NULL
+    ORDER BY id`;
+  if (own.length === 0) refuse("errors.character.noneOwned");
+  if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
+  return own[0]!;
 }

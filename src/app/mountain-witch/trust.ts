@@ -26,7 +26,7 @@ import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { type TrustRoundFlow, trustRoundFlow } from "./flow-states.js";
 import { mwIntents } from "./intents.js";
-import { mwTableState, trustCharacters, trustLinks } from "./shared.js";
+import { mwTableState, ownCharacterAt, trustCharacters, trustLinks } from "./shared.js";
 import { ownStartingValue, setStartingTrust } from "./starting-trust.js";
 import { changeLines, matrixLines, nameMap, roundPanel, rowView } from "./trust-view.js";
 import { dmAction, gmAction, mwAction } from "./use-cases.js";
@@ -139,34 +139,6 @@ async function activeMwTable(tx: ActionContext["tx"], id: number): Promise<GameT
     SELECT * FROM game_table WHERE id = ${id} AND status = 'active' AND system = 'mountain-witch'`;
 }
 
-/** The player's character at that table (the named one, or their only one). */
-async function giverAt(
-  ctx: ActionContext<{ type: string }>,
-  table: GameTable,
-  characterName?: string,
-  characterId?: number,
-): Promise<Character> {
-  if (characterId !== undefined) {
-    const c = await sqlFor(ctx.tx).one<Character>`
-      SELECT * FROM "character" WHERE id = ${characterId} AND table_id = ${table.id} AND deleted_at IS NULL`;
-    if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
-    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
-    return c;
-  }
-  if (characterName) {
-    const c = await findCharacter(ctx.tx, table.id, characterName);
-    if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
-    return c;
-  }
-  const own = await sqlFor(ctx.tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND kind = 'pc' AND deleted_at IS NULL
-    ORDER BY id`;
-  if (own.length === 0) refuse("errors.character.noneOwned");
-  if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
-  return own[0]!;
-}
-
 export async function openRound(
   tx: ActionContext["tx"],
   table: GameTable,
@@ -227,7 +199,7 @@ async function afterRoundChange(
 
 export const trustSet = dmAction("trust.set", "private change", async (ctx) => {
   const table = await trustTable(ctx);
-  const giver = await giverAt(ctx, table, ctx.intent.character);
+  const giver = await ownCharacterAt(ctx, table, ctx.intent.character);
   const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
   if (target.id === giver.id) refuse("errors.mw.trustSelf");
   if (target.kind !== "pc") refuse("errors.mw.trustOnlyPlayerCharacters");
@@ -278,7 +250,7 @@ export const trustSet = dmAction("trust.set", "private change", async (ctx) => {
 export const trustSubmit = dmAction("trust.submit", "private change", async (ctx) => {
   const table =
     ctx.intent.flowId !== undefined ? await tableOfFlow(ctx, ctx.intent.flowId) : await trustTable(ctx);
-  const giver = await giverAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
+  const giver = await ownCharacterAt(ctx, table, ctx.intent.character, ctx.intent.characterId);
   const flow =
     ctx.intent.flowId !== undefined
       ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
@@ -310,7 +282,7 @@ export const trustEdit = dmAction("trust.edit", "private read", async (ctx) => {
   if (flow.status !== "open") refuse("errors.flow.closed");
   const table = await sql.one<GameTable>`SELECT * FROM game_table WHERE id = ${flow.tableId}`;
   if (!table) throw new Error(`game_table ${flow.tableId} not found`);
-  const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
+  const giver = await ownCharacterAt(ctx, table, undefined, ctx.intent.characterId);
   const state = flow.state;
   const names = nameMap(await trustCharacters(ctx.tx, table.id));
   const own = (trustRoundVisibleTo(state.round, giver.id).own ?? []).slice(0, 5);
@@ -343,7 +315,7 @@ export const trustModal = dmAction(
   "private change",
   async (ctx) => {
     const table = await tableOfFlow(ctx, ctx.intent.flowId);
-    const giver = await giverAt(ctx, table, undefined, ctx.intent.characterId);
+    const giver = await ownCharacterAt(ctx, table, undefined, ctx.intent.characterId);
     const flow = await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId);
     let round = flow.state.round;
     const names = nameMap(await trustCharacters(ctx.tx, table.id));
@@ -427,7 +399,7 @@ export const trustShow = dmAction("trust.show", "private read", async (ctx) => {
     }
     refuse("errors.mw.trustWhichTable");
   })();
-  const me = await giverAt(ctx, table, ctx.intent.character);
+  const me = await ownCharacterAt(ctx, table, ctx.intent.character);
   const links = await trustLinks(ctx.tx, table.id);
   const names = nameMap(await trustCharacters(ctx.tx, table.id));
   // Before chapter 1 the giver sees their own unrevealed starting edits.
