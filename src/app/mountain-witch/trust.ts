@@ -268,7 +268,7 @@ export const trustSubmit = dmAction("trust.submit", "private change", async (ctx
 async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number): Promise<GameTable> {
   const flow = await sqlFor(ctx.tx).one<{ kind: string; tableId: number }>`
     SELECT kind, table_id FROM flow WHERE id = ${flowId}`;
-  if (flow?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
+  if (flow?.kind !== trustRoundFlow.kind) refuse("errors.flow.notFound");
   const table = await lockTable(ctx.tx, flow.tableId);
   if (table.status !== "active") refuse("errors.noTable");
   return table;
@@ -277,7 +277,7 @@ async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number)
 export const trustEdit = dmAction("trust.edit", "private read", async (ctx) => {
   const sql = sqlFor(ctx.tx);
   const row = await sql.one<Flow>`SELECT * FROM flow WHERE id = ${ctx.intent.flowId}`;
-  if (row?.kind !== "mw.trust-round") refuse("errors.flow.notFound");
+  if (row?.kind !== trustRoundFlow.kind) refuse("errors.flow.notFound");
   const flow = typedFlow(trustRoundFlow, row);
   if (flow.status !== "open") refuse("errors.flow.closed");
   const table = await sql.one<GameTable>`SELECT * FROM game_table WHERE id = ${flow.tableId}`;
