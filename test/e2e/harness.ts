@@ -130,7 +130,26 @@ export interface E2E {
   /** Stops bot process `index` and launches a new one without waiting for it to be ready. */
   relaunchProcess(index: number, mode?: "graceful" | "kill"): Promise<BotProcess>;
   stop(): Promise<void>;
+  /** A slash command by `user` in the table's channel (or in `channelId`). */
+  slash(
+    user: string,
+    command: string,
+    path?: string[],
+    options?: SlashOptions,
+    channelId?: string,
+  ): ReturnType<DiscordDouble["slash"]>;
+  /** Waits (5 s at most) until message `id` shows `expected` (a later edit, a redrawn panel); gives it. */
+  eventually(id: string, expected: string | RegExp): Promise<MessageView>;
+  /** Waits (5 s at most) for a public message in a channel (the table's by default) that shows `expected`. */
+  posted(expected: string | RegExp, channelId?: string): Promise<MessageView>;
+  /** Waits (5 s at most) for a DM to `user` that shows `expected`. */
+  dmWith(user: string, expected: string | RegExp): Promise<MessageView>;
 }
+
+export type SlashOptions = Parameters<DiscordDouble["slash"]>[4];
+
+const shows = (m: MessageView, expected: string | RegExp) =>
+  typeof expected === "string" ? m.text.includes(expected) : expected.test(m.text);
 
 /**
  * A database the test started itself (e.g. a separate PostgreSQL it will stop and start again):
@@ -223,6 +242,26 @@ export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
       await double.stop();
       await database.drop();
     },
+    slash: (user, command, path = [], options = {}, channel = channelId) =>
+      double.slash(user, channel, command, path, options),
+    eventually: (id, expected) =>
+      double.waitFor(() => (shows(double.message(id), expected) ? double.message(id) : null), {
+        timeoutMs: 5000,
+        what: () => `message ${id} to show ${expected}: ${double.message(id).text}`,
+      }),
+    posted: (expected, channel = channelId) =>
+      double.waitFor(
+        () => double.channelMessages(channel).find((m) => m.visibleTo === null && shows(m, expected)) ?? null,
+        {
+          timeoutMs: 5000,
+          what: () => `a public message in channel ${channel} showing ${expected}`,
+        },
+      ),
+    dmWith: (user, expected) =>
+      double.waitFor(() => double.dmsOf(user).find((m) => shows(m, expected)) ?? null, {
+        timeoutMs: 5000,
+        what: () => `a DM to ${user} showing ${expected}`,
+      }),
   };
   // The process serving shard 0 registers the commands; the others may start alongside.
   await Promise.all(e2e.bots.map((b) => b.start()));
