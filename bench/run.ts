@@ -70,6 +70,7 @@ const { values: args } = parseArgs({
     "no-ratios": { type: "boolean", default: false },
     "strict-ratios": { type: "boolean", default: false },
     "ratio-only": { type: "boolean", default: false },
+    "ratio-runs": { type: "string" },
   },
 });
 
@@ -111,6 +112,8 @@ const settings = {
   ratioRate: Number(args["ratio-rate"] ?? 100),
   ratioDurationS: Number(args["ratio-duration"] ?? (quick ? 5 : 15)),
   ratioWarmupS: 3,
+  /** Rounds of the cost-per-interaction phase (each: a fresh bot, every class, the floor); medians. */
+  ratioRuns: Number(args["ratio-runs"] ?? 1),
   /** Before the first class: the whole mix, so the fresh bot's caches and JIT are warm for every class. */
   ratioMixWarmupS: quick ? 5 : 10,
   /** Only the command classes whose key or name matches this regular expression. */
@@ -944,12 +947,17 @@ interface RatioReport {
   rate: number;
   durationS: number;
   warmupS: number;
-  floor: PhaseResult;
+  /** Rounds (`--ratio-runs`); with several, a row's numbers are the medians of its windows'. */
+  runs: number;
+  /** The floor's windows, one per round, and their medians. */
+  floors: PhaseResult[];
+  floor: { achievedRate: number; cpuMs: number; ackP50: number; ackP99: number };
   rows: RatioRow[];
   goals: Array<{ target: string; value: string; pass: boolean }>;
   /** Costs of one action inside a class, estimated from two classes' windows (see `invokeAlone`). */
   derived: DerivedCost[];
-  phases: Record<string, PhaseResult>;
+  /** Each class's windows, one per round. */
+  phases: Record<string, PhaseResult[]>;
   broken: Record<string, { count: number; last: string }>;
 }
 
@@ -963,28 +971,32 @@ interface DerivedCost {
 }
 
 /**
- * `/invoke` alone: the check + invoke window's CPU less its checks at the cost per check of the
- * Fate /check class, divided by its invokes. An estimate (two windows' noise), shown apart.
+ * `/invoke` alone: the check + invoke windows' CPU less their checks at the cost per check of the
+ * Fate /check windows, divided by their invokes (all rounds pooled). An estimate (the noise of two
+ * classes' windows), shown apart.
  */
-function invokeAlone(rows: RatioRow[], phases: Record<string, PhaseResult>): DerivedCost | null {
-  const checks = rows.find((r) => r.key === "fate check");
-  const both = rows.find((r) => r.key === "fate invoke");
-  const phase = phases["fate invoke"];
-  const invokes = phase?.byLabel.invoke?.ack.count ?? 0;
-  const checksThere = phase?.byLabel.check?.ack.count ?? 0;
-  if (!checks || !both || !phase || invokes === 0) return null;
-  const alone = (mix: number, check: number) =>
-    round((mix * phase.interactions - check * checksThere) / invokes, 3);
-  const botMs = alone(both.botMs, checks.botMs);
-  const postgresMs = alone(both.postgresMs, checks.postgresMs);
+function invokeAlone(phases: Record<string, PhaseResult[]>): DerivedCost | null {
+  const checks = phases["fate check"] ?? [];
+  const both = phases["fate invoke"] ?? [];
+  const total = (list: PhaseResult[], part: "bot" | "postgres") =>
+    list.reduce((sum, p) => sum + p.cpuMsPerInteraction[part] * p.interactions, 0);
+  const count = (list: PhaseResult[], label?: string) =>
+    list.reduce((sum, p) => sum + (label ? (p.byLabel[label]?.ack.count ?? 0) : p.interactions), 0);
+  const invokes = count(both, "invoke");
+  const checksThere = count(both, "check");
+  if (checks.length === 0 || invokes === 0) return null;
+  const alone = (part: "bot" | "postgres") =>
+    round((total(both, part) - (checksThere * total(checks, part)) / count(checks)) / invokes, 3);
+  const botMs = alone("bot");
+  const postgresMs = alone("postgres");
   const totalMs = round(botMs + postgresMs, 3);
   return {
     command: "Fate /invoke alone",
-    how: `the ${both.command} window (${checksThere} checks, ${invokes} invokes) less its checks at the ${checks.command} window's cost`,
+    how: `the Fate /check + /invoke windows (${checksThere} checks, ${invokes} invokes) less their checks at the Fate /check windows' cost`,
     botMs,
     postgresMs,
     totalMs,
-    ratio: round(totalMs / both.floorMs),
+    ratio: 0,
   };
 }
 
@@ -1073,84 +1085,128 @@ async function runRatioPhase(input: {
   };
 
   const censusArgs = censusFile ? ["--import", "tsx", "--import", "./bench/sql-census.ts"] : [];
-  const bot = new BenchProcess(
-    "bot",
-    BOT_SCRIPT,
-    censusFile ? { ...env, SQL_CENSUS_FILE: censusFile } : env,
-    [...BOT_NODE_ARGS, ...settings.nodeArgs, ...censusArgs],
-  );
-  await bot.start();
-  await double.waitForBot();
-  if (mix.length > 0) {
-    const warm = new Driver(double, pacer);
-    warm.phase = "warmup";
-    pacer.begin(rate);
-    const loop = runTables(warm, tables, mix, settings.seed + 998);
-    await sleep(settings.ratioMixWarmupS * 1000);
-    pacer.stop();
-    await warm.drain();
-    await loop;
-  }
-  const measured: Array<{
-    cls: CommandClass;
-    phase: PhaseResult;
-    census: { counts: Census; interactions: number } | null;
-  }> = [];
+  type Measured = { phase: PhaseResult; census: { counts: Census; interactions: number } | null };
+  const byClass = new Map<string, Measured[]>(classes.map((c) => [c.key, []]));
+  const floors: PhaseResult[] = [];
   const broken: Record<string, { count: number; last: string }> = {};
-  for (const [i, cls] of classes.entries()) {
-    const { phase, census, driver } = await measure(
-      bot,
-      `ratio: ${cls.key}`,
-      cls.scenarios,
-      settings.seed + 1000 + i,
+  // Each round: a fresh bot warmed on the whole mix, every class alone, then the floor (which needs
+  // the gateway session). Several rounds spread each class over the run, so a burst of other work
+  // on the machine lands in one of its windows, not all.
+  for (let roundNo = 1; roundNo <= settings.ratioRuns; roundNo++) {
+    const suffix = settings.ratioRuns > 1 ? `#${roundNo}` : "";
+    const bot = new BenchProcess(
+      "bot",
+      BOT_SCRIPT,
+      censusFile ? { ...env, SQL_CENSUS_FILE: censusFile } : env,
+      [...BOT_NODE_ARGS, ...settings.nodeArgs, ...censusArgs],
     );
-    measured.push({ cls, phase, census });
-    for (const [name, b] of driver.broken) broken[name] = b;
+    await bot.start();
+    await double.waitForBot();
+    if (mix.length > 0) {
+      const warm = new Driver(double, pacer);
+      warm.phase = "warmup";
+      pacer.begin(rate);
+      const loop = runTables(warm, tables, mix, settings.seed + 998 + roundNo);
+      await sleep(settings.ratioMixWarmupS * 1000);
+      pacer.stop();
+      await warm.drain();
+      await loop;
+    }
+    for (const [i, cls] of classes.entries()) {
+      const { phase, census, driver } = await measure(
+        bot,
+        `ratio: ${cls.key}${suffix}`,
+        cls.scenarios,
+        settings.seed + 1000 * roundNo + i,
+      );
+      byClass.get(cls.key)?.push({ phase, census });
+      for (const [name, b] of driver.broken) broken[name] = b;
+    }
+    await bot.stop();
+
+    const floorBot = new BenchProcess("floor", "bench/floor-bot.ts", { ...env });
+    await floorBot.start();
+    await double.waitForBot();
+    const { phase: floor } = await measure(
+      floorBot,
+      `ratio: floor${suffix}`,
+      FLOOR_SCENARIOS,
+      settings.seed + 999 + roundNo,
+    );
+    floors.push(floor);
+    await floorBot.stop();
   }
-  await bot.stop();
 
-  const floorBot = new BenchProcess("floor", "bench/floor-bot.ts", { ...env });
-  await floorBot.start();
-  await double.waitForBot();
-  const { phase: floor } = await measure(floorBot, "ratio: floor", FLOOR_SCENARIOS, settings.seed + 999);
-  await floorBot.stop();
-
-  const floorMs = floor.cpuMsPerInteraction.bot;
-  const rows: RatioRow[] = measured.map(({ cls, phase, census }) => {
-    const totalMs = phase.cpuMsPerInteraction.bot + phase.cpuMsPerInteraction.postgres;
-    const n = Math.max(1, census?.interactions ?? 0);
-    const statements = census?.counts.reduce((sum, [, count]) => sum + count, 0) ?? 0;
+  // One round: its numbers; several: the median of the rounds' (counts are summed).
+  const med = (values: number[], digits = 3) => round(median(values), digits);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const floorMs = med(floors.map((f) => f.cpuMsPerInteraction.bot));
+  const floorAckP50 = med(
+    floors.map((f) => f.ack.p50),
+    2,
+  );
+  const floorAckP99 = med(
+    floors.map((f) => f.ack.p99),
+    2,
+  );
+  const rows: RatioRow[] = classes.map((cls) => {
+    const windows = byClass.get(cls.key) ?? [];
+    const phasesOf = windows.map((w) => w.phase);
+    const botMs = med(phasesOf.map((p) => p.cpuMsPerInteraction.bot));
+    const postgresMs = med(phasesOf.map((p) => p.cpuMsPerInteraction.postgres));
+    const totalMs = round(botMs + postgresMs, 3);
+    const ackP99 = med(
+      phasesOf.map((p) => p.ack.p99),
+      2,
+    );
+    const censuses = windows.flatMap((w) => (w.census ? [w.census] : []));
+    const n = Math.max(1, sum(censuses.map((c) => c.interactions)));
+    const counts = new Map<string, number>();
+    for (const c of censuses) for (const [text, k] of c.counts) counts.set(text, (counts.get(text) ?? 0) + k);
     return {
       key: cls.key,
       command: cls.name,
       goal: cls.goal,
-      scenarios: cls.scenarios.map((s) => s.name),
-      interactions: phase.interactions,
-      achievedRate: phase.achievedRate,
-      botMs: phase.cpuMsPerInteraction.bot,
-      postgresMs: phase.cpuMsPerInteraction.postgres,
-      totalMs: round(totalMs, 3),
+      scenarios: cls.scenarios.map((sc) => sc.name),
+      interactions: sum(phasesOf.map((p) => p.interactions)),
+      achievedRate: med(
+        phasesOf.map((p) => p.achievedRate),
+        1,
+      ),
+      botMs,
+      postgresMs,
+      totalMs,
       floorMs,
       ratio: round(totalMs / floorMs),
-      ackP50: phase.ack.p50,
-      ackP99: phase.ack.p99,
-      floorAckP50: floor.ack.p50,
-      floorAckP99: floor.ack.p99,
-      p99Ratio: round(phase.ack.p99 / floor.ack.p99),
-      failed: phase.failed,
-      late: phase.late,
-      refused: phase.outcomes.refused ?? 0,
-      otherShare: phase.cpu.other ?? 0,
-      sql: census
-        ? {
-            perInteraction: round(statements / n),
-            statements: census.counts.map(([text, count]) => ({ perInteraction: round(count / n, 3), text })),
-          }
-        : null,
+      ackP50: med(
+        phasesOf.map((p) => p.ack.p50),
+        2,
+      ),
+      ackP99,
+      floorAckP50,
+      floorAckP99,
+      p99Ratio: round(ackP99 / floorAckP99),
+      failed: sum(phasesOf.map((p) => p.failed)),
+      late: sum(phasesOf.map((p) => p.late)),
+      refused: sum(phasesOf.map((p) => p.outcomes.refused ?? 0)),
+      otherShare: med(phasesOf.map((p) => p.cpu.other ?? 0)),
+      sql:
+        censuses.length > 0
+          ? {
+              perInteraction: round(sum([...counts.values()]) / n),
+              statements: [...counts]
+                .sort((a, b) => b[1] - a[1])
+                .map(([text, k]) => ({ perInteraction: round(k / n, 3), text })),
+            }
+          : null,
     };
   });
-  const phases = Object.fromEntries(measured.map((m) => [m.cls.key, m.phase]));
-  const derived = [invokeAlone(rows, phases)].filter((d): d is DerivedCost => d !== null);
+  const phases = Object.fromEntries(
+    classes.map((c) => [c.key, (byClass.get(c.key) ?? []).map((w) => w.phase)]),
+  );
+  const derived = [invokeAlone(phases)].flatMap((d) =>
+    d ? [{ ...d, ratio: round(d.totalMs / floorMs) }] : [],
+  );
   const goals = rows.flatMap((r) => {
     const cpuGoal = RATIO_GOALS.cpu[r.goal];
     const p99Goal = RATIO_GOALS.ackP99[r.goal];
@@ -1176,7 +1232,17 @@ async function runRatioPhase(input: {
     rate,
     durationS: windowS,
     warmupS: settings.ratioWarmupS,
-    floor,
+    runs: settings.ratioRuns,
+    floors,
+    floor: {
+      achievedRate: med(
+        floors.map((f) => f.achievedRate),
+        1,
+      ),
+      cpuMs: floorMs,
+      ackP50: floorAckP50,
+      ackP99: floorAckP99,
+    },
     rows,
     goals: [
       ...goals,
@@ -1211,7 +1277,7 @@ function ratioTable(report: RatioReport): string[] {
 function printRatios(report: RatioReport) {
   say("");
   say(
-    `=== cost per interaction at ${report.rate}/s (each class alone, ${report.durationS} s window; the floor: ${report.floor.achievedRate}/s, ${report.floor.cpuMsPerInteraction.bot} ms CPU, ack p50 ${report.floor.ack.p50} / p99 ${report.floor.ack.p99} ms) ===`,
+    `=== cost per interaction at ${report.rate}/s (each class alone, ${report.durationS} s window${report.runs > 1 ? `, medians of ${report.runs} rounds` : ""}; the floor: ${report.floor.achievedRate}/s, ${report.floor.cpuMs} ms CPU, ack p50 ${report.floor.ackP50} / p99 ${report.floor.ackP99} ms) ===`,
   );
   for (const line of ratioTable(report)) say(line);
   for (const d of report.derived)

@@ -13,10 +13,21 @@ let windowCounts = new Map<string, number>();
 const count = (map: Map<string, number>, text: string) => map.set(text, (map.get(text) ?? 0) + 1);
 const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
 
+/**
+ * A statement's text with its literals as placeholders: a batch sent as one text (several
+ * statements, values inlined) counts as one shape — one round trip — not one entry per value.
+ */
+const shape = (text: string) =>
+  text
+    .replace(/\s+/g, " ")
+    .replace(/'(?:[^']|'')*'/g, "'…'")
+    .replace(/(?<![$\w])\d+(?:\.\d+)?\b/g, "N")
+    .trim();
+
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const q = args[0] as string | { text?: string };
-  const text = (typeof q === "string" ? q : (q?.text ?? "?")).replace(/\s+/g, " ").trim();
+  const text = shape(typeof q === "string" ? q : (q?.text ?? "?"));
   count(counts, text);
   count(windowCounts, text);
   return (query as (...a: unknown[]) => unknown).apply(this, args);
