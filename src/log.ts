@@ -49,6 +49,20 @@ function prettyStream(destination?: DestinationStream): DestinationStream {
   });
 }
 
+/** How long a log line may wait in the buffer before it is written (lines are written in batches). */
+const LOG_FLUSH_MS = 200;
+
+/**
+ * Standard output in batches: a line per interaction written on its own cost the bot a system call
+ * each (5 % of its CPU at 100 interactions/s). Lines wait at most LOG_FLUSH_MS, and pino writes
+ * what is left when the process exits.
+ */
+function batchedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => stream.flush(), LOG_FLUSH_MS).unref();
+  return stream;
+}
+
 export function createLogger(level: string, destination?: DestinationStream, format: LogFormat = "json") {
   return pino(
     {
@@ -56,7 +70,7 @@ export function createLogger(level: string, destination?: DestinationStream, for
       base: { pid: process.pid },
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     },
-    format === "pretty" ? prettyStream(destination) : destination,
+    format === "pretty" ? prettyStream(destination) : (destination ?? batchedStdout()),
   );
 }
 
