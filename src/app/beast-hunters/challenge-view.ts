@@ -5,6 +5,8 @@ import {
   type ChallengeState,
   nothingPlayedYet,
   type Participant,
+  PHASE_MULTIPLIER,
+  type Phase,
   type PriceLine,
   taskAgreed,
   taskReady,
@@ -54,7 +56,11 @@ export function priceText(lang: Lang, lines: readonly PriceLine[]): string {
   return lines.map((line) => `• ${priceLineText(lang, line)}`).join("\n");
 }
 
-const MULTIPLIER: Record<number, string> = { 1: "2", 2: "1", 3: "1.5" };
+/** The phase's multiplier of the rating when the GM goes to dice, as the texts show it: 2, 1, 1.5. */
+export function phaseMultiplier(phase: Phase): string {
+  const [numerator, denominator] = PHASE_MULTIPLIER[phase];
+  return String(numerator / denominator);
+}
 
 function participantField(lang: Lang, state: ChallengeState, p: Participant) {
   const traits = (["attack", "defence"] as const)
@@ -116,7 +122,7 @@ export function challengePanel(lang: Lang, flowId: number, flow: ChallengeFlowSt
         rating: state.rating,
         ceiling: flow.price.ceiling,
         cost: state.cost,
-        multiplier: MULTIPLIER[state.phase] ?? "1",
+        multiplier: phaseMultiplier(state.phase),
       }),
       ...(state.knockoutHasNoEffect ? [t(lang, "bh.panel.knockoutNoEffect")] : []),
       "",

@@ -36,14 +36,13 @@ import { cleanName } from "../names.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
+import { phaseMultiplier } from "./challenge-view.js";
 import { negotiationFlow } from "./flow-states.js";
 import { defineBhUseCase } from "./game-use-case.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 
 export type NegotiationFlow = TypedFlow<NegotiationState>;
-
-const MULTIPLIER: Record<Phase, string> = { 1: "2", 2: "1", 3: "1.5" };
 
 export async function findNegotiation(
   ctx: Pick<ActionContext, "tx">,
@@ -73,7 +72,7 @@ export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationS
   const lines = [
     t(lang, "bh.negotiation.phaseLine", { phase: state.phase, sphere: state.sphere }),
     t(lang, "bh.negotiation.hunters", { names: state.hunters.map((h) => h.name).join(", ") }),
-    t(lang, "bh.negotiation.choices", { phase: state.phase, multiplier: MULTIPLIER[state.phase] }),
+    t(lang, "bh.negotiation.choices", { phase: state.phase, multiplier: phaseMultiplier(state.phase) }),
     t(lang, "bh.negotiation.mayPre", { phase: state.phase }),
     "",
     ...(state.pre.length > 0
@@ -108,7 +107,7 @@ export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationS
       },
       {
         kind: "button",
-        label: t(lang, "bh.negotiation.dice", { multiplier: MULTIPLIER[state.phase] }),
+        label: t(lang, "bh.negotiation.dice", { multiplier: phaseMultiplier(state.phase) }),
         intent: { type: "negotiation.form", flowId },
         style: "danger",
       },
