@@ -13,6 +13,7 @@ import { sqlFor, type Tx } from "../../store/db.js";
 import { insertTableRow } from "../../store/tables.js";
 import { type IdKind, type IdMaps, remapIds } from "../backup-ids.js";
 import { SYSTEMS } from "../use-case.js";
+import { pendingImportFlow } from "./flow-states.js";
 
 /**
  * A table's backup (`/table export`, `/table import`): a versioned JSON file of everything the
@@ -124,7 +125,7 @@ async function partRows(tx: Tx, part: Part, tableId: number): Promise<Row[]> {
   const rows = await sqlFor(tx).rowsOfText<{ row: Row }>(
     `SELECT to_jsonb(x) - 'table_id' AS row FROM "${part.table}" x WHERE x.table_id = $1${
       // A replace waiting for its confirmation is no part of the table.
-      part.openOnly ? " AND x.status = 'open' AND x.kind <> 'table.import'" : ""
+      part.openOnly ? ` AND x.status = 'open' AND x.kind <> '${pendingImportFlow.kind}'` : ""
     } ORDER BY ${part.order}`,
     [tableId],
   );
