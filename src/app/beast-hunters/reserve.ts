@@ -48,11 +48,11 @@ export async function recordReserve(
   next: Reserve,
   log: { action: string; key: MessageKey; params?: Record<string, string | number>; reason?: string | null },
 ): Promise<void> {
-  // The CHECK constraint (spent within 0..total) stays the last word on the amounts.
-  const changed = await sqlFor(ctx.tx).run`
+  // The pool was read under the table's lock, so the row is there; the write goes with the COMMIT,
+  // where the CHECK constraint (spent within 0..total) stays the last word on the amounts.
+  await ctx.tx.later`
     UPDATE reserve_pool SET total = ${next.total}, ceiling = ${next.ceiling}, spent = ${next.spent}, updated_at = ${new Date()}
     WHERE table_id = ${table.id}`;
-  if (changed !== 1) throw new Error(`reserve of table ${table.id} not found`);
   const before = { ...asReserve(pool), left: reserveLeft(asReserve(pool)) };
   const after = { ...next, left: reserveLeft(next) };
   await appendLog(ctx, table.id, {
@@ -325,7 +325,8 @@ export const reserveSpend = defineBhUseCase(
     ];
     return {
       reply: { embeds: [{ description: lines.join("\n"), tone: "info" }] },
-      effects: await endIfReserveSpent(ctx, table),
+      // Only a spend that empties the reserve can end the adventure.
+      effects: reserveLeft(change.reserve) > 0 ? [] : await endIfReserveSpent(ctx, table),
     };
   },
 );
