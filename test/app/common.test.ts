@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commonIntents } from "../../src/app/common/intents.js";
+import type { ButtonView } from "../../src/app/views.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
@@ -186,5 +188,25 @@ describe("common use cases", () => {
     expect(table).toMatchObject({ status: "archived", activeChannelId: null });
     expect(await app.db.character.count({ where: { tableId: table.id } })).toBe(3);
     await app.run(GM, { type: "table.setup", system: "beast-hunters" });
+  });
+
+  it("a confirmation button with a misspelled intent, a missing field or a wrong value does not compile, and its schema refuses it", () => {
+    const buttons: ButtonView[] = [
+      // @ts-expect-error "table.archive-confrim" is no intent
+      { kind: "button", label: "x", intent: { type: "table.archive-confrim", tableId: 1 } },
+      // @ts-expect-error the archive confirmation names its table
+      { kind: "button", label: "x", intent: { type: "table.archive-confirm", tabelId: 1 } },
+      // @ts-expect-error a character is confirmed by its id, not its name
+      { kind: "button", label: "x", intent: { type: "character.delete-confirm", characterId: "Akio" } },
+      // @ts-expect-error the replace confirmation names the flow holding the file
+      { kind: "button", label: "x", intent: { type: "table.import-confirm" } },
+    ];
+    const [, misspelled, named, missing] = buttons.map((b) => (b.kind === "button" ? b.intent : null));
+    expect(commonIntents["table.archive-confirm"].safeParse(misspelled).success).toBe(false);
+    expect(commonIntents["character.delete-confirm"].safeParse(named).success).toBe(false);
+    expect(commonIntents["table.import-confirm"].safeParse(missing).success).toBe(false);
+    expect(
+      commonIntents["table.archive-confirm"].safeParse({ type: "table.archive-confirm", tableId: 1 }).success,
+    ).toBe(true);
   });
 });
