@@ -9,9 +9,9 @@ import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import type { ActionContext } from "../use-case.js";
 import { openConflict } from "./conflict-state.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { fateIntents } from "./intents.js";
 import { findTableAspect, liveCharacters, saveFatePoints, tableAspects } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 
 export const aspectAdd = defineFateUseCase({
   schema: fateIntents["aspect.add"],

@@ -16,13 +16,13 @@ import { cleanName, nameKey } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { ModalView } from "../views.js";
 import { type Ctx, panel, rollDefence } from "./check.js";
+import { attackHit } from "./check-view.js";
 import { sideOf } from "./conflict-state.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { landHit } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, fateCharacter, insertAspect, tableAspects } from "./state.js";
-import { attackHit } from "./views.js";
+import { defineFateUseCase } from "./use-cases.js";
 
 /** Attacks with these skills harm the mind; these the body; any other (magic through Lore, say) asks which (docs/rules/fate.md §3.3). */
 const MENTAL_ATTACK_SKILLS: readonly SkillKey[] = ["provoke", "deceive", "eloquence", "empathy", "will"];

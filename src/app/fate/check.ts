@@ -19,8 +19,8 @@ import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
+import { checkView } from "./check-view.js";
 import { sideOf } from "./conflict-state.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow } from "./flow-states.js";
 import { refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
@@ -33,7 +33,8 @@ import {
   insertAspect,
   tableAspects,
 } from "./state.js";
-import { checkView, ladderText } from "./views.js";
+import { defineFateUseCase } from "./use-cases.js";
+import { ladderText } from "./views.js";
 
 export type Ctx = Pick<
   ActionContext,

@@ -17,10 +17,10 @@ import { nameKey } from "../names.js";
 import type { ActionContext } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { factionsOf, findFaction, invokableAspects, saveFactionState } from "./faction.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { compelFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, saveFatePoints } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 
 /** A compel waiting for its target's answer (flow kind `fate.compel`). */
 export interface CompelFlowState {

@@ -1,22 +1,17 @@
 import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
-import { familyKey, type Lang, t } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import { clearStress } from "../../rules/fate/character.js";
-import {
-  conflictWinner,
-  currentTurn,
-  type FateConflict,
-  resolveHit,
-  turnOrder,
-} from "../../rules/fate/conflict.js";
+import { conflictWinner, currentTurn, type FateConflict, resolveHit } from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
 import { findOpenFlow, panelEdit, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
-import type { ComponentView, MessageView } from "../views.js";
+import type { MessageView } from "../views.js";
+import { checkView } from "./check-view.js";
+import { conflictView, endAnnouncement, nameOf, turnPing } from "./conflict-view.js";
 import { checkFlow, conflictFlow } from "./flow-states.js";
 import { fateCharacter, saveFateCharacter } from "./state.js";
-import { checkView } from "./views.js";
 
 /** A Fate conflict in the `flow` table (kind `fate.conflict`). */
 export interface ConflictFlowState {
@@ -43,140 +38,6 @@ export async function sideOf(
   const flow = await openConflict(ctx, table);
   const p = flow?.state.conflict.participants.find((x) => x.characterId === String(row.id));
   return p?.side ?? (row.kind === "pc" ? "pc" : "npc");
-}
-
-/** The user to ping for a character's turn: their player, or the GM for the GM's characters. */
-export function playerOf(table: GameTable, state: ConflictFlowState, characterId: string): string | null {
-  const player = state.players[characterId];
-  if (player === undefined) return null;
-  return player ?? table.gmUserId;
-}
-
-function nameOf(state: ConflictFlowState, id: string): string {
-  return state.names[id] ?? id;
-}
-
-export function conflictView(
-  lang: Lang,
-  flowId: number,
-  state: ConflictFlowState,
-  open: boolean,
-): MessageView {
-  const { conflict } = state;
-  const turn = currentTurn(conflict);
-  const byId = new Map(conflict.participants.map((p) => [p.characterId, p]));
-  const lines = turnOrder(conflict).map((id) => {
-    const p = byId.get(id)!;
-    const status = t(lang, `fate.conflict.status.${p.status}`);
-    const side = t(lang, familyKey("fate.conflict.side.", p.side));
-    const consequences =
-      p.consequencesTaken > 0
-        ? ` · ${t(lang, "fate.conflict.consequences", { count: p.consequencesTaken })}`
-        : "";
-    const marker = id === turn ? "▶ " : "• ";
-    return `${marker}**${nameOf(state, id)}** — ${side} · ${status}${consequences}`;
-  });
-  if (conflict.status === "open") {
-    lines.unshift(
-      turn
-        ? t(lang, "fate.conflict.turnLine", { exchange: conflict.exchange, name: nameOf(state, turn) })
-        : t(lang, "fate.conflict.exchangeLine", { exchange: conflict.exchange }),
-    );
-  }
-  const winner = conflictWinner(conflict);
-  if (conflict.status === "ended") {
-    lines.push(
-      winner
-        ? t(lang, "fate.conflict.won", { side: t(lang, familyKey("fate.conflict.side.", winner)) })
-        : t(lang, "fate.conflict.over"),
-    );
-  }
-  const buttons: ComponentView[] = [
-    {
-      kind: "button",
-      label: t(lang, "fate.button.nextTurn"),
-      style: "primary",
-      intent: { type: "conflict.next", flowId },
-    },
-    {
-      kind: "button",
-      label: t(lang, "fate.button.joinConflict"),
-      style: "secondary",
-      intent: { type: "conflict.join", flowId },
-    },
-    {
-      kind: "button",
-      label: t(lang, "fate.button.concede"),
-      style: "secondary",
-      intent: { type: "conflict.concede", flowId },
-    },
-    {
-      kind: "button",
-      label: t(lang, "fate.button.endConflict"),
-      style: "danger",
-      intent: { type: "conflict.end", flowId },
-    },
-  ];
-  return {
-    embeds: [
-      {
-        title: t(lang, "fate.conflict.title", { title: conflict.title || t(lang, "fate.conflict.untitled") }),
-        description: lines.join("\n") || t(lang, "fate.conflict.empty"),
-        footer: t(lang, "fate.conflict.footer"),
-        tone: open ? "info" : "neutral",
-      },
-    ],
-    rows: open ? [buttons] : [],
-  };
-}
-
-/** A new message saying whose turn it is, pinging that character's player (docs/rules/fate.md §3.4). */
-export function turnPing(
-  ctx: Pick<ActionContext, "publicLang" | "invocation">,
-  table: GameTable,
-  state: ConflictFlowState,
-): Effect[] {
-  const turn = currentTurn(state.conflict);
-  if (!turn) return [];
-  const user = playerOf(table, state, turn);
-  const mention = user ? ` <@${user}>` : "";
-  return [
-    {
-      kind: "post",
-      channelId: ctx.invocation.channelId,
-      view: {
-        content:
-          t(ctx.publicLang, "fate.conflict.turnPing", {
-            exchange: state.conflict.exchange,
-            name: nameOf(state, turn),
-          }) + mention,
-        mentionUsers: user ? [user] : [],
-      },
-    },
-  ];
-}
-
-/** The announcement of the end: the winner and what became of each participant (a new message). */
-function endAnnouncement(lang: Lang, state: ConflictFlowState): string {
-  const winner = conflictWinner(state.conflict);
-  const head = winner
-    ? t(lang, "fate.conflict.endWinner", {
-        title: state.conflict.title || t(lang, "fate.conflict.untitled"),
-        side: t(lang, familyKey("fate.conflict.side.", winner)),
-      })
-    : t(lang, "fate.conflict.endNoWinner", {
-        title: state.conflict.title || t(lang, "fate.conflict.untitled"),
-      });
-  const outcomes = turnOrder(state.conflict).map((id) => {
-    const p = state.conflict.participants.find((x) => x.characterId === id)!;
-    return `• **${nameOf(state, id)}** — ${t(lang, `fate.conflict.status.${p.status}`)}`;
-  });
-  return [
-    head,
-    t(lang, "fate.conflict.endExchanges", { count: state.conflict.exchange }),
-    ...outcomes,
-    t(lang, "fate.conflict.ended"),
-  ].join("\n");
 }
 
 /**

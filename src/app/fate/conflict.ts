@@ -20,18 +20,13 @@ import { cleanText } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { unsettledAttacksOn } from "./attack.js";
-import {
-  type ConflictFlowState,
-  conflictView,
-  finishConflict,
-  openConflict,
-  turnPing,
-} from "./conflict-state.js";
-import { defineFateUseCase } from "./fate-use-case.js";
+import { type ConflictFlowState, finishConflict, openConflict } from "./conflict-state.js";
+import { conflictView, turnPing } from "./conflict-view.js";
 import { conflictFlow, startFlow } from "./flow-states.js";
 import { waitingHitsOn } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { fateCharacter, liveCharacters, saveFatePoints } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 
 async function theConflict(ctx: Pick<ActionContext, "tx" | "table">, id: number | undefined) {
   const table = requireTable(ctx);

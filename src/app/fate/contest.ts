@@ -17,9 +17,9 @@ import { cleanText } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { panel, rollCheck } from "./check.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow, contestFlow, startFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
+import { defineFateUseCase } from "./use-cases.js";
 import { ladderText, skillOptions } from "./views.js";
 
 /** A contest (flow kind `fate.contest`): the rules' contest plus this exchange's rolls (check flow ids). */

@@ -30,9 +30,9 @@ import {
   saveFaction,
   saveInvokedAspect,
 } from "./faction.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { factionCheckFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
+import { defineFateUseCase } from "./use-cases.js";
 import { aspectInvokeOptions, diceText, ladderText } from "./views.js";
 
 /** A faction check in the `flow` table (kind `fate.faction-check`). */

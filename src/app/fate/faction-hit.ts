@@ -18,9 +18,9 @@ import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { MessageView } from "../views.js";
 import { factionEmbed, factionsOf, findFaction, saveFaction, trackText } from "./faction.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { factionHitFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
+import { defineFateUseCase } from "./use-cases.js";
 
 function factionHitText(lang: Lang, name: string, hit: FactionHit, named: string | null): string {
   const track = trackText(lang, hit.track);

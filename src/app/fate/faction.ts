@@ -24,7 +24,6 @@ import { actingCharacter } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import type { EmbedView } from "../views.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { fateIntents } from "./intents.js";
 import {
   findTableAspect,
@@ -35,6 +34,7 @@ import {
   tableAspects,
   tableState,
 } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 import { boxesText } from "./views.js";
 
 /** "military 4, Магическая сила 3, commerce 2" (or the compact "military:4 commerce:2") → ratings. */

@@ -27,10 +27,10 @@ import { cleanName } from "../names.js";
 import type { ActionContext } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { challengeFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 import { aspectInvokeOptions, ladderText, skillText } from "./views.js";
 
 /** A Fate challenge in the `flow` table (kind `fate.challenge`): the rules' state as it is. */

@@ -13,7 +13,6 @@ import { cleanText } from "../names.js";
 import type { Effect } from "../use-case.js";
 import { panel } from "./check.js";
 import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import {
@@ -25,6 +24,7 @@ import {
   saveTableState,
   tableState,
 } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 import { ladderText } from "./views.js";
 
 export const fpShow = defineFateUseCase({

@@ -20,10 +20,10 @@ import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
 import { openConflict, recordHitInConflict } from "./conflict-state.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { hitFlow, startFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFateCharacter } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 
 type Ctx = Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "invocation" | "table">;
 

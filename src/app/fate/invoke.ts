@@ -14,10 +14,10 @@ import type { AutocompleteSource, Effect } from "../use-case.js";
 import { type Ctx, panel } from "./check.js";
 import { sideOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { checkFlow, typedFlowOrNull } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, saveFatePoints } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 import { aspectInvokeOptions, ladderText } from "./views.js";
 
 /** The GM's invokes for the opposition come from the bank: the rules are silent on a limit, so there is none. */

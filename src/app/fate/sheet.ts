@@ -27,10 +27,10 @@ import { cleanName, cleanText } from "../names.js";
 import type { ActionContext, SystemHooks } from "../use-case.js";
 import { aspectLines } from "./aspect.js";
 import { openConflict } from "./conflict-state.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { fateIntents } from "./intents.js";
 import { consequenceRecovery, recoveryText } from "./recovery.js";
 import { fateCharacter, saveFateCharacter, sheetOf, tableState } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 import { boxesText, skillText } from "./views.js";
 
 /**

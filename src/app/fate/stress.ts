@@ -7,11 +7,11 @@ import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import { settleAttacksOn } from "./attack.js";
 import { closeOpenChecks } from "./conflict-state.js";
-import { defineFateUseCase } from "./fate-use-case.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { consequenceRecovery, earlyClearNote } from "./recovery.js";
 import { characterById, fateCharacter, liveCharacters, saveFateCharacter } from "./state.js";
+import { defineFateUseCase } from "./use-cases.js";
 
 export const stressHit = defineFateUseCase({
   schema: fateIntents["stress.hit"],
