@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { negotiationPanel } from "../../src/app/beast-hunters/negotiation.js";
+import { newNegotiation, type Phase } from "../../src/rules/beast-hunters/index.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
 const GM = { id: "520000000000000001", name: "Gail" };
@@ -210,5 +212,23 @@ describe("Beast Hunters negotiation tracker", () => {
     expect(replyText(changed)).toContain("The challenge is mental.");
     const [negotiation] = (await flows("bh.negotiation")).slice(-1);
     expect(negotiation).toMatchObject({ status: "open", state: { phase: 3, sphere: "mental" } });
+  });
+});
+
+describe("the negotiation panel", () => {
+  it("the dice button names the phase's multiplier of the rating (×2, ×1, ×1.5)", () => {
+    const shown = ([1, 2, 3] as Phase[]).map((phase) => {
+      const state = newNegotiation({
+        name: "Ford",
+        sphere: "physical",
+        phase,
+        hunters: [{ id: "1", name: "Ada", traits: [] }],
+      });
+      const labels = (negotiationPanel("en", 1, state).rows ?? [])
+        .flat()
+        .map((c) => (c.kind === "button" ? c.label : ""));
+      return labels.find((l) => l.startsWith("To dice"));
+    });
+    expect(shown).toEqual(["To dice (×2)", "To dice (×1)", "To dice (×1.5)"]);
   });
 });
