@@ -14,8 +14,8 @@ import { findOpenFlow } from "../flows.js";
 import { nameKey } from "../names.js";
 import { action, onChallenge, participantId, play, splitList } from "./challenge.js";
 import { challengeFlow } from "./flow-states.js";
-import { defineBhUseCase } from "./game-use-case.js";
 import { findNegotiation, preActivateInNegotiation, traitAndRole as traitWithRole } from "./negotiation.js";
+import { defineBhUseCase } from "./use-cases.js";
 
 const activateInChallenge = action("challenge.activate", async ({ intent, actor }) => ({
   type: "activate",

@@ -30,7 +30,6 @@ import { answer, onChallenge, splitList, turnPing } from "./challenge.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel, priceText } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow, negotiationFlow } from "./flow-states.js";
-import { defineBhUseCase } from "./game-use-case.js";
 import {
   closeNegotiation,
   findNegotiation,
@@ -47,6 +46,7 @@ import {
   requireReserve,
 } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
+import { defineBhUseCase } from "./use-cases.js";
 
 /** The fields of the challenge form (the guided `/challenge start`), as the GM typed them. */
 const FORM_FIELDS = ["traits", "resources", "initiative", "boxes", "neutralize"] as const;

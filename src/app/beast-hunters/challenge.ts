@@ -26,9 +26,9 @@ import { settleAdventure } from "./adventure.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow } from "./flow-states.js";
-import { type BhIntent, type BhUseCaseOptions, defineBhUseCase } from "./game-use-case.js";
 import { asReserve, recordReserve, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
+import { type BhIntent, type BhUseCaseOptions, defineBhUseCase } from "./use-cases.js";
 
 export type Flow = TypedFlow<ChallengeFlowState>;
 

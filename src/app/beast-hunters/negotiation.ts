@@ -38,9 +38,9 @@ import type { ComponentView, MessageView, ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
 import { phaseMultiplier } from "./challenge-view.js";
 import { negotiationFlow } from "./flow-states.js";
-import { defineBhUseCase } from "./game-use-case.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
+import { defineBhUseCase } from "./use-cases.js";
 
 export type NegotiationFlow = TypedFlow<NegotiationState>;
 

@@ -22,9 +22,9 @@ import type { ActionContext, Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
 import { challengeFlow } from "./flow-states.js";
-import { defineBhUseCase } from "./game-use-case.js";
 import { closeNegotiation, findNegotiation, requireNegotiationPhase } from "./negotiation.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
+import { defineBhUseCase } from "./use-cases.js";
 
 export function asReserve(pool: ReservePool): Reserve {
   return { total: pool.total, ceiling: pool.ceiling, spent: pool.spent };

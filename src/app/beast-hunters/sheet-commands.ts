@@ -19,8 +19,8 @@ import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
 import type { ActionContext, ActionResult } from "../use-case.js";
 import { challengeFlow } from "./flow-states.js";
-import { defineBhUseCase } from "./game-use-case.js";
 import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
+import { defineBhUseCase } from "./use-cases.js";
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 

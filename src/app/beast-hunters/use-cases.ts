@@ -1,3 +1,9 @@
+/**
+ * How a Beast Hunters use case is written: its intent type (the catalogue's key, which gives its
+ * schema), how it runs (who may, whether it changes anything, whether its answer is private) and
+ * its rule as `run`. What every one of them would otherwise repeat — the game, the channel's table —
+ * is said once here.
+ */
 import type { z } from "zod";
 import type { GameTable } from "../../generated/prisma/client.js";
 import type { Intent } from "../intent.js";
