@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { negotiationPanel } from "../../src/app/beast-hunters/negotiation.js";
+import { negotiationPanel } from "../../src/app/beast-hunters/negotiation-view.js";
 import { newNegotiation, type Phase } from "../../src/rules/beast-hunters/index.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 

@@ -5,12 +5,11 @@
  * challenge form).
  */
 import type { Character, GameTable } from "../../generated/prisma/client.js";
-import { type Lang, t } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import {
   endNegotiation,
   GM_SIDE,
   markPreActivated,
-  type NegotiatedPreActivation,
   type NegotiationEnd,
   type NegotiationState,
   newNegotiation,
@@ -34,10 +33,10 @@ import {
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
-import type { ComponentView, MessageView, ModalView } from "../views.js";
+import type { ModalView } from "../views.js";
 import { adventureOf } from "./adventure.js";
-import { phaseMultiplier } from "./challenge-view.js";
 import { negotiationFlow } from "./flow-states.js";
+import { nameOf, negotiationPanel } from "./negotiation-view.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 import { defineBhUseCase } from "./use-cases.js";
@@ -56,74 +55,6 @@ async function loadNegotiation(ctx: ActionContext, table: GameTable, id: number 
   const flow = await findNegotiation(ctx, table.id);
   if (!flow) refuse("errors.bh.noNegotiation");
   return flow;
-}
-
-function preLine(lang: Lang, state: NegotiationState, pre: NegotiatedPreActivation): string {
-  const name = pre.by === GM_SIDE ? t(lang, "bh.negotiation.gm") : nameOf(state, pre.by);
-  return t(lang, "bh.negotiation.preLine", { name, trait: pre.trait, role: pre.as, phase: pre.phase });
-}
-
-function nameOf(state: NegotiationState, id: string): string {
-  return state.hunters.find((h) => h.id === id)?.name ?? id;
-}
-
-/** The negotiation panel: phase, what each GM choice would cost and pay, the pre-activations. */
-export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationState): MessageView {
-  const lines = [
-    t(lang, "bh.negotiation.phaseLine", { phase: state.phase, sphere: state.sphere }),
-    t(lang, "bh.negotiation.hunters", { names: state.hunters.map((h) => h.name).join(", ") }),
-    t(lang, "bh.negotiation.choices", { phase: state.phase, multiplier: phaseMultiplier(state.phase) }),
-    t(lang, "bh.negotiation.mayPre", { phase: state.phase }),
-    "",
-    ...(state.pre.length > 0
-      ? state.pre.map((p) => preLine(lang, state, p))
-      : [t(lang, "bh.negotiation.noPre")]),
-  ];
-  if (state.ended) {
-    lines.push("", t(lang, "bh.negotiation.ended", { how: state.ended.how, phase: state.ended.phase }));
-  }
-  const rows: ComponentView[][] = [];
-  if (!state.ended) {
-    const row: ComponentView[] = [];
-    if (state.phase < 3)
-      row.push({
-        kind: "button",
-        label: t(lang, "bh.negotiation.next", { phase: state.phase + 1 }),
-        intent: { type: "negotiation.phase", flowId },
-      });
-    if (state.phase >= 2)
-      row.push({
-        kind: "button",
-        label: t(lang, "bh.negotiation.preButton"),
-        intent: { type: "negotiation.premenu", flowId },
-        style: "primary",
-      });
-    row.push(
-      {
-        kind: "button",
-        label: t(lang, "bh.negotiation.concede", { phase: state.phase }),
-        intent: { type: "reserve.concede", phase: state.phase, negotiation: flowId },
-        style: "success",
-      },
-      {
-        kind: "button",
-        label: t(lang, "bh.negotiation.dice", { multiplier: phaseMultiplier(state.phase) }),
-        intent: { type: "negotiation.form", flowId },
-        style: "danger",
-      },
-    );
-    rows.push(row);
-  }
-  return {
-    embeds: [
-      {
-        title: t(lang, "bh.negotiation.title", { name: state.name ?? "—" }),
-        description: lines.join("\n"),
-        tone: state.ended ? "neutral" : "info",
-      },
-    ],
-    rows,
-  };
 }
 
 /** Saves a changed negotiation and answers: a click updates the panel; a command answers and redraws it. */
