@@ -67,16 +67,21 @@ const appliedInvoke: z.ZodType<AppliedInvoke> = z.object({
   paidWith: z.enum(["free-invoke", "fate-point"]),
 });
 
-const fateCheck: z.ZodType<FateCheck> = z.object({
-  characterId: z.string(),
-  skill: skillKey,
-  skillValue: z.number(),
+/** What a character's check and a faction's check both keep: the roll, its rerolls, what it is against, its invokes. */
+const rolled = {
   bonus: z.number(),
   action,
   dice: fateDice,
   rerolledDice: z.array(fateDice),
   opposition,
   invokes: z.array(appliedInvoke),
+};
+
+const fateCheck: z.ZodType<FateCheck> = z.object({
+  characterId: z.string(),
+  skill: skillKey,
+  skillValue: z.number(),
+  ...rolled,
 });
 
 const freeInvoke: z.ZodType<FreeInvoke> = z.object({
@@ -285,12 +290,7 @@ const factionCheck: z.ZodType<FactionCheck> = z.object({
   factionId: z.string(),
   ability: z.enum(FACTION_ABILITY_KEYS as [FactionAbility, ...FactionAbility[]]),
   abilityValue: z.number(),
-  bonus: z.number(),
-  action,
-  dice: fateDice,
-  rerolledDice: z.array(fateDice),
-  opposition,
-  invokes: z.array(appliedInvoke),
+  ...rolled,
 });
 
 export const factionCheckFlow = defineFlowKind<FactionCheckFlowState>({
