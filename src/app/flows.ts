@@ -76,66 +76,28 @@ export function typedFlow<S>(spec: FlowKindSpec<S>, row: Flow | TypedFlow<unknow
   return { ...row, state: parsed.data, stateVersion: spec.version };
 }
 
-type KindOrSpec<S> = FlowKind | FlowKindSpec<S>;
-
-function read<S>(kind: KindOrSpec<S>, row: TypedFlow<S>): TypedFlow<S>;
-function read<S>(kind: KindOrSpec<S>, row: TypedFlow<S> | null): TypedFlow<S> | null;
-function read<S>(kind: KindOrSpec<S>, row: TypedFlow<S> | null): TypedFlow<S> | null {
-  if (!row || typeof kind === "string") return row;
-  return typedFlow(kind, row);
-}
-
-const kindOf = <S>(kind: KindOrSpec<S>): FlowKind => (typeof kind === "string" ? kind : kind.kind);
-
 export async function createFlow<S>(
   tx: Db | Tx,
   spec: FlowKindSpec<S>,
   input: { tableId: number; state: S; createdByUserId: string },
-): Promise<TypedFlow<S>>;
-/** Until every kind has its spec: the state is stored unchecked, as version 1. */
-export async function createFlow<S>(
-  tx: Db | Tx,
-  input: { tableId: number; kind: FlowKind; state: S; createdByUserId: string },
-): Promise<TypedFlow<S>>;
-export async function createFlow<S>(
-  tx: Db | Tx,
-  first: FlowKindSpec<S> | { tableId: number; kind: FlowKind; state: S; createdByUserId: string },
-  second?: { tableId: number; state: S; createdByUserId: string },
 ): Promise<TypedFlow<S>> {
-  const spec = second ? (first as FlowKindSpec<S>) : null;
-  const input = second ?? (first as { tableId: number; kind: FlowKind; state: S; createdByUserId: string });
-  const kind = spec?.kind ?? (first as { kind: FlowKind }).kind;
-  const version = spec?.version ?? 1;
   const now = new Date();
   const flow = await sqlFor(tx).one<TypedFlow<S>>`
     INSERT INTO flow (table_id, kind, status, state, state_version, created_by_user_id, created_at, updated_at)
-    VALUES (${input.tableId}, ${kind}, 'open', ${input.state}::jsonb, ${version}, ${input.createdByUserId}, ${now}, ${now})
+    VALUES (${input.tableId}, ${spec.kind}, 'open', ${input.state}::jsonb, ${spec.version}, ${input.createdByUserId}, ${now}, ${now})
     RETURNING *`;
   return flow!;
 }
 
+/** The open flow of a kind at a table (the newest), or null. */
 export async function findOpenFlow<S>(
   tx: Db | Tx,
   spec: FlowKindSpec<S>,
   tableId: number,
-): Promise<TypedFlow<S> | null>;
-/** Until every kind has its spec: the state is read unchecked. */
-export async function findOpenFlow<S>(
-  tx: Db | Tx,
-  tableId: number,
-  kind: FlowKind,
-): Promise<TypedFlow<S> | null>;
-/** The open flow of a kind at a table (the newest), or null. */
-export async function findOpenFlow<S>(
-  tx: Db | Tx,
-  first: number | FlowKindSpec<S>,
-  second: number | FlowKind,
 ): Promise<TypedFlow<S> | null> {
-  const [tableId, kind] =
-    typeof first === "number" ? [first, second as FlowKind] : [second as number, first as FlowKindSpec<S>];
-  const row = await sqlFor(tx).one<TypedFlow<S>>`
-    SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ${kindOf(kind)} AND status = 'open' ORDER BY id DESC LIMIT 1`;
-  return read(kind, row);
+  const row = await sqlFor(tx).one<Flow>`
+    SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ${spec.kind} AND status = 'open' ORDER BY id DESC LIMIT 1`;
+  return row ? typedFlow(spec, row) : null;
 }
 
 /** Every open flow of a kind at a table, oldest first. */
@@ -144,73 +106,44 @@ export async function openFlows<S>(
   spec: FlowKindSpec<S>,
   tableId: number,
 ): Promise<TypedFlow<S>[]> {
-  const rows = await sqlFor(tx).rows<TypedFlow<S>>`
+  const rows = await sqlFor(tx).rows<Flow>`
     SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ${spec.kind} AND status = 'open' ORDER BY id`;
   return rows.map((row) => typedFlow(spec, row));
 }
 
+/** A flow by id that must belong to this table and be of this kind (ids from buttons are user input). */
 export async function requireFlow<S>(
   tx: Db | Tx,
   spec: FlowKindSpec<S>,
   tableId: number,
   flowId: number,
-  options?: { open?: boolean },
-): Promise<TypedFlow<S>>;
-/** Until every kind has its spec: the state is read unchecked. */
-export async function requireFlow<S>(
-  tx: Db | Tx,
-  tableId: number,
-  flowId: number,
-  kind: FlowKind,
-  options?: { open?: boolean },
-): Promise<TypedFlow<S>>;
-/** A flow by id that must belong to this table and be of this kind (ids from buttons are user input). */
-export async function requireFlow<S>(
-  tx: Db | Tx,
-  ...args:
-    | [FlowKindSpec<S>, number, number, { open?: boolean }?]
-    | [number, number, FlowKind, { open?: boolean }?]
+  options: { open?: boolean } = { open: true },
 ): Promise<TypedFlow<S>> {
-  const [kind, tableId, flowId, options = { open: true }] =
-    typeof args[0] === "number"
-      ? [args[2] as FlowKind, args[0], args[1] as number, args[3]]
-      : [args[0], args[1], args[2] as number, args[3] as { open?: boolean } | undefined];
-  const row = await sqlFor(tx).one<TypedFlow<S>>`
-    SELECT * FROM flow WHERE id = ${flowId} AND table_id = ${tableId} AND kind = ${kindOf(kind)}`;
+  const row = await sqlFor(tx).one<Flow>`
+    SELECT * FROM flow WHERE id = ${flowId} AND table_id = ${tableId} AND kind = ${spec.kind}`;
   if (!row) refuse("errors.flow.notFound");
   if (options.open !== false && row.status !== "open") refuse("errors.flow.closed");
-  return read(kind, row);
+  return typedFlow(spec, row);
 }
 
+/** Saves a flow's state (in its kind's current shape), and closes the flow when `close`. */
 export async function saveFlowState<S>(
   tx: Db | Tx,
   spec: FlowKindSpec<S>,
   flowId: number,
   state: S,
-  close?: boolean,
-): Promise<void>;
-/** Until every kind has its spec: saved as it is, its version unchanged. */
-export async function saveFlowState<S>(tx: Db | Tx, flowId: number, state: S, close?: boolean): Promise<void>;
-/** Saves a flow's state (in its kind's current shape), and closes the flow when `close`. */
-export async function saveFlowState<S>(
-  tx: Db | Tx,
-  ...args: [FlowKindSpec<S>, number, S, boolean?] | [number, S, boolean?]
+  close = false,
 ): Promise<void> {
-  const [version, flowId, state, close = false] =
-    typeof args[0] === "number"
-      ? [null, args[0], args[1] as S, args[2] as boolean | undefined]
-      : [args[0].version, args[1] as number, args[2] as S, args[3] as boolean | undefined];
   const now = new Date();
   // Usually an action's last write: in a transaction it goes with the COMMIT (Tx.later).
   const write = tx instanceof Tx ? tx.later.bind(tx) : sqlFor(tx).run;
   if (close) {
     await write`
-      UPDATE flow SET state = ${state}::jsonb, state_version = coalesce(${version}::int, state_version),
+      UPDATE flow SET state = ${state}::jsonb, state_version = ${spec.version},
         updated_at = ${now}, status = 'closed', closed_at = ${now} WHERE id = ${flowId}`;
   } else {
     await write`
-      UPDATE flow SET state = ${state}::jsonb, state_version = coalesce(${version}::int, state_version),
-        updated_at = ${now} WHERE id = ${flowId}`;
+      UPDATE flow SET state = ${state}::jsonb, state_version = ${spec.version}, updated_at = ${now} WHERE id = ${flowId}`;
   }
 }
 

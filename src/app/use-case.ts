@@ -137,8 +137,6 @@ export interface UseCase<I extends Intent = Intent> {
 
 /** A use case as written: its intent's schema (from the area's catalogue) names its type. */
 export interface UseCaseSpec<I extends Intent, N extends TableNeed> {
-  /** Only while the schema is still written here instead of in the area's catalogue. */
-  type?: I["type"];
   schema: z.ZodType<I>;
   systems?: readonly System[];
   table: N;
@@ -160,7 +158,7 @@ export function defineUseCase<I extends Intent, N extends TableNeed>(spec: UseCa
   const { access, run } = spec;
   return {
     ...spec,
-    type: spec.type ?? (schemaType(spec.schema) as I["type"]),
+    type: schemaType(spec.schema) as I["type"],
     access,
     run: access
       ? (ctx) => {

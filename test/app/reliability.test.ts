@@ -130,7 +130,6 @@ describe("reliability of the use-case runner: idempotency and races", () => {
     // Use cases that skip the application checks and meet the database's unique indexes directly.
     const bare = (type: string, run: (ctx: ActionContext & { table: GameTable }) => Promise<unknown>) =>
       defineUseCase({
-        type,
         schema: z.object({ type: z.literal(type), name: z.string().optional() }),
         table: "required",
         mutates: true,

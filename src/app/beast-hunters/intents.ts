@@ -191,6 +191,3 @@ export const bhIntents = defineIntents({
   "character.vp.add": vpChange,
   "character.vp.spend": vpChange,
 });
-
-/** Intent types whose schemas still live in their use case: moved here one by one, then this goes. */
-export type BhPendingIntentTypes = never;

@@ -90,6 +90,3 @@ export const commonIntents = defineIntents({
   "macro.list": {},
   "macro.delete": { name: macroName },
 });
-
-/** Intent types whose schemas still live in their use case: none are left. */
-export type CommonPendingIntentTypes = never;

@@ -232,6 +232,3 @@ export const fateIntents = defineIntents({
   "consequence.clear": { character: characterName, severity: z.enum(SLOT_IDS) },
   "fate.name-consequence": { characterId: z.number().int().positive(), slot: z.enum(SLOT_IDS) },
 });
-
-/** Intent types whose schemas still live in their use case: moved here one by one, then this goes. */
-export type FatePendingIntentTypes = never;

@@ -166,6 +166,3 @@ export const mwIntents = defineIntents({
   "character.status": { name, status: z.enum(["active", "incapacitated", "dead"]) },
   "character.recover": { name: name.optional() },
 });
-
-/** Intent types whose schemas still live in their use case: moved here one by one, then this goes. */
-export type MwPendingIntentTypes = never;

@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { UseCaseRegistry } from "../../../src/app/execute.js";
-import { createFlow } from "../../../src/app/flows.js";
+import { createFlow, defineFlowKind } from "../../../src/app/flows.js";
 import { appendLog } from "../../../src/app/log.js";
 import { defineUseCase, type UseCase } from "../../../src/app/use-case.js";
 import type { MessageView } from "../../../src/app/views.js";
@@ -37,7 +37,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // biome-ignore lint/suspicious/noExplicitAny: each use case has its own intent type
 const useCases: UseCase<any>[] = [
   defineUseCase({
-    type: "probe.slow",
     schema: z.object({
       type: z.literal("probe.slow"),
       ms: z.number().int().max(5000),
@@ -57,7 +56,6 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.count",
     schema: z.object({ type: z.literal("probe.count") }),
     table: "required",
     mutates: true,
@@ -68,7 +66,6 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.secret",
     schema: z.object({ type: z.literal("probe.secret") }),
     table: "required",
     mutates: false,
@@ -78,7 +75,6 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.edit-reply",
     schema: z.object({ type: z.literal("probe.edit-reply"), token: z.string() }),
     table: "required",
     mutates: false,
@@ -93,15 +89,13 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.panel",
     schema: z.object({ type: z.literal("probe.panel") }),
     table: "required",
     mutates: true,
     ephemeral: false,
     async run(ctx) {
-      const flow = await createFlow(ctx.tx, {
+      const flow = await createFlow(ctx.tx, probeFlow, {
         tableId: ctx.table!.id,
-        kind: "fate.check",
         state: { touched: 0 },
         createdByUserId: ctx.actor.userId,
       });
@@ -109,7 +103,6 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.touch",
     schema: z.object({ type: z.literal("probe.touch"), flow: z.number().int() }),
     table: "required",
     mutates: true,
@@ -125,7 +118,6 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.post",
     schema: z.object({ type: z.literal("probe.post"), channel: z.string() }),
     table: "required",
     mutates: true,
@@ -139,7 +131,6 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.dm",
     schema: z.object({ type: z.literal("probe.dm") }),
     table: "required",
     mutates: false,
@@ -163,7 +154,6 @@ const useCases: UseCase<any>[] = [
     },
   }),
   defineUseCase({
-    type: "probe.dm-closed",
     schema: z.object({ type: z.literal("probe.dm-closed") }),
     table: "required",
     mutates: true,
@@ -218,6 +208,13 @@ function stall(ms: number) {
     // busy on purpose
   }
 }
+
+/** A flow of the probes' own: a counter its panel shows. */
+const probeFlow = defineFlowKind({
+  kind: "fate.check",
+  version: 1,
+  schema: z.object({ touched: z.number().int() }),
+});
 
 describe("e2e reliability: Discord faults at the router", () => {
   const double = new DiscordDouble({ retryAfterMs: 300 });
