@@ -89,6 +89,16 @@ export async function createFlow<S>(
   return flow!;
 }
 
+/** A new flow of a kind at a table, opened by whoever acts. */
+export function startFlow<S>(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  spec: FlowKindSpec<S>,
+  tableId: number,
+  state: S,
+): Promise<TypedFlow<S>> {
+  return createFlow(ctx.tx, spec, { tableId, state, createdByUserId: ctx.actor.userId });
+}
+
 /** The open flow of a kind at a table (the newest), or null. */
 export async function findOpenFlow<S>(
   tx: Db | Tx,

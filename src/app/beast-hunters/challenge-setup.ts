@@ -19,7 +19,7 @@ import {
   startChallenge,
 } from "../../rules/beast-hunters/index.js";
 import { DomainError, refuse } from "../../rules/errors.js";
-import { createFlow, requireFlow, saveFlowState } from "../flows.js";
+import { requireFlow, saveFlowState, startFlow } from "../flows.js";
 import type { KnownIntent } from "../intents.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
@@ -302,11 +302,7 @@ async function buyObstacle(
     challenge: started.state,
     price: { lines: price.lines, ceiling: pool.ceiling, obstacles: [{ name, from: 0 }] },
   };
-  const flow = await createFlow(ctx.tx, challengeFlow, {
-    tableId: table.id,
-    state,
-    createdByUserId: ctx.actor.userId,
-  });
+  const flow = await startFlow(ctx, challengeFlow, table.id, state);
   for (const entry of eventLogEntries(started.state, started.events)) await appendLog(ctx, table.id, entry);
   const effects: Effect[] = negotiation
     ? [await closeNegotiation(ctx, table, negotiation, "dice", flow.id)]

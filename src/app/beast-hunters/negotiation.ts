@@ -22,12 +22,12 @@ import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, isGm } from "../access.js";
 import {
-  createFlow,
   findOpenFlow,
   isFromPanel,
   panelEdit,
   requireFlow,
   saveFlowState,
+  startFlow,
   type TypedFlow,
 } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -138,11 +138,7 @@ export async function openNegotiation(
       traits: hunterSheet(c).traits.map((tr) => ({ name: tr.name, sphere: tr.sphere, value: tr.value })),
     })),
   });
-  const flow = await createFlow(ctx.tx, negotiationFlow, {
-    tableId: table.id,
-    state,
-    createdByUserId: ctx.actor.userId,
-  });
+  const flow = await startFlow(ctx, negotiationFlow, table.id, state);
   await appendLog(ctx, table.id, {
     action: "negotiation.open",
     summary: {

@@ -10,7 +10,7 @@ import { refuse } from "../../rules/errors.js";
 import { openTrustRound } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { setTableChapter } from "../../store/tables.js";
-import { createFlow } from "../flows.js";
+import { startFlow } from "../flows.js";
 import { languagesOf } from "../languages.js";
 import { appendLog } from "../log.js";
 import type { Effect } from "../use-case.js";
@@ -75,11 +75,7 @@ export const chapterNext = gmAction("chapter.next", "public change", async (ctx)
     links,
   });
   const state: TrustRoundFlow = { round, dmClosed: [] };
-  const flow = await createFlow(ctx.tx, trustRoundFlow, {
-    tableId: table.id,
-    state,
-    createdByUserId: ctx.actor.userId,
-  });
+  const flow = await startFlow(ctx, trustRoundFlow, table.id, state);
   const names = nameMap(characters);
   const effects: Effect[] = [];
   if (round.mode === "secret") {

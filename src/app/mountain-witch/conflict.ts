@@ -21,7 +21,7 @@ import {
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { actingCharacter, findCharacter, isGm } from "../access.js";
-import { createFlow, isFromPanel, openFlows, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { isFromPanel, openFlows, requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
 import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
@@ -198,11 +198,7 @@ export const conflictStart = mwAction("conflict.start", "public change", async (
     state = addParticipant(state, refOf(own), "a");
   }
   const revealed = await beginPlay(ctx, table, ctx.publicLang);
-  const flow = await createFlow(ctx.tx, conflictFlow, {
-    tableId: table.id,
-    state,
-    createdByUserId: ctx.actor.userId,
-  });
+  const flow = await startFlow(ctx, conflictFlow, table.id, state);
   await appendLog(ctx, table.id, {
     action: "conflict.start",
     summary: { key: "log.mw.conflict.start", params: { id: flow.id } },

@@ -15,7 +15,7 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, requireControl, requireTable } from "../access.js";
-import { createFlow } from "../flows.js";
+import { startFlow } from "../flows.js";
 import type { Intent } from "../intent.js";
 import { appendLog, type LogInput } from "../log.js";
 import { cleanText } from "../names.js";
@@ -336,11 +336,7 @@ export const characterRecover = mwAction("character.recover", "public change", a
   );
   const state = openRecoveryConflict(refOf(character));
   await saveSheet(ctx.tx, character, { recoveryTriedInChapter: table.chapter });
-  const flow = await createFlow(ctx.tx, conflictFlow, {
-    tableId: table.id,
-    state,
-    createdByUserId: ctx.actor.userId,
-  });
+  const flow = await startFlow(ctx, conflictFlow, table.id, state);
   await appendLog(ctx, table.id, {
     action: "character.recover",
     characterId: character.id,
