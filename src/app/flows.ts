@@ -89,6 +89,11 @@ export async function createFlow<S>(
   return flow!;
 }
 
+/** A row found by an area's own SQL (or null), upgraded and checked like every other load. */
+export function typedFlowOrNull<S>(spec: FlowKindSpec<S>, row: Flow | null): TypedFlow<S> | null {
+  return row ? typedFlow(spec, row) : null;
+}
+
 /** A new flow of a kind at a table, opened by whoever acts. */
 export function startFlow<S>(
   ctx: Pick<ActionContext, "tx" | "actor">,

@@ -10,7 +10,14 @@ import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import type { StressKind } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
 import { isGm, requireControl } from "../access.js";
-import { panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import {
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+  typedFlow,
+  typedFlowOrNull,
+} from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
@@ -18,7 +25,7 @@ import type { ModalView } from "../views.js";
 import { type Ctx, panel, rollDefence } from "./check.js";
 import { attackHit } from "./check-view.js";
 import { sideOf } from "./conflict-state.js";
-import { checkFlow, typedFlowOrNull } from "./flow-states.js";
+import { checkFlow } from "./flow-states.js";
 import { landHit } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, fateCharacter, insertAspect, tableAspects } from "./state.js";

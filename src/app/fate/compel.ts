@@ -11,13 +11,13 @@ import {
 import type { Faction } from "../../rules/fate/faction.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
-import { requireFlow, saveFlowState } from "../flows.js";
+import { requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
 import type { ActionContext } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { factionsOf, findFaction, invokableAspects, saveFactionState } from "./faction.js";
-import { compelFlow, startFlow } from "./flow-states.js";
+import { compelFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";

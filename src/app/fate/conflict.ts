@@ -14,7 +14,7 @@ import {
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
-import { requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import { requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
@@ -22,7 +22,7 @@ import type { MessageView } from "../views.js";
 import { unsettledAttacksOn } from "./attack.js";
 import { type ConflictFlowState, finishConflict, openConflict } from "./conflict-state.js";
 import { conflictView, turnPing } from "./conflict-view.js";
-import { conflictFlow, startFlow } from "./flow-states.js";
+import { conflictFlow } from "./flow-states.js";
 import { waitingHitsOn } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { fateCharacter, liveCharacters, saveFatePoints } from "./state.js";

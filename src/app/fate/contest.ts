@@ -11,13 +11,20 @@ import {
 import { resolveSkill } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, canControl, findCharacter, isGm, requireTable } from "../access.js";
-import { findOpenFlow, requireFlow, saveFlowState, type TypedFlow } from "../flows.js";
+import {
+  findOpenFlow,
+  requireFlow,
+  saveFlowState,
+  startFlow,
+  type TypedFlow,
+  typedFlowOrNull,
+} from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { panel, rollCheck } from "./check.js";
-import { checkFlow, contestFlow, startFlow, typedFlowOrNull } from "./flow-states.js";
+import { checkFlow, contestFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { defineFateUseCase } from "./use-cases.js";
 import { ladderText, skillOptions } from "./views.js";

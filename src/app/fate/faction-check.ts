@@ -18,7 +18,7 @@ import { outcome } from "../../rules/fate/outcomes.js";
 import type { Tx } from "../../store/db.js";
 import { tableById } from "../../store/tables.js";
 import { requireTable } from "../access.js";
-import { panelEdit, requireFlow, saveFlowState } from "../flows.js";
+import { panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
@@ -30,7 +30,7 @@ import {
   saveFaction,
   saveInvokedAspect,
 } from "./faction.js";
-import { factionCheckFlow, startFlow } from "./flow-states.js";
+import { factionCheckFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { defineFateUseCase } from "./use-cases.js";
 import { aspectInvokeOptions, diceText, ladderText } from "./views.js";

@@ -13,12 +13,12 @@ import {
   hitFaction,
 } from "../../rules/fate/faction.js";
 import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
-import { requireFlow, saveFlowState } from "../flows.js";
+import { requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { MessageView } from "../views.js";
 import { factionEmbed, factionsOf, findFaction, saveFaction, trackText } from "./faction.js";
-import { factionHitFlow, startFlow } from "./flow-states.js";
+import { factionHitFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { defineFateUseCase } from "./use-cases.js";
 

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Flow } from "../../generated/prisma/client.js";
 import { ASPECT_KINDS, type Aspect, type FreeInvoke } from "../../rules/fate/aspects.js";
 import type { ChallengeRoll, ChallengeTask, FateChallenge } from "../../rules/fate/challenge.js";
 import { type AppliedInvoke, type FateCheck, INVOKE_MODES, type Opposition } from "../../rules/fate/check.js";
@@ -23,8 +22,7 @@ import {
   STRESS_KINDS,
   type StressKind,
 } from "../../rules/fate/stress.js";
-import { createFlow, defineFlowKind, type FlowKindSpec, type TypedFlow, typedFlow } from "../flows.js";
-import type { ActionContext } from "../use-case.js";
+import { defineFlowKind } from "../flows.js";
 import type { CompelFlowState } from "./compel.js";
 import type { ConflictFlowState } from "./conflict-state.js";
 import type { ContestFlowState } from "./contest.js";
@@ -324,18 +322,3 @@ export const factionHitFlow = defineFlowKind<FactionHitFlowState>({
     consequenceName: z.string().nullable(),
   }),
 });
-
-/** A row this area's own SQL found (or null), upgraded and checked like every other load. */
-export function typedFlowOrNull<S>(spec: FlowKindSpec<S>, row: Flow | null): TypedFlow<S> | null {
-  return row ? typedFlow(spec, row) : null;
-}
-
-/** A new flow of this kind at `tableId`, opened by the acting user. */
-export function startFlow<S>(
-  ctx: Pick<ActionContext, "tx" | "actor">,
-  spec: FlowKindSpec<S>,
-  tableId: number,
-  state: S,
-): Promise<TypedFlow<S>> {
-  return createFlow(ctx.tx, spec, { tableId, state, createdByUserId: ctx.actor.userId });
-}

@@ -7,13 +7,13 @@ import { adjustFatePoints } from "../../rules/fate/fate-points.js";
 import { spendFatePointOn } from "../../rules/fate/fp-spend.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm } from "../access.js";
-import { panelEdit, saveFlowState } from "../flows.js";
+import { panelEdit, saveFlowState, typedFlowOrNull } from "../flows.js";
 import { appendLog, type LogSummary } from "../log.js";
 import { cleanText } from "../names.js";
 import type { Effect } from "../use-case.js";
 import { panel } from "./check.js";
 import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
-import { checkFlow, typedFlowOrNull } from "./flow-states.js";
+import { checkFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import {
   type CheckFlowState,

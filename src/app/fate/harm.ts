@@ -15,12 +15,12 @@ import {
 } from "../../rules/fate/stress.js";
 import { sqlFor } from "../../store/db.js";
 import { requireControl } from "../access.js";
-import { requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import { requireFlow, saveFlowState, startFlow, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
 import { openConflict, recordHitInConflict } from "./conflict-state.js";
-import { hitFlow, startFlow } from "./flow-states.js";
+import { hitFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFateCharacter } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";

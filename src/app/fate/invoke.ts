@@ -7,14 +7,21 @@ import { usableFreeInvokes } from "../../rules/fate/aspects.js";
 import { checkResult, type InvokeMode, invokeAspect, withOpposition } from "../../rules/fate/check.js";
 import { sqlFor } from "../../store/db.js";
 import { isGm, requireControl } from "../access.js";
-import { panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import {
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+  typedFlow,
+  typedFlowOrNull,
+} from "../flows.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
 import type { AutocompleteSource, Effect } from "../use-case.js";
 import { type Ctx, panel } from "./check.js";
 import { sideOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
-import { checkFlow, typedFlowOrNull } from "./flow-states.js";
+import { checkFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";
