@@ -82,9 +82,12 @@ export async function saveFateCharacter(
   return saved;
 }
 
-/** Sets a character's fate points (the database refuses a negative count). */
+/**
+ * Sets a character's fate points (the database refuses a negative count); sent with the COMMIT,
+ * or before the next statement, which then sees it.
+ */
 export async function saveFatePoints(tx: Tx, characterId: number, fatePoints: number): Promise<void> {
-  await sqlFor(tx).run`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${characterId}`;
+  await tx.later`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${characterId}`;
 }
 
 export async function liveCharacters(tx: Db | Tx, tableId: number): Promise<Character[]> {
@@ -207,13 +210,14 @@ export async function findTableAspect(
 export async function saveTableAspect(tx: Tx, found: TableAspect, after: Aspect | null): Promise<void> {
   if (found.ref.startsWith("a")) {
     const id = Number(found.ref.slice(1));
+    // Sent with the COMMIT (or before the next statement, which then sees it).
     if (after) {
-      await sqlFor(tx).run`
+      await tx.later`
         UPDATE aspect SET free_invokes = ${after.freeInvokes.length},
           free_invoke_holders = ${holdersJson(after.freeInvokes)}::jsonb
         WHERE id = ${id}`;
     } else {
-      await sqlFor(tx).run`UPDATE aspect SET removed_at = ${new Date()}, free_invokes = 0 WHERE id = ${id}`;
+      await tx.later`UPDATE aspect SET removed_at = ${new Date()}, free_invokes = 0 WHERE id = ${id}`;
     }
     return;
   }
