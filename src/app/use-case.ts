@@ -173,6 +173,29 @@ export function defineUseCase<I extends Intent, N extends TableNeed>(spec: UseCa
   };
 }
 
+/** The intent a key of an area's catalogue names, as its use case receives it (validated). */
+export type CatalogueIntent<C extends Record<string, z.ZodType>, T extends keyof C> = z.output<C[T]> & Intent;
+
+/**
+ * The use case of one type of an area's intent catalogue (`src/app/<area>/intents.ts`): the
+ * catalogue gives its schema, `spec` the rest. An area's `use-cases.ts` says with it, once, what
+ * all of its use cases share (the game, the table they need).
+ */
+export function catalogueUseCase<
+  C extends Record<string, z.ZodType>,
+  T extends keyof C & string,
+  N extends TableNeed,
+>(
+  catalogue: C,
+  type: T,
+  spec: Omit<UseCaseSpec<CatalogueIntent<C, T>, N>, "schema">,
+): UseCase<CatalogueIntent<C, T>> {
+  return defineUseCase<CatalogueIntent<C, T>, N>({
+    ...spec,
+    schema: catalogue[type] as unknown as z.ZodType<CatalogueIntent<C, T>>,
+  });
+}
+
 /** An autocomplete source: choices for a partly typed option. Must never list secrets. */
 export interface AutocompleteSource {
   name: string;

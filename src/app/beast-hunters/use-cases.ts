@@ -4,14 +4,13 @@
  * its rule as `run`. What every one of them would otherwise repeat — the game, the channel's table —
  * is said once here.
  */
-import type { z } from "zod";
 import type { GameTable } from "../../generated/prisma/client.js";
-import type { Intent } from "../intent.js";
 import {
   type Access,
   type ActionContext,
   type ActionResult,
-  defineUseCase,
+  type CatalogueIntent,
+  catalogueUseCase,
   type UseCase,
 } from "../use-case.js";
 import { bhIntents } from "./intents.js";
@@ -21,7 +20,7 @@ export const SYSTEMS = ["beast-hunters"] as const;
 
 export type BhIntentType = keyof typeof bhIntents;
 /** An intent of this game's catalogue as its use case reads it (after its schema's defaults and transforms). */
-export type BhIntent<T extends BhIntentType> = z.output<(typeof bhIntents)[T]> & Intent;
+export type BhIntent<T extends BhIntentType> = CatalogueIntent<typeof bhIntents, T>;
 
 /** How a use case runs: who may (checked first), whether it changes anything, whether its answer is private. */
 export interface BhUseCaseOptions {
@@ -40,8 +39,7 @@ export function defineBhUseCase<T extends BhIntentType>(
   options: BhUseCaseOptions,
   run: (ctx: ActionContext<BhIntent<T>, "required">, table: GameTable) => Promise<ActionResult>,
 ): UseCase<BhIntent<T>> {
-  return defineUseCase<BhIntent<T>, "required">({
-    schema: bhIntents[type] as unknown as z.ZodType<BhIntent<T>>,
+  return catalogueUseCase(bhIntents, type, {
     systems: SYSTEMS,
     table: "required",
     ...options,

@@ -3,21 +3,20 @@
  * its schema), how it runs (who may, whether it changes anything, whether its answer is private)
  * and its rule as `run`. Whether it needs the channel's table is said by which of the two it is.
  */
-import type { z } from "zod";
 import type { GameTable } from "../../generated/prisma/client.js";
-import type { Intent } from "../intent.js";
 import {
   type Access,
   type ActionContext,
   type ActionResult,
-  defineUseCase,
+  type CatalogueIntent,
+  catalogueUseCase,
   type UseCase,
 } from "../use-case.js";
 import { commonIntents } from "./intents.js";
 
 export type CommonIntentType = keyof typeof commonIntents;
 /** An intent of the catalogue as its use case reads it (validated). */
-export type CommonIntent<T extends CommonIntentType> = z.output<(typeof commonIntents)[T]> & Intent;
+export type CommonIntent<T extends CommonIntentType> = CatalogueIntent<typeof commonIntents, T>;
 
 /**
  * How a use case runs: `mutates` — in one transaction with the table row locked
@@ -29,9 +28,6 @@ export interface HowItRuns<T extends CommonIntentType> {
   ephemeral: boolean | ((intent: CommonIntent<T>) => boolean);
 }
 
-const schemaOf = <T extends CommonIntentType>(type: T) =>
-  commonIntents[type] as unknown as z.ZodType<CommonIntent<T>>;
-
 /**
  * An action on the channel's table: refused with "no table here" without one, then with "GM only"
  * (or "GM or admin") when `access` says so; `run` gets the table.
@@ -41,8 +37,7 @@ export function tableUseCase<T extends CommonIntentType>(
   how: HowItRuns<T> & { access?: Access },
   run: (ctx: ActionContext<CommonIntent<T>, "required">, table: GameTable) => Promise<ActionResult>,
 ): UseCase<CommonIntent<T>> {
-  return defineUseCase<CommonIntent<T>, "required">({
-    schema: schemaOf(type),
+  return catalogueUseCase(commonIntents, type, {
     table: "required",
     ...how,
     run: (ctx) => run(ctx, ctx.table),
@@ -58,10 +53,5 @@ export function channelUseCase<T extends CommonIntentType>(
   how: HowItRuns<T>,
   run: (ctx: ActionContext<CommonIntent<T>, "optional">) => Promise<ActionResult>,
 ): UseCase<CommonIntent<T>> {
-  return defineUseCase<CommonIntent<T>, "optional">({
-    schema: schemaOf(type),
-    table: "optional",
-    ...how,
-    run,
-  });
+  return catalogueUseCase(commonIntents, type, { table: "optional", ...how, run });
 }

@@ -1,7 +1,13 @@
 /** A check's panel (docs/rules/fate.md §3.1, §3.2): its dice, the result on the ladder, and the buttons its state allows. */
 
 import { type Lang, t } from "../../i18n/index.js";
-import { checkOpposition, checkResult, checkShifts, type FateCheck } from "../../rules/fate/check.js";
+import {
+  type AppliedInvoke,
+  checkOpposition,
+  checkResult,
+  checkShifts,
+  type FateCheck,
+} from "../../rules/fate/check.js";
 import { signed } from "../../rules/fate/ladder.js";
 import { actionOutcome, outcome } from "../../rules/fate/outcomes.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
@@ -62,15 +68,7 @@ export function checkEmbed(lang: Lang, state: CheckFlowState): EmbedView {
     lines.push(t(lang, "fate.check.targetChooses", { target: state.targetName }));
   }
   if (state.tradedForBoost) lines.push(t(lang, "fate.check.traded"));
-  if (check.invokes.length > 0) {
-    const list = check.invokes
-      .map(
-        (i) =>
-          `${i.aspect} (${t(lang, `fate.invokeMode.${i.mode}`)}, ${t(lang, `fate.payment.${i.paidWith}`)})`,
-      )
-      .join("; ");
-    lines.push(t(lang, "fate.check.invokes", { list }));
-  }
+  if (check.invokes.length > 0) lines.push(invokesLine(lang, check.invokes));
   return {
     title: t(lang, "fate.check.title", {
       name: state.rollerName,
@@ -175,4 +173,15 @@ export function checkRows(
 
 export function checkView(lang: Lang, flowId: number, state: CheckFlowState, open = true): MessageView {
   return { embeds: [checkEmbed(lang, state)], rows: checkRows(lang, flowId, state, open) };
+}
+
+/** The invokes applied to a check, each with its mode and how it was paid: one line. */
+export function invokesLine(lang: Lang, invokes: readonly AppliedInvoke[]): string {
+  const list = invokes
+    .map(
+      (i) =>
+        `${i.aspect} (${t(lang, `fate.invokeMode.${i.mode}`)}, ${t(lang, `fate.payment.${i.paidWith}`)})`,
+    )
+    .join("; ");
+  return t(lang, "fate.check.invokes", { list });
 }

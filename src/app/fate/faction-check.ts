@@ -22,6 +22,7 @@ import { panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
+import { invokesLine } from "./check-view.js";
 import {
   factionsOf,
   findFaction,
@@ -70,15 +71,7 @@ function factionCheckEmbed(lang: Lang, state: FactionCheckFlowState): EmbedView 
   } else {
     lines.push(t(lang, "fate.check.noOpposition"));
   }
-  if (check.invokes.length > 0) {
-    const list = check.invokes
-      .map(
-        (i) =>
-          `${i.aspect} (${t(lang, `fate.invokeMode.${i.mode}`)}, ${t(lang, `fate.payment.${i.paidWith}`)})`,
-      )
-      .join("; ");
-    lines.push(t(lang, "fate.check.invokes", { list }));
-  }
+  if (check.invokes.length > 0) lines.push(invokesLine(lang, check.invokes));
   return {
     title: t(lang, "fate.faction.checkTitle", {
       name: state.factionName,

@@ -4,11 +4,12 @@
  * the game, the channel's table, the transaction, the answer's visibility — is said once here.
  */
 import type { z } from "zod";
-import type { Intent } from "../intent.js";
 import {
   type Access,
   type ActionContext,
   type ActionResult,
+  type CatalogueIntent,
+  catalogueUseCase,
   defineUseCase,
   type UseCase,
 } from "../use-case.js";
@@ -18,7 +19,7 @@ const SYSTEMS = ["mountain-witch"] as const;
 
 type MwIntentType = keyof typeof mwIntents;
 /** The intent a catalogue key names, as its use case receives it (validated). */
-export type MwIntent<T extends MwIntentType> = z.output<(typeof mwIntents)[T]> & Intent;
+export type MwIntent<T extends MwIntentType> = CatalogueIntent<typeof mwIntents, T>;
 
 /**
  * How an action answers and whether it changes anything: a "change" runs in one transaction with
@@ -36,8 +37,7 @@ type TableRun<T extends MwIntentType> = (
 ) => Promise<ActionResult>;
 
 function atTable<T extends MwIntentType>(type: T, answer: Answer, run: TableRun<T>, access?: Access) {
-  return defineUseCase<MwIntent<T>, "required">({
-    schema: mwIntents[type] as unknown as z.ZodType<MwIntent<T>>,
+  return catalogueUseCase(mwIntents, type, {
     systems: SYSTEMS,
     table: "required",
     ...(access ? { access } : {}),
