@@ -111,3 +111,61 @@ export async function deleteCharacter(
     UPDATE "character" SET deleted_at = ${at}, name_key = ${`${character.nameKey}#deleted#${character.id}`}, zodiac = NULL
     WHERE id = ${character.id}`;
 }
+
+/** The table's live characters, oldest first. */
+export async function liveTableCharacters(tx: Db | Tx, tableId: number): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND deleted_at IS NULL ORDER BY id`;
+}
+
+/** The table's character by id, deleted or not (a flow still names it), or null. */
+export async function characterAtTable(tx: Db | Tx, tableId: number, id: number): Promise<Character | null> {
+  return sqlFor(tx).one<Character>`SELECT * FROM "character" WHERE id = ${id} AND table_id = ${tableId}`;
+}
+
+/** Whether the user owns any of these characters at the table (deleted ones count). */
+export async function ownsAnyCharacterOf(
+  tx: Db | Tx,
+  tableId: number,
+  userId: string,
+  ids: readonly number[],
+): Promise<boolean> {
+  const own = await sqlFor(tx).one`
+    SELECT 1 AS own FROM "character"
+    WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND ${ids}::jsonb @> to_jsonb(id)
+    LIMIT 1`;
+  return own !== null;
+}
+
+/** Of these characters, the table's live ones that are the user's or nobody's (the GM's), by name. */
+export async function liveCharactersOfUserOrGmAmong(
+  tx: Db | Tx,
+  tableId: number,
+  ids: readonly number[],
+  userId: string,
+): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND id = ANY(${intArray(ids)}::int[]) AND deleted_at IS NULL
+      AND (owner_user_id IS NULL OR owner_user_id = ${userId})
+    ORDER BY name`;
+}
+
+/** Fate: writes a character's sheet, fate points and refresh; the updated row, or null if it is gone. */
+export async function saveSheetFatePointsAndRefresh(
+  tx: Tx,
+  id: number,
+  values: { sheet: object; fatePoints: number; refresh: number },
+): Promise<Character | null> {
+  return sqlFor(tx).one<Character>`
+    UPDATE "character" SET sheet = ${values.sheet}::jsonb, fate_points = ${values.fatePoints}, refresh = ${values.refresh}
+    WHERE id = ${id} RETURNING *`;
+}
+
+/**
+ * Sets a character's fate points, sent with the COMMIT or before the next statement (`Tx.later`),
+ * which then sees it.
+ */
+export async function setFatePointsLater(tx: Tx, id: number, fatePoints: number): Promise<void> {
+  await tx.later`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${id}`;
+}

@@ -1,8 +1,9 @@
-import type { Aspect as AspectRow, Character, GameTable } from "../../generated/prisma/client.js";
+import type { Aspect as AspectRow, GameTable } from "../../generated/prisma/client.js";
 import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { CHARACTER_ASPECT_KINDS, makeAspect } from "../../rules/fate/aspects.js";
 import { sceneCompel } from "../../rules/fate/compel.js";
+import { characterById } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { findCharacter, isGm, requireControl, requireGm } from "../access.js";
 import { appendLog } from "../log.js";
@@ -82,8 +83,7 @@ export const aspectRemove = defineFateUseCase({
     if (!found.ref.startsWith("a")) refuse("errors.fate.consequenceUseCommand");
     if (found.characterId === null) requireGm(ctx);
     else {
-      const character = await sqlFor(ctx.tx).one<Character>`
-        SELECT * FROM "character" WHERE id = ${found.characterId}`;
+      const character = await characterById(ctx.tx, found.characterId);
       if (!character) throw new Error(`character ${found.characterId} not found`);
       requireControl(ctx, character, { gmMayActForPlayers: true });
     }

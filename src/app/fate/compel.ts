@@ -9,7 +9,7 @@ import {
   offerCompel,
 } from "../../rules/fate/compel.js";
 import type { Faction } from "../../rules/fate/faction.js";
-import { sqlFor } from "../../store/db.js";
+import { characterById as anyCharacterById } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
 import { requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -246,9 +246,7 @@ export const compelBuyOff = defineFateUseCase({
   async run(ctx) {
     const { table, flow, answerer } = await answerable(ctx, ctx.intent.flowId);
     const compeller =
-      flow.state.compellerId !== null
-        ? await sqlFor(ctx.tx).one<Character>`SELECT * FROM "character" WHERE id = ${flow.state.compellerId}`
-        : null;
+      flow.state.compellerId !== null ? await anyCharacterById(ctx.tx, flow.state.compellerId) : null;
     const paid = buyOffCompel(
       flow.state.offer,
       { id: holderId(answerer), fatePoints: answerer.fatePoints },

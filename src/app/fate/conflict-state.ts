@@ -3,6 +3,7 @@ import { t } from "../../i18n/index.js";
 import { clearStress } from "../../rules/fate/character.js";
 import { conflictWinner, currentTurn, type FateConflict, resolveHit } from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
+import { characterAtTable } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { findOpenFlow, panelEdit, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -53,8 +54,7 @@ export async function finishConflict(
   state: ConflictFlowState,
 ): Promise<Effect[]> {
   for (const p of state.conflict.participants) {
-    const row = await sqlFor(ctx.tx).one<Character>`
-      SELECT * FROM "character" WHERE id = ${Number(p.characterId)} AND table_id = ${table.id}`;
+    const row = await characterAtTable(ctx.tx, table.id, Number(p.characterId));
     if (!row) continue;
     const before = fateCharacter(row);
     await saveFateCharacter(ctx.tx, row, clearStress(before));

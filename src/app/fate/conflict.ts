@@ -11,8 +11,7 @@ import {
   setTurnOrder,
   startConflict,
 } from "../../rules/fate/conflict.js";
-import { sqlFor } from "../../store/db.js";
-import { intArray } from "../../store/sql.js";
+import { liveCharactersOfUserOrGmAmong } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
 import { requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -84,11 +83,7 @@ async function gmCharactersStillIn(
   state: ConflictFlowState,
 ): Promise<Character[]> {
   const ids = state.conflict.participants.filter((p) => p.status === "in").map((p) => Number(p.characterId));
-  return sqlFor(ctx.tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${tableId} AND id = ANY(${intArray(ids)}::int[]) AND deleted_at IS NULL
-      AND (owner_user_id IS NULL OR owner_user_id = ${ctx.actor.userId})
-    ORDER BY name`;
+  return liveCharactersOfUserOrGmAmong(ctx.tx, tableId, ids, ctx.actor.userId);
 }
 
 /** Asks the GM (privately) which character concedes. */

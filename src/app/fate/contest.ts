@@ -9,6 +9,7 @@ import {
   startContest,
 } from "../../rules/fate/contest.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
+import { characterAtTable, ownsAnyCharacterOf } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, canControl, findCharacter, isGm, requireTable } from "../access.js";
 import {
@@ -192,8 +193,7 @@ export const contestRoll = defineFateUseCase({
       // From the panel: the actor's own character in this contest (the GM's NPC if they have just one).
       const mine: Character[] = [];
       for (const id of state.contest.participants) {
-        const c = await sqlFor(ctx.tx).one<Character>`
-          SELECT * FROM "character" WHERE id = ${Number(id)} AND table_id = ${ctx.table.id}`;
+        const c = await characterAtTable(ctx.tx, ctx.table.id, Number(id));
         if (c && canControl(ctx.table, ctx.actor, c)) mine.push(c);
       }
       if (mine.length === 0) refuse("errors.fate.noneOfYoursInContest");
@@ -256,10 +256,7 @@ export const contestResolve = defineFateUseCase({
     const state = flow.state;
     if (!isGm(ctx.table, ctx.actor)) {
       const ids = state.contest.participants.map(Number);
-      const own = await sqlFor(ctx.tx).one`
-        SELECT 1 AS own FROM "character"
-        WHERE table_id = ${ctx.table.id} AND owner_user_id = ${ctx.actor.userId} AND ${ids}::jsonb @> to_jsonb(id)
-        LIMIT 1`;
+      const own = await ownsAnyCharacterOf(ctx.tx, ctx.table.id, ctx.actor.userId, ids);
       if (!own) refuse("errors.fate.noneOfYoursInContest");
     }
     const results = await currentResults(ctx, ctx.table, state);

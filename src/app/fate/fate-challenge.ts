@@ -1,4 +1,3 @@
-import type { Character } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { spendFreeInvoke, usableFreeInvokes } from "../../rules/fate/aspects.js";
@@ -19,7 +18,7 @@ import { choosePayment } from "../../rules/fate/check.js";
 import { spendFatePoints } from "../../rules/fate/fate-points.js";
 import { signed } from "../../rules/fate/ladder.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
-import { sqlFor } from "../../store/db.js";
+import { liveTableCharacters } from "../../store/characters.js";
 import { actingCharacter, canControl, requireControl, requireTable } from "../access.js";
 import { answerWithPanel, findOpenFlow, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -251,8 +250,7 @@ export const fateChallengeInvokeMenu = defineFateUseCase({
   ephemeral: true,
   async run(ctx) {
     const flow = await requireFlow(ctx.tx, challengeFlow, ctx.table.id, ctx.intent.flowId);
-    const mine = await sqlFor(ctx.tx).rows<Character>`
-      SELECT * FROM "character" WHERE table_id = ${ctx.table.id} AND deleted_at IS NULL`;
+    const mine = await liveTableCharacters(ctx.tx, ctx.table.id);
     const ids = mine.filter((c) => canControl(ctx.table, ctx.actor, c)).map((c) => String(c.id));
     const task = latestTaskRolledBy(flow.state, ids);
     if (task === null) refuse("errors.fate.noChallengeRollOfYours");

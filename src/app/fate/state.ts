@@ -9,6 +9,7 @@ import {
   syncTracks,
 } from "../../rules/fate/character.js";
 import type { ConsequenceSlot, ConsequenceSlotId, StressKind, StressTrack } from "../../rules/fate/stress.js";
+import * as characters from "../../store/characters.js";
 import { type Db, sqlFor, type Tx } from "../../store/db.js";
 import { setTableState } from "../../store/tables.js";
 import { nameKey } from "../names.js";
@@ -75,9 +76,11 @@ export async function saveFateCharacter(
   character: FateCharacter,
 ): Promise<Character> {
   const sheet = { ...((row.sheet ?? {}) as object), ...sheetOf(character) };
-  const saved = await sqlFor(tx).one<Character>`
-    UPDATE "character" SET sheet = ${sheet}::jsonb, fate_points = ${character.fatePoints}, refresh = ${character.refresh}
-    WHERE id = ${row.id} RETURNING *`;
+  const saved = await characters.saveSheetFatePointsAndRefresh(tx, row.id, {
+    sheet,
+    fatePoints: character.fatePoints,
+    refresh: character.refresh,
+  });
   if (!saved) throw new Error(`character ${row.id} vanished while being saved`);
   return saved;
 }
@@ -87,17 +90,15 @@ export async function saveFateCharacter(
  * or before the next statement, which then sees it.
  */
 export async function saveFatePoints(tx: Tx, characterId: number, fatePoints: number): Promise<void> {
-  await tx.later`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${characterId}`;
+  await characters.setFatePointsLater(tx, characterId, fatePoints);
 }
 
 export async function liveCharacters(tx: Db | Tx, tableId: number): Promise<Character[]> {
-  return sqlFor(tx).rows<Character>`
-    SELECT * FROM "character" WHERE table_id = ${tableId} AND deleted_at IS NULL ORDER BY id`;
+  return characters.liveTableCharacters(tx, tableId);
 }
 
 export async function characterById(tx: Tx, tableId: number, id: number): Promise<Character> {
-  const row = await sqlFor(tx).one<Character>`
-    SELECT * FROM "character" WHERE id = ${id} AND table_id = ${tableId} AND deleted_at IS NULL`;
+  const row = await characters.liveCharacterById(tx, tableId, id);
   if (!row) refuse("errors.character.notFound", { name: `#${id}` });
   return row;
 }
@@ -222,7 +223,7 @@ export async function saveTableAspect(tx: Tx, found: TableAspect, after: Aspect 
     return;
   }
   const [characterPart, slotId] = found.ref.slice(1).split(".") as [string, ConsequenceSlotId];
-  const row = await sqlFor(tx).one<Character>`SELECT * FROM "character" WHERE id = ${Number(characterPart)}`;
+  const row = await characters.characterById(tx, Number(characterPart));
   if (!row) throw new Error(`character ${characterPart} not found`);
   const character = fateCharacter(row);
   const consequences = character.consequences.map((s) =>

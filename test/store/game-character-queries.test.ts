@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Character } from "../../src/generated/prisma/client.js";
+import {
+  characterAtTable,
+  createCharacter,
+  deleteCharacter,
+  liveCharactersOfUserOrGmAmong,
+  liveTableCharacters,
+  ownsAnyCharacterOf,
+  saveSheetFatePointsAndRefresh,
+  setFatePointsLater,
+} from "../../src/store/characters.js";
+import { type Db, inTransaction } from "../../src/store/db.js";
+import { createTable } from "../../src/store/tables.js";
+import { createTestDatabase, type TestDatabase } from "../support/database.js";
+
+/**
+ * The character queries the games use (src/store/characters.ts): each filter as the game code
+ * relies on it — which rows count as live, whose they are, and in what order they come.
+ */
+describe("the games' character queries", () => {
+  let database: TestDatabase;
+  let db: Db;
+  let channel = 900;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  /** A table with: Akio (user 5), Oni (nobody's: the GM's), Ren (user 6), Kaze (user 5, deleted). */
+  async function seatTable(system = "fate") {
+    return inTransaction(db, async (tx) => {
+      const table = await createTable(tx, {
+        guildId: "1",
+        channelId: String(++channel),
+        system,
+        gmUserId: "9",
+        language: "en",
+        trustMode: "secret",
+      });
+      const make = (name: string, ownerUserId: string | null, kind = "pc") =>
+        createCharacter(tx, {
+          tableId: table.id,
+          name,
+          nameKey: name.toLowerCase(),
+          ownerUserId,
+          kind,
+          strength: "medium",
+          zodiac: null,
+        });
+      // Created out of name order, so "by name" and "by id" differ.
+      const ren = await make("Ren", "6");
+      const oni = await make("Oni", null, "npc");
+      const akio = await make("Akio", "5");
+      const kaze = await make("Kaze", "5");
+      await deleteCharacter(tx, kaze, new Date());
+      return { table, ren, oni, akio, kaze };
+    });
+  }
+
+  const names = (rows: Pick<Character, "name">[]) => rows.map((c) => c.name);
+
+  it("lists a table's live characters oldest first, without the deleted ones", async () => {
+    const { table } = await seatTable();
+    expect(names(await liveTableCharacters(db, table.id))).toEqual(["Ren", "Oni", "Akio"]);
+  });
+
+  it("finds a character at its table even once deleted, and not from another table", async () => {
+    const { table, kaze } = await seatTable();
+    const other = await seatTable();
+    expect((await characterAtTable(db, table.id, kaze.id))?.deletedAt).toBeInstanceOf(Date);
+    expect(await characterAtTable(db, other.table.id, kaze.id)).toBeNull();
+  });
+
+  it("says whether the user owns one of these characters (a deleted one counts, another table's not)", async () => {
+    const { table, ren, oni, kaze } = await seatTable();
+    const other = await seatTable();
+    expect(await ownsAnyCharacterOf(db, table.id, "5", [ren.id, oni.id])).toBe(false);
+    expect(await ownsAnyCharacterOf(db, table.id, "5", [ren.id, kaze.id])).toBe(true);
+    expect(await ownsAnyCharacterOf(db, table.id, "6", [ren.id])).toBe(true);
+    expect(await ownsAnyCharacterOf(db, other.table.id, "6", [ren.id])).toBe(false);
+    expect(await ownsAnyCharacterOf(db, table.id, "6", [])).toBe(false);
+  });
+
+  it("gives, of some characters, the live ones that are the user's or the GM's, by name", async () => {
+    const { table, ren, oni, akio, kaze } = await seatTable();
+    const all = [ren.id, oni.id, akio.id, kaze.id];
+    expect(names(await liveCharactersOfUserOrGmAmong(db, table.id, all, "5"))).toEqual(["Akio", "Oni"]);
+    expect(names(await liveCharactersOfUserOrGmAmong(db, table.id, [ren.id, akio.id], "6"))).toEqual(["Ren"]);
+    expect(await liveCharactersOfUserOrGmAmong(db, table.id, [], "5")).toEqual([]);
+  });
+
+  it("saves a Fate sheet with its points and returns the row; fate points set later reach the row with the COMMIT", async () => {
+    const { akio } = await seatTable();
+    const saved = await inTransaction(db, (tx) =>
+      saveSheetFatePointsAndRefresh(tx, akio.id, {
+        sheet: { skills: { Fight: 2 } },
+        fatePoints: 4,
+        refresh: 2,
+      }),
+    );
+    expect(saved).toMatchObject({ id: akio.id, sheet: { skills: { Fight: 2 } }, fatePoints: 4, refresh: 2 });
+    expect(
+      await inTransaction(db, (tx) =>
+        saveSheetFatePointsAndRefresh(tx, -1, { sheet: {}, fatePoints: 0, refresh: 0 }),
+      ),
+    ).toBeNull();
+    await inTransaction(db, (tx) => setFatePointsLater(tx, akio.id, 1));
+    expect((await db.character.findUniqueOrThrow({ where: { id: akio.id } })).fatePoints).toBe(1);
+  });
+});
