@@ -169,3 +169,57 @@ export async function saveSheetFatePointsAndRefresh(
 export async function setFatePointsLater(tx: Tx, id: number, fatePoints: number): Promise<void> {
   await tx.later`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${id}`;
 }
+
+/** The table's live player characters still in play (`active`), oldest first. */
+export async function activePlayerCharacters(tx: Db | Tx, tableId: number): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND kind = 'pc' AND status = 'active' AND deleted_at IS NULL
+    ORDER BY id`;
+}
+
+/** The table's live player characters that are active, retired or dead (not otherwise out), oldest first. */
+export async function livePlayerCharactersActiveRetiredOrDead(
+  tx: Db | Tx,
+  tableId: number,
+): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND kind = 'pc' AND status IN ('active', 'retired', 'dead') AND deleted_at IS NULL
+    ORDER BY id`;
+}
+
+/** Writes a character's sheet (JSON); the updated row, or null if there is no such character. */
+export async function saveCharacterSheet(tx: Tx, id: number, sheet: unknown): Promise<Character | null> {
+  return sqlFor(tx)
+    .one<Character>`UPDATE "character" SET sheet = ${sheet}::jsonb WHERE id = ${id} RETURNING *`;
+}
+
+export async function setCharacterStatus(tx: Tx, id: number, status: string): Promise<void> {
+  await sqlFor(tx).run`UPDATE "character" SET status = ${status} WHERE id = ${id}`;
+}
+
+/** Adds to a character's victory points; its id and new count, or null if there is no such character. */
+export async function creditVictoryPoints(
+  tx: Tx,
+  id: number,
+  amount: number,
+): Promise<Pick<Character, "id" | "victoryPoints"> | null> {
+  return sqlFor(tx).one<Pick<Character, "id" | "victoryPoints">>`
+    UPDATE "character" SET victory_points = victory_points + ${amount} WHERE id = ${id}
+    RETURNING id, victory_points`;
+}
+
+/**
+ * Sets a character's victory points only if they are still `before` (so two racing spends never go
+ * below zero); whether it was written.
+ */
+export async function setVictoryPointsIfUnchanged(
+  tx: Tx,
+  id: number,
+  change: { before: number; after: number },
+): Promise<boolean> {
+  const updated = await sqlFor(tx).run`
+    UPDATE "character" SET victory_points = ${change.after} WHERE id = ${id} AND victory_points = ${change.before}`;
+  return updated === 1;
+}

@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Character } from "../../src/generated/prisma/client.js";
 import {
+  activePlayerCharacters,
   characterAtTable,
   createCharacter,
+  creditVictoryPoints,
   deleteCharacter,
   liveCharactersOfUserOrGmAmong,
+  livePlayerCharactersActiveRetiredOrDead,
   liveTableCharacters,
   ownsAnyCharacterOf,
+  saveCharacterSheet,
   saveSheetFatePointsAndRefresh,
+  setCharacterStatus,
   setFatePointsLater,
+  setVictoryPointsIfUnchanged,
 } from "../../src/store/characters.js";
 import { type Db, inTransaction } from "../../src/store/db.js";
 import { createTable } from "../../src/store/tables.js";
@@ -111,5 +117,56 @@ describe("the games' character queries", () => {
     ).toBeNull();
     await inTransaction(db, (tx) => setFatePointsLater(tx, akio.id, 1));
     expect((await db.character.findUniqueOrThrow({ where: { id: akio.id } })).fatePoints).toBe(1);
+  });
+
+  it("Beast Hunters: active hunters are live active PCs; the adventure's are active, retired or dead ones", async () => {
+    const { table, ren, akio } = await seatTable("beast-hunters");
+    const more = await inTransaction(db, async (tx) => {
+      const make = (name: string) =>
+        createCharacter(tx, {
+          tableId: table.id,
+          name,
+          nameKey: name.toLowerCase(),
+          ownerUserId: "7",
+          kind: "pc",
+          strength: "medium",
+          zodiac: null,
+        });
+      const mio = await make("Mio");
+      const sora = await make("Sora");
+      const yuki = await make("Yuki");
+      await setCharacterStatus(tx, akio.id, "retired");
+      await setCharacterStatus(tx, mio.id, "dead");
+      await setCharacterStatus(tx, sora.id, "taken-out");
+      return { yuki };
+    });
+    // Oni is an NPC, Kaze deleted: neither ever counts.
+    expect(names(await activePlayerCharacters(db, table.id))).toEqual(["Ren", "Yuki"]);
+    expect(names(await livePlayerCharactersActiveRetiredOrDead(db, table.id))).toEqual([
+      "Ren",
+      "Akio",
+      "Mio",
+      "Yuki",
+    ]);
+    expect([ren.id, more.yuki.id]).toEqual((await activePlayerCharacters(db, table.id)).map((c) => c.id));
+  });
+
+  it("Beast Hunters: victory points are credited, and a spend writes only over the count it was computed from", async () => {
+    const { akio } = await seatTable("beast-hunters");
+    expect(await inTransaction(db, (tx) => creditVictoryPoints(tx, akio.id, 3))).toEqual({
+      id: akio.id,
+      victoryPoints: 3,
+    });
+    expect(await inTransaction(db, (tx) => creditVictoryPoints(tx, -1, 3))).toBeNull();
+    expect(
+      await inTransaction(db, (tx) => setVictoryPointsIfUnchanged(tx, akio.id, { before: 2, after: 0 })),
+    ).toBe(false);
+    expect(
+      await inTransaction(db, (tx) => setVictoryPointsIfUnchanged(tx, akio.id, { before: 3, after: 1 })),
+    ).toBe(true);
+    expect((await db.character.findUniqueOrThrow({ where: { id: akio.id } })).victoryPoints).toBe(1);
+    const saved = await inTransaction(db, (tx) => saveCharacterSheet(tx, akio.id, { traits: [] }));
+    expect(saved).toMatchObject({ id: akio.id, sheet: { traits: [] }, victoryPoints: 1 });
+    expect(await inTransaction(db, (tx) => saveCharacterSheet(tx, -1, {}))).toBeNull();
   });
 });

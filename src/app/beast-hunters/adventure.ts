@@ -13,6 +13,7 @@ import {
   finalStanding,
   reserveLeft,
 } from "../../rules/beast-hunters/index.js";
+import { livePlayerCharactersActiveRetiredOrDead } from "../../store/characters.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
@@ -29,10 +30,7 @@ export async function saveAdventure(tx: Tx, tableId: number, adventure: Adventur
 
 /** The table's player characters that have a part in this adventure (active, or retired in it). */
 export function adventureHunters(tx: Tx, tableId: number): Promise<Character[]> {
-  return sqlFor(tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${tableId} AND kind = 'pc' AND status IN ('active', 'retired', 'dead') AND deleted_at IS NULL
-    ORDER BY id`;
+  return livePlayerCharactersActiveRetiredOrDead(tx, tableId);
 }
 
 /**

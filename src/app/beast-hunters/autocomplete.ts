@@ -1,5 +1,6 @@
-import type { Character, GameTable } from "../../generated/prisma/client.js";
-import { type Db, sqlFor } from "../../store/db.js";
+import type { GameTable } from "../../generated/prisma/client.js";
+import { ownedCharacters } from "../../store/characters.js";
+import type { Db } from "../../store/db.js";
 import { findOpenFlow } from "../flows.js";
 import { nameKey } from "../names.js";
 import type { Actor, AutocompleteSource } from "../use-case.js";
@@ -21,9 +22,7 @@ function matching(names: string[], query: string) {
 }
 
 async function ownSheets(db: Db, table: GameTable, actor: Actor) {
-  const own = await sqlFor(db).rows<Pick<Character, "sheet">>`
-    SELECT sheet FROM "character" WHERE table_id = ${table.id} AND owner_user_id = ${actor.userId} AND deleted_at IS NULL
-    ORDER BY id`;
+  const own = await ownedCharacters(db, table.id, actor.userId);
   return own.map(hunterSheet);
 }
 

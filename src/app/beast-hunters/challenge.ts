@@ -1,4 +1,4 @@
-import type { Character, GameTable } from "../../generated/prisma/client.js";
+import type { GameTable } from "../../generated/prisma/client.js";
 import { type MessageKey, t } from "../../i18n/index.js";
 import {
   applyChallengeAction,
@@ -8,7 +8,7 @@ import {
   refundReserve,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
-import { sqlFor } from "../../store/db.js";
+import { characterById, creditVictoryPoints, setCharacterStatus } from "../../store/characters.js";
 import { actingCharacter, isGm } from "../access.js";
 import {
   findOpenFlow,
@@ -133,8 +133,7 @@ async function settle(ctx: ActionContext, table: GameTable, state: ChallengeStat
       .filter((id) => isHunter(state, id)),
   );
   for (const id of hunterIds) {
-    const character = await sqlFor(ctx.tx).one<Pick<Character, "sheet">>`
-      SELECT sheet FROM "character" WHERE id = ${Number(id)}`;
+    const character = await characterById(ctx.tx, Number(id));
     if (!character) throw new Error(`character ${id} not found`);
     const sheet = hunterSheet(character);
     const damage = state.participants.find((p) => p.id === id)!.damage;
@@ -159,7 +158,7 @@ async function settle(ctx: ActionContext, table: GameTable, state: ChallengeStat
       });
     }
     for (const id of outcome.retired) {
-      await sqlFor(ctx.tx).run`UPDATE "character" SET status = 'retired' WHERE id = ${Number(id)}`;
+      await setCharacterStatus(ctx.tx, Number(id), "retired");
       await appendLog(ctx, table.id, {
         action: "character.status",
         characterId: Number(id),
@@ -189,9 +188,7 @@ async function awardVp(
 ) {
   for (const [id, amount] of Object.entries(vp)) {
     if (amount <= 0) continue;
-    const character = await sqlFor(ctx.tx).one<Pick<Character, "id" | "victoryPoints">>`
-      UPDATE "character" SET victory_points = victory_points + ${amount} WHERE id = ${Number(id)}
-      RETURNING id, victory_points`;
+    const character = await creditVictoryPoints(ctx.tx, Number(id), amount);
     if (!character) throw new Error(`character ${id} not found`);
     await appendLog(ctx, table.id, {
       action: "character.vp",
@@ -267,8 +264,7 @@ export async function turnPing(
   if (!p) return null;
   let userId: string | null = table.gmUserId;
   if (p.side === "hunters") {
-    const owner = await sqlFor(ctx.tx).one<{ ownerUserId: string | null }>`
-      SELECT owner_user_id FROM "character" WHERE id = ${Number(p.id)}`;
+    const owner = await characterById(ctx.tx, Number(p.id));
     userId = owner?.ownerUserId ?? null;
   }
   if (!userId) return null;

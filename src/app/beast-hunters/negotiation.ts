@@ -4,7 +4,7 @@
  * how it ended — a concession (`/reserve concede`) or dice (`/challenge start`, or the panel's
  * challenge form).
  */
-import type { Character, GameTable } from "../../generated/prisma/client.js";
+import type { GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import {
   endNegotiation,
@@ -19,7 +19,7 @@ import {
   type TraitRole,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
-import { sqlFor } from "../../store/db.js";
+import { characterById, ownedCharacters } from "../../store/characters.js";
 import { actingCharacter, isGm } from "../access.js";
 import {
   findOpenFlow,
@@ -191,8 +191,7 @@ export const negotiationPreMenu = defineBhUseCase(
     const state = flow.state;
     if (state.ended) refuse("errors.bh.negotiationOver");
     // The clicker's own hunter in the negotiation, if any.
-    const own = await sqlFor(ctx.tx).rows<{ id: number }>`
-      SELECT id FROM "character" WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL`;
+    const own = await ownedCharacters(ctx.tx, table.id, ctx.actor.userId);
     const hunter = state.hunters.find((h) => own.some((c) => String(c.id) === h.id));
     if (!hunter) {
       if (!isGm(table, ctx.actor)) refuse("errors.bh.notInNegotiationYou");
@@ -213,8 +212,7 @@ export const negotiationPreMenu = defineBhUseCase(
       return { modal };
     }
     if (state.phase === 1) refuse("errors.bh.preActivationNotAllowed", { phase: 1 });
-    const fresh = await sqlFor(ctx.tx).one<Pick<Character, "sheet">>`
-      SELECT sheet FROM "character" WHERE id = ${Number(hunter.id)}`;
+    const fresh = await characterById(ctx.tx, Number(hunter.id));
     const traits = fresh ? hunterSheet(fresh).traits : hunter.traits;
     const options = traits.flatMap((tr) =>
       (["attack", "defence"] as const).map((as) => ({
@@ -298,8 +296,7 @@ export async function preActivateInNegotiation(
   let already: string[] = [];
   let sheet: ReturnType<typeof hunterSheet> | null = null;
   if (pre.by !== GM_SIDE) {
-    const character = await sqlFor(ctx.tx).one<Pick<Character, "sheet">>`
-      SELECT sheet FROM "character" WHERE id = ${Number(pre.by)}`;
+    const character = await characterById(ctx.tx, Number(pre.by));
     if (!character) refuse("errors.bh.notInNegotiation", { name: pre.by });
     sheet = hunterSheet(character);
     already = sheet.preActivated;

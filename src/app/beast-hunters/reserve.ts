@@ -13,6 +13,7 @@ import {
   stillPlaying,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
+import { activePlayerCharacters, creditVictoryPoints } from "../../store/characters.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { isGm } from "../access.js";
 import { findOpenFlow } from "../flows.js";
@@ -66,10 +67,7 @@ export async function recordReserve(
 
 /** The table's active hunters: player characters still in play. */
 export function activeHunters(tx: Tx, tableId: number): Promise<Character[]> {
-  return sqlFor(tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${tableId} AND kind = 'pc' AND status = 'active' AND deleted_at IS NULL
-    ORDER BY id`;
+  return activePlayerCharacters(tx, tableId);
 }
 
 export function reserveSummary(lang: Lang, pool: ReservePool | null): string {
@@ -360,8 +358,7 @@ export const reserveConcede = defineBhUseCase(
     const vp: Record<string, number> = {};
     for (const hunter of hunters) {
       vp[String(hunter.id)] = concession.vp;
-      await sqlFor(ctx.tx).run`
-        UPDATE "character" SET victory_points = victory_points + ${concession.vp} WHERE id = ${hunter.id}`;
+      await creditVictoryPoints(ctx.tx, hunter.id, concession.vp);
       await appendLog(ctx, table.id, {
         action: "character.vp",
         characterId: hunter.id,

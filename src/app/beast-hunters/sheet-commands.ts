@@ -12,6 +12,7 @@ import {
   validateSheet,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
+import { saveCharacterSheet, setVictoryPointsIfUnchanged } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter } from "../access.js";
 import { findOpenFlow } from "../flows.js";
@@ -44,8 +45,7 @@ async function editSheet(
   const after = change(structuredClone(before));
   validateSheet(after);
   // Saved and read back in one statement (the reply shows the row as stored).
-  const fresh = await sqlFor(ctx.tx).one<Character>`
-    UPDATE "character" SET sheet = ${after}::jsonb WHERE id = ${character.id} RETURNING *`;
+  const fresh = await saveCharacterSheet(ctx.tx, character.id, after);
   if (!fresh) throw new Error(`character ${character.id} not found`);
   await appendLog(ctx, table.id, {
     action: "character.sheet",
@@ -227,9 +227,8 @@ async function changeVictoryPoints(
       ? addVictoryPoints(character.victoryPoints, ctx.intent.amount)
       : spendVictoryPoints(character.victoryPoints, ctx.intent.amount);
   // Conditional update: never below zero even if two spends race past the lock.
-  const updated = await sqlFor(ctx.tx).run`
-    UPDATE "character" SET victory_points = ${change.after} WHERE id = ${character.id} AND victory_points = ${change.before}`;
-  if (updated !== 1) refuse("errors.staleAction");
+  const updated = await setVictoryPointsIfUnchanged(ctx.tx, character.id, change);
+  if (!updated) refuse("errors.staleAction");
   await appendLog(ctx, table.id, {
     action: direction === "add" ? "character.vp" : "character.vp.spend",
     characterId: character.id,

@@ -9,7 +9,8 @@ import {
   STAGES,
   type StageCounts,
 } from "../../rules/beast-hunters/index.js";
-import { sqlFor, type Tx } from "../../store/db.js";
+import { saveCharacterSheet } from "../../store/characters.js";
+import type { Tx } from "../../store/db.js";
 
 /** A hunter's sheet from the character row; an empty or partial JSON gets the creation defaults. */
 export function hunterSheet(character: Pick<Character, "sheet">): HunterSheet {
@@ -29,10 +30,9 @@ export function hunterSheet(character: Pick<Character, "sheet">): HunterSheet {
 }
 
 export async function saveHunterSheet(tx: Tx, characterId: number, sheet: HunterSheet): Promise<void> {
-  const changed = await sqlFor(tx)
-    .run`UPDATE "character" SET sheet = ${sheet}::jsonb WHERE id = ${characterId}`;
+  const saved = await saveCharacterSheet(tx, characterId, sheet);
   // As Prisma's update did: a missing row is a bug, not a silent no-op.
-  if (changed !== 1) throw new Error(`character ${characterId} not found`);
+  if (!saved) throw new Error(`character ${characterId} not found`);
 }
 
 export const sphereShort = (lang: Lang, sphere: Sphere) => t(lang, `bh.sphere.short.${sphere}`);
