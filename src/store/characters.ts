@@ -25,14 +25,16 @@ export async function liveCharacterById(tx: Db | Tx, tableId: number, id: number
     SELECT * FROM "character" WHERE id = ${id} AND table_id = ${tableId} AND deleted_at IS NULL`;
 }
 
-/** Mountain Witch: the table's live character of this zodiac sign, or null. */
+/** Mountain Witch: the table's live character of this zodiac sign, or null; `except` leaves one character out. */
 export async function liveCharacterOfSign(
   tx: Db | Tx,
   tableId: number,
   sign: string,
+  options: { except?: number } = {},
 ): Promise<Character | null> {
   return sqlFor(tx).one<Character>`
-    SELECT * FROM "character" WHERE table_id = ${tableId} AND zodiac = ${sign} AND deleted_at IS NULL
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND zodiac = ${sign} AND deleted_at IS NULL AND id <> ${options.except ?? 0}
     ORDER BY id LIMIT 1`;
 }
 
@@ -222,4 +224,84 @@ export async function setVictoryPointsIfUnchanged(
   const updated = await sqlFor(tx).run`
     UPDATE "character" SET victory_points = ${change.after} WHERE id = ${id} AND victory_points = ${change.before}`;
   return updated === 1;
+}
+
+/** Mountain Witch: gives a character a zodiac sign; the updated row, or null if there is no such character. */
+export async function setCharacterZodiac(tx: Tx, id: number, sign: string): Promise<Character | null> {
+  return sqlFor(tx).one<Character>`UPDATE "character" SET zodiac = ${sign} WHERE id = ${id} RETURNING *`;
+}
+
+/** Autocomplete: the names of the table's live player characters whose name key contains `key`, by name. */
+export async function livePlayerCharacterNamesContaining(
+  tx: Db | Tx,
+  tableId: number,
+  key: string,
+  limit: number,
+): Promise<string[]> {
+  // strpos: a plain substring test (no LIKE wildcards in what the user typed); true for "".
+  const rows = await sqlFor(tx).rows<Pick<Character, "name">>`
+    SELECT name FROM "character"
+    WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND strpos(name_key, ${key}) > 0
+    ORDER BY name LIMIT ${limit}`;
+  return rows.map((r) => r.name);
+}
+
+/** The user's live player characters at the active tables of this game, by table. */
+export async function ownedPlayerCharactersAtActiveTables(
+  tx: Db | Tx,
+  userId: string,
+  system: string,
+  limit: number,
+): Promise<Pick<Character, "name" | "tableId">[]> {
+  return sqlFor(tx).rows<Pick<Character, "name" | "tableId">>`
+    SELECT c.name, c.table_id FROM "character" c JOIN game_table g ON g.id = c.table_id
+    WHERE c.owner_user_id = ${userId} AND c.kind = 'pc' AND c.deleted_at IS NULL
+      AND g.status = 'active' AND g.system = ${system}
+    ORDER BY c.table_id LIMIT ${limit}`;
+}
+
+/** The ids of the active tables of this game where the user has a live player character (each once, no order). */
+export async function activeTablesWithOwnedPlayerCharacter(
+  tx: Db | Tx,
+  userId: string,
+  system: string,
+): Promise<number[]> {
+  const rows = await sqlFor(tx).rows<Pick<Character, "tableId">>`
+    SELECT DISTINCT c.table_id FROM "character" c JOIN game_table g ON g.id = c.table_id
+    WHERE c.owner_user_id = ${userId} AND c.kind = 'pc' AND c.deleted_at IS NULL
+      AND g.status = 'active' AND g.system = ${system}`;
+  return rows.map((r) => r.tableId);
+}
+
+/** The table's live player characters that have a player (an owner), oldest first. */
+export async function livePlayerCharactersWithOwner(tx: Db | Tx, tableId: number): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND owner_user_id IS NOT NULL
+    ORDER BY id`;
+}
+
+/** The table's live characters by name. */
+export async function liveTableCharactersByName(tx: Db | Tx, tableId: number): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND deleted_at IS NULL ORDER BY name`;
+}
+
+/** The table's live player characters that are active, incapacitated or dead (not retired), oldest first. */
+export async function livePlayerCharactersActiveIncapacitatedOrDead(
+  tx: Db | Tx,
+  tableId: number,
+): Promise<Character[]> {
+  return sqlFor(tx).rows<Character>`
+    SELECT * FROM "character"
+    WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND status IN ('active', 'incapacitated', 'dead')
+    ORDER BY id`;
+}
+
+/** Statuses by id (deleted characters too), whatever their table. */
+export async function characterStatuses(tx: Db | Tx, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sqlFor(tx).rows<Pick<Character, "id" | "status">>`
+    SELECT id, status FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
+  return new Map(rows.map((c) => [c.id, c.status]));
 }

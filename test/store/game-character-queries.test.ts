@@ -2,22 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Character } from "../../src/generated/prisma/client.js";
 import {
   activePlayerCharacters,
+  activeTablesWithOwnedPlayerCharacter,
   characterAtTable,
+  characterStatuses,
   createCharacter,
   creditVictoryPoints,
   deleteCharacter,
+  liveCharacterOfSign,
   liveCharactersOfUserOrGmAmong,
+  livePlayerCharacterNamesContaining,
+  livePlayerCharactersActiveIncapacitatedOrDead,
   livePlayerCharactersActiveRetiredOrDead,
+  livePlayerCharactersWithOwner,
   liveTableCharacters,
+  liveTableCharactersByName,
+  ownedPlayerCharactersAtActiveTables,
   ownsAnyCharacterOf,
   saveCharacterSheet,
   saveSheetFatePointsAndRefresh,
   setCharacterStatus,
+  setCharacterZodiac,
   setFatePointsLater,
   setVictoryPointsIfUnchanged,
 } from "../../src/store/characters.js";
 import { type Db, inTransaction } from "../../src/store/db.js";
-import { createTable } from "../../src/store/tables.js";
+import { archiveTable, createTable } from "../../src/store/tables.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 
 /**
@@ -168,5 +177,90 @@ describe("the games' character queries", () => {
     const saved = await inTransaction(db, (tx) => saveCharacterSheet(tx, akio.id, { traits: [] }));
     expect(saved).toMatchObject({ id: akio.id, sheet: { traits: [] }, victoryPoints: 1 });
     expect(await inTransaction(db, (tx) => saveCharacterSheet(tx, -1, {}))).toBeNull();
+  });
+
+  it("Mountain Witch: lists by name, takes the players' PCs for fates, the active, incapacitated or dead PCs for trust", async () => {
+    const { table, ren, oni } = await seatTable("mountain-witch");
+    const gmPc = await inTransaction(db, async (tx) => {
+      const mio = await createCharacter(tx, {
+        tableId: table.id,
+        name: "Mio",
+        nameKey: "mio",
+        ownerUserId: null,
+        kind: "pc",
+        strength: "medium",
+        zodiac: null,
+      });
+      await setCharacterStatus(tx, ren.id, "retired");
+      await setCharacterStatus(tx, oni.id, "incapacitated");
+      return mio;
+    });
+    expect(names(await liveTableCharactersByName(db, table.id))).toEqual(["Akio", "Mio", "Oni", "Ren"]);
+    // Mio has no player; Kaze is deleted.
+    expect(names(await livePlayerCharactersWithOwner(db, table.id))).toEqual(["Ren", "Akio"]);
+    // Ren is retired; Oni is an NPC.
+    expect(names(await livePlayerCharactersActiveIncapacitatedOrDead(db, table.id))).toEqual(["Akio", "Mio"]);
+    const statuses = await characterStatuses(db, [ren.id, oni.id, gmPc.id]);
+    expect(Object.fromEntries(statuses)).toEqual({
+      [ren.id]: "retired",
+      [oni.id]: "incapacitated",
+      [gmPc.id]: "active",
+    });
+    expect((await characterStatuses(db, [])).size).toBe(0);
+  });
+
+  it("Mountain Witch: a sign is taken by another live character, never by the one asking", async () => {
+    const { table, akio, ren } = await seatTable("mountain-witch");
+    const signed = await inTransaction(db, (tx) => setCharacterZodiac(tx, akio.id, "ox"));
+    expect(signed).toMatchObject({ id: akio.id, zodiac: "ox" });
+    expect((await liveCharacterOfSign(db, table.id, "ox", { except: ren.id }))?.name).toBe("Akio");
+    expect(await liveCharacterOfSign(db, table.id, "ox", { except: akio.id })).toBeNull();
+  });
+
+  it("Mountain Witch: autocomplete offers only live player characters, and the user's active tables of the game", async () => {
+    const first = await seatTable("mountain-witch");
+    const second = await seatTable("mountain-witch");
+    const archived = await seatTable("mountain-witch");
+    const fate = await seatTable("fate");
+    // Hana (user 77) plays at every one of them; at the second table user 77 also runs an NPC.
+    await inTransaction(db, async (tx) => {
+      for (const { table } of [first, second, archived, fate])
+        await createCharacter(tx, {
+          tableId: table.id,
+          name: "Hana",
+          nameKey: "hana",
+          ownerUserId: "77",
+          kind: "pc",
+          strength: "medium",
+          zodiac: null,
+        });
+      await createCharacter(tx, {
+        tableId: second.table.id,
+        name: "Ichi",
+        nameKey: "ichi",
+        ownerUserId: "77",
+        kind: "npc",
+        strength: "medium",
+        zodiac: null,
+      });
+      await archiveTable(tx, archived.table.id, new Date());
+    });
+    // "o" is in Oni (an NPC) and Kaze is deleted: only player characters that are live.
+    expect(await livePlayerCharacterNamesContaining(db, first.table.id, "", 25)).toEqual([
+      "Akio",
+      "Hana",
+      "Ren",
+    ]);
+    expect(await livePlayerCharacterNamesContaining(db, first.table.id, "o", 25)).toEqual(["Akio"]);
+    expect(await livePlayerCharacterNamesContaining(db, first.table.id, "", 1)).toEqual(["Akio"]);
+    const mine = await ownedPlayerCharactersAtActiveTables(db, "77", "mountain-witch", 25);
+    expect(mine).toEqual([
+      { name: "Hana", tableId: first.table.id },
+      { name: "Hana", tableId: second.table.id },
+    ]);
+    expect(await ownedPlayerCharactersAtActiveTables(db, "77", "mountain-witch", 1)).toEqual([mine[0]]);
+    const tables = await activeTablesWithOwnedPlayerCharacter(db, "77", "mountain-witch");
+    expect(tables.sort((a, b) => a - b)).toEqual([first.table.id, second.table.id]);
+    expect(tables).not.toContain(fate.table.id);
   });
 });

@@ -1,5 +1,9 @@
 /** Autocomplete for Mountain Witch options. Never lists a secret: names, ids and public damage only. */
 import { familyKey, t } from "../../i18n/index.js";
+import {
+  livePlayerCharacterNamesContaining,
+  ownedPlayerCharactersAtActiveTables,
+} from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { openFlows } from "../flows.js";
 import { nameKey } from "../names.js";
@@ -27,11 +31,7 @@ export const conflictParticipants: AutocompleteSource = {
 export const trustTables: AutocompleteSource = {
   name: "mw-table",
   async choices({ db, actor, userLang: lang }) {
-    const mine = await sqlFor(db).rows<{ name: string; tableId: number }>`
-      SELECT c.name, c.table_id FROM "character" c JOIN game_table g ON g.id = c.table_id
-      WHERE c.owner_user_id = ${actor.userId} AND c.kind = 'pc' AND c.deleted_at IS NULL
-        AND g.status = 'active' AND g.system = 'mountain-witch'
-      ORDER BY c.table_id LIMIT 25`;
+    const mine = await ownedPlayerCharactersAtActiveTables(db, actor.userId, "mountain-witch", 25);
     return mine.map((c) => ({
       name: t(lang, "mw.trust.tableChoice", { id: c.tableId, name: c.name }),
       value: String(c.tableId),
@@ -46,12 +46,8 @@ export const trustTargets: AutocompleteSource = {
     const tableId = options.table !== undefined ? Number(options.table) : table?.id;
     if (!tableId || !Number.isInteger(tableId)) return [];
     const key = nameKey(query);
-    // strpos: a plain substring test (no LIKE wildcards in what the user typed); true for "".
-    const characters = await sqlFor(db).rows<{ name: string }>`
-      SELECT name FROM "character"
-      WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND strpos(name_key, ${key}) > 0
-      ORDER BY name LIMIT 25`;
-    return characters.map((c) => ({ name: c.name, value: c.name }));
+    const names = await livePlayerCharacterNamesContaining(db, tableId, key, 25);
+    return names.map((name) => ({ name, value: name }));
   },
 };
 

@@ -16,7 +16,7 @@ import {
   recoveryOutcome,
   spendDamage,
 } from "../../rules/mountain-witch/index.js";
-import { sqlFor } from "../../store/db.js";
+import { setCharacterStatus } from "../../store/characters.js";
 import { actingCharacter, isGm } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
@@ -228,7 +228,7 @@ export const conflictDamage = mwAction("conflict.damage", "public change", async
     recoveryOutcome(state) === "recovered"
   ) {
     const patient = await characterById(ctx.tx, table, state.recoveryOf);
-    await sqlFor(ctx.tx).run`UPDATE "character" SET status = 'active' WHERE id = ${patient.id}`;
+    await setCharacterStatus(ctx.tx, patient.id, "active");
     await persistDamage(
       ctx,
       table,

@@ -15,7 +15,7 @@ import {
   findParticipant,
   rollConflict,
 } from "../../rules/mountain-witch/index.js";
-import { sqlFor } from "../../store/db.js";
+import { ownedCharacters } from "../../store/characters.js";
 import { actingCharacter, isGm } from "../access.js";
 import { answerWithPanel, openFlows, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -117,10 +117,8 @@ export const conflictTrade = mwAction("conflict.trade", "public change", async (
   const { table } = ctx;
   // The GM never trades: say so rather than "which character?".
   if (isGm(table, ctx.actor)) {
-    const own = await sqlFor(ctx.tx).one<{ id: number }>`
-        SELECT id FROM "character"
-        WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND deleted_at IS NULL LIMIT 1`;
-    if (!own) refuse("errors.mw.gmCannotTrade");
+    const own = await ownedCharacters(ctx.tx, table.id, ctx.actor.userId);
+    if (own.length === 0) refuse("errors.mw.gmCannotTrade");
   }
   const declarer = await actingCharacter(ctx, ctx.intent.character);
   if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");

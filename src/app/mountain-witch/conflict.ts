@@ -18,8 +18,7 @@ import {
   openConflict,
   type Participant,
 } from "../../rules/mountain-witch/index.js";
-import { sqlFor } from "../../store/db.js";
-import { intArray } from "../../store/sql.js";
+import { characterNames, liveCharacterById, liveCharacterByKey } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm } from "../access.js";
 import { isFromPanel, openFlows, requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
 import type { Intent } from "../intent.js";
@@ -61,9 +60,7 @@ export async function outsideNames(
   for (const b of state.betrayals) if (!findParticipant(state, b.betrayerId)) ids.add(b.betrayerId);
   for (const p of state.pairings) if (p.narration?.reason === "bought") ids.add(p.narration.characterId);
   if (ids.size === 0) return {};
-  const rows = await sqlFor(ctx.tx).rows<{ id: number; name: string }>`
-    SELECT id, name FROM "character" WHERE id = ANY(${intArray([...ids])}::int[])`;
-  return Object.fromEntries(rows.map((r) => [r.id, r.name]));
+  return Object.fromEntries(await characterNames(ctx.tx, [...ids]));
 }
 
 export async function panel(
@@ -155,8 +152,7 @@ export async function characterById(
   table: GameTable,
   id: number,
 ): Promise<Character> {
-  const character = await sqlFor(tx).one<Character>`
-    SELECT * FROM "character" WHERE id = ${id} AND table_id = ${table.id} AND deleted_at IS NULL`;
+  const character = await liveCharacterById(tx, table.id, id);
   if (!character) refuse("errors.character.notFound", { name: `#${id}` });
   return character;
 }
@@ -178,9 +174,7 @@ export const conflictStart = mwAction("conflict.start", "public change", async (
   const title = ctx.intent.title ? cleanText(ctx.intent.title, 100) || null : null;
   let state = openConflict({ mode: ctx.intent.mode ?? "opposed", title });
   if (ctx.intent.opponent) {
-    const existing = await sqlFor(ctx.tx).one<Character>`
-        SELECT * FROM "character"
-        WHERE table_id = ${table.id} AND name_key = ${nameKey(ctx.intent.opponent)} AND deleted_at IS NULL`;
+    const existing = await liveCharacterByKey(ctx.tx, table.id, nameKey(ctx.intent.opponent));
     if (existing) {
       state = addParticipant(state, refOf(existing), "b");
     } else {
@@ -213,9 +207,7 @@ export const conflictStart = mwAction("conflict.start", "public change", async (
 export const conflictAdd = gmAction("conflict.add", "public change", async (ctx) => {
   const { table } = ctx;
   const flow = await loadConflict(ctx, ctx.intent.flowId);
-  const existing = await sqlFor(ctx.tx).one<Character>`
-      SELECT * FROM "character"
-      WHERE table_id = ${table.id} AND name_key = ${nameKey(ctx.intent.name)} AND deleted_at IS NULL`;
+  const existing = await liveCharacterByKey(ctx.tx, table.id, nameKey(ctx.intent.name));
   let state: ConflictState;
   if (existing) {
     await assertFree(ctx, table, existing.id, flow.id);
@@ -269,9 +261,7 @@ export const conflictLeave = mwAction("conflict.leave", "public change", async (
   const { state, refunds } = leaveConflict(flow.state, leaver.id);
   if (refunds.length > 0) {
     const ids = [...new Set(refunds.flatMap((r) => [r.giverId, r.holderId]))];
-    const rows = await sqlFor(ctx.tx).rows<{ id: number; name: string }>`
-        SELECT id, name FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
-    const names = new Map(rows.map((r) => [r.id, r.name]));
+    const names = await characterNames(ctx.tx, ids);
     for (const r of refunds)
       await persistTrustRefund(ctx, table.id, r, {
         giver: names.get(r.giverId) ?? `#${r.giverId}`,

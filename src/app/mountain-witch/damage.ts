@@ -3,6 +3,7 @@ import type { Character } from "../../generated/prisma/client.js";
 import { familyKey, type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import type { DamageDuration } from "../../rules/mountain-witch/index.js";
+import { liveTableCharactersByName } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { findCharacter } from "../access.js";
@@ -30,9 +31,7 @@ export const damageList = mwAction("damage.list", "public read", async (ctx) => 
   const sql = sqlFor(ctx.tx);
   let characters: Character[];
   if (ctx.intent.character) characters = [await findCharacter(ctx.tx, table.id, ctx.intent.character)];
-  else
-    characters = await sql.rows<Character>`
-        SELECT * FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL ORDER BY name`;
+  else characters = await liveTableCharactersByName(ctx.tx, table.id);
   const entries = await sql.rows<DamageLineEntry & { characterId: number }>`
       SELECT id, character_id, duration, ability, condition, note FROM damage_entry
       WHERE character_id = ANY(${intArray(characters.map((c) => c.id))}::int[]) AND cleared_at IS NULL

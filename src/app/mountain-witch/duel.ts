@@ -21,8 +21,7 @@ import {
   spendDuelDamage,
   strike,
 } from "../../rules/mountain-witch/index.js";
-import { sqlFor } from "../../store/db.js";
-import { intArray } from "../../store/sql.js";
+import { characterAtTable, characterStatuses } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm, requireControl } from "../access.js";
 import {
   answerWithPanel,
@@ -171,12 +170,7 @@ export const duelChallenge = mwAction("duel.challenge", "public change", async (
     ),
   );
   const ids = involved.flatMap((f) => [f.state.duel.a.characterId, f.state.duel.b.characterId]);
-  const statuses = new Map(
-    (
-      await sqlFor(ctx.tx).rows<{ id: number; status: string }>`
-          SELECT id, status FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`
-    ).map((c) => [c.id, c.status]),
-  );
+  const statuses = await characterStatuses(ctx.tx, ids);
   // A finished duel never blocks a new challenge: it is closed now. One still being fought does.
   const busy = involved.find((f) => !duelIsFinished(f.state, statuses));
   if (busy) {
@@ -214,8 +208,7 @@ async function requireOpponentPlayer(
   flow: TypedFlow<DuelFlowState>,
 ): Promise<Character> {
   const { table } = ctx;
-  const opponent = await sqlFor(ctx.tx).one<Character>`
-    SELECT * FROM "character" WHERE id = ${flow.state.duel.b.characterId} AND table_id = ${table.id}`;
+  const opponent = await characterAtTable(ctx.tx, table.id, flow.state.duel.b.characterId);
   if (!opponent) refuse("errors.flow.notFound");
   requireControl(ctx, opponent);
   return opponent;
@@ -279,8 +272,7 @@ export const duelDamage = mwAction("duel.damage", "public change", async (ctx) =
     condition: ctx.intent.condition ? cleanText(ctx.intent.condition, 100) : null,
     ...(ctx.intent.kill !== undefined ? { kill: ctx.intent.kill } : {}),
   });
-  const target = await sqlFor(ctx.tx).one<Character>`
-      SELECT * FROM "character" WHERE id = ${damage.targetId} AND table_id = ${table.id}`;
+  const target = await characterAtTable(ctx.tx, table.id, damage.targetId);
   if (!target) throw new Error(`duel target ${damage.targetId} not found`);
   await persistDamage(ctx, table, target, { ...damage, ability: null }, null);
   const state: DuelFlowState = { ...flow.state, duel };
@@ -305,8 +297,7 @@ async function damagingSide(
   const buyer = result?.narratorBought ? duel.trustUses.findLast((u) => u.use === "narration") : undefined;
   if (!result?.winner || !buyer) return mySide({ duel }, ctx.actor.userId);
   if (buyer.spenderPlayerId !== ctx.actor.userId) {
-    const who = await sqlFor(ctx.tx).one<{ name: string }>`
-      SELECT name FROM "character" WHERE id = ${buyer.spenderId} AND table_id = ${table.id}`;
+    const who = await characterAtTable(ctx.tx, table.id, buyer.spenderId);
     refuse("errors.mw.duelNarrationBought", { name: who?.name ?? `#${buyer.spenderId}` });
   }
   return result.winner;
@@ -341,9 +332,8 @@ export const duelRound = mwAction("duel.round", "public change", async (ctx) => 
   const flow = await loadDuel(ctx, ctx.intent.flowId);
   mySide(flow.state, ctx.actor.userId);
   const ids = [flow.state.duel.a.characterId, flow.state.duel.b.characterId];
-  const fighters = await sqlFor(ctx.tx).rows<{ status: string }>`
-      SELECT status FROM "character" WHERE id = ANY(${intArray(ids)}::int[])`;
-  if (fighters.some((c) => c.status !== "active")) refuse("errors.mw.duelOver");
+  const fighters = await characterStatuses(ctx.tx, ids);
+  if ([...fighters.values()].some((status) => status !== "active")) refuse("errors.mw.duelOver");
   const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
   await clearDamage(ctx, duel.expiredDamageIds);
   await logSecretDice(ctx, table, duel, ["a", "b"]);

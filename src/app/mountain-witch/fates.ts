@@ -19,6 +19,7 @@ import {
   revealFate,
   undealtFates,
 } from "../../rules/mountain-witch/index.js";
+import { livePlayerCharactersWithOwner } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { activeTable, lockTable } from "../execute.js";
 import { languageOfTable, languagesOf } from "../languages.js";
@@ -34,10 +35,7 @@ function fateName(lang: Lang, fate: DarkFate): string {
 
 /** The player characters who hold a fate (with a player, not deleted). */
 async function fatePlayers(tx: ActionContext["tx"], table: GameTable): Promise<Character[]> {
-  return sqlFor(tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${table.id} AND kind = 'pc' AND deleted_at IS NULL AND owner_user_id IS NOT NULL
-    ORDER BY id`;
+  return livePlayerCharactersWithOwner(tx, table.id);
 }
 
 function ownFateView(

@@ -20,6 +20,13 @@ import {
   type TrustLink,
   type TrustSpend,
 } from "../../rules/mountain-witch/index.js";
+import {
+  liveCharacterById,
+  livePlayerCharactersActiveIncapacitatedOrDead,
+  ownedCharacters,
+  saveCharacterSheet,
+  setCharacterStatus,
+} from "../../store/characters.js";
 import { sqlFor, type Tx } from "../../store/db.js";
 import { intArray } from "../../store/sql.js";
 import { setTableState } from "../../store/tables.js";
@@ -60,7 +67,7 @@ export function mwSheet(character: Character): MwSheet {
 
 export async function saveSheet(tx: Tx, character: Character, patch: Partial<MwSheet>): Promise<void> {
   const sheet = { ...((character.sheet ?? {}) as object), ...mwSheet(character), ...patch };
-  await sqlFor(tx).run`UPDATE "character" SET sheet = ${sheet}::jsonb WHERE id = ${character.id}`;
+  await saveCharacterSheet(tx, character.id, sheet);
 }
 
 /** Mountain Witch state in `game_table.state`. */
@@ -233,7 +240,7 @@ export async function persistDamage(
   note: string | null,
 ): Promise<void> {
   if (damage.takenOut) {
-    await sqlFor(ctx.tx).run`UPDATE "character" SET status = ${damage.takenOut} WHERE id = ${target.id}`;
+    await setCharacterStatus(ctx.tx, target.id, damage.takenOut);
     if (damage.takenOut === "incapacitated") {
       await saveSheet(ctx.tx, target, {
         incapacitatedInChapter: table.chapter,
@@ -266,10 +273,7 @@ export async function persistDamage(
 
 /** Player characters at the table who take part in trust (dead ones too; not retired or deleted). */
 export async function trustCharacters(tx: Tx, tableId: number): Promise<Character[]> {
-  return sqlFor(tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND status IN ('active', 'incapacitated', 'dead')
-    ORDER BY id`;
+  return livePlayerCharactersActiveIncapacitatedOrDead(tx, tableId);
 }
 
 /** The starting trust one character gives another: from their zodiac signs (neutral without both). */
@@ -313,8 +317,7 @@ export async function ownCharacterAt(
   characterId?: number,
 ): Promise<Character> {
   if (characterId !== undefined) {
-    const c = await sqlFor(ctx.tx).one<Character>`
-      SELECT * FROM "character" WHERE id = ${characterId} AND table_id = ${table.id} AND deleted_at IS NULL`;
+    const c = await liveCharacterById(ctx.tx, table.id, characterId);
     if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
     if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
     return c;
@@ -324,10 +327,7 @@ export async function ownCharacterAt(
     if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
     return c;
   }
-  const own = await sqlFor(ctx.tx).rows<Character>`
-    SELECT * FROM "character"
-    WHERE table_id = ${table.id} AND owner_user_id = ${ctx.actor.userId} AND kind = 'pc' AND deleted_at IS NULL
-    ORDER BY id`;
+  const own = (await ownedCharacters(ctx.tx, table.id, ctx.actor.userId)).filter((c) => c.kind === "pc");
   if (own.length === 0) refuse("errors.character.noneOwned");
   if (own.length > 1) refuse("errors.character.whichOne", { names: own.map((c) => c.name).join(", ") });
   return own[0]!;

@@ -13,6 +13,7 @@ import {
   openRecoveryConflict,
   ZODIAC,
 } from "../../rules/mountain-witch/index.js";
+import { liveCharacterOfSign, setCharacterStatus, setCharacterZodiac } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, requireControl, requireTable } from "../access.js";
 import { startFlow } from "../flows.js";
@@ -246,18 +247,13 @@ export const characterZodiac = mwAction("character.zodiac", "public change", asy
   const { table } = ctx;
   const character = await sheetTarget(ctx, ctx.intent.name);
   if (mwTableState(table).matrixLocked) refuse("errors.mw.zodiacLocked");
-  const sql = sqlFor(ctx.tx);
-  const holder = await sql.one<{ name: string }>`
-      SELECT name FROM "character"
-      WHERE table_id = ${table.id} AND zodiac = ${ctx.intent.sign} AND deleted_at IS NULL AND id <> ${character.id}
-      LIMIT 1`;
+  const holder = await liveCharacterOfSign(ctx.tx, table.id, ctx.intent.sign, { except: character.id });
   if (holder)
     refuse("errors.character.zodiacTaken", {
       sign: `@mw.sign.${ctx.intent.sign}`,
       name: holder.name,
     });
-  const updated = (await sql.one<Character>`
-      UPDATE "character" SET zodiac = ${ctx.intent.sign} WHERE id = ${character.id} RETURNING *`)!;
+  const updated = (await setCharacterZodiac(ctx.tx, character.id, ctx.intent.sign))!;
   // The starting matrix follows the signs until play begins.
   await seedTrust(ctx.tx, table, updated);
   await forgetStartingEdits(ctx.tx, table, updated.id);
@@ -285,7 +281,7 @@ export const characterZodiac = mwAction("character.zodiac", "public change", asy
 export const characterStatus = gmAction("character.status", "public change", async (ctx) => {
   const { table } = ctx;
   const character = await findCharacter(ctx.tx, table.id, ctx.intent.name);
-  await sqlFor(ctx.tx).run`UPDATE "character" SET status = ${ctx.intent.status} WHERE id = ${character.id}`;
+  await setCharacterStatus(ctx.tx, character.id, ctx.intent.status);
   if (ctx.intent.status === "incapacitated" && character.status !== "incapacitated") {
     await saveSheet(ctx.tx, character, {
       incapacitatedInChapter: table.chapter,

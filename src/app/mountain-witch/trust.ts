@@ -16,6 +16,7 @@ import {
   submitTrust,
   trustRoundVisibleTo,
 } from "../../rules/mountain-witch/index.js";
+import { activeTablesWithOwnedPlayerCharacter } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { findCharacter } from "../access.js";
 import { activeTable, lockTable } from "../execute.js";
@@ -120,13 +121,10 @@ async function trustTable(ctx: ActionContext<{ type: string; table?: string | nu
       refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });
     tableId = table.id;
   } else {
-    const mine = await sqlFor(ctx.tx).rows<{ tableId: number }>`
-      SELECT DISTINCT c.table_id FROM "character" c JOIN game_table g ON g.id = c.table_id
-      WHERE c.owner_user_id = ${ctx.actor.userId} AND c.kind = 'pc' AND c.deleted_at IS NULL
-        AND g.status = 'active' AND g.system = 'mountain-witch'`;
+    const mine = await activeTablesWithOwnedPlayerCharacter(ctx.tx, ctx.actor.userId, "mountain-witch");
     if (mine.length === 0) refuse("errors.character.noneOwned");
     if (mine.length > 1) refuse("errors.mw.trustWhichTable");
-    tableId = mine[0]!.tableId;
+    tableId = mine[0]!;
   }
   return lockTable(ctx.tx, tableId);
 }
