@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idKindOfKey, remapIds } from "../../src/app/backup-ids.js";
+import { readBackup, restoreTable } from "../../src/app/common/table-backup.js";
 import type { Executed } from "../../src/app/execute.js";
 import { scriptedDice } from "../../src/rules/dice.js";
+import { inTransaction } from "../../src/store/db.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
 const GM = { id: "420000000000000001", name: "Gail" };
@@ -201,6 +203,29 @@ describe("/table export and /table import", () => {
       PLAYER,
       { type: "duel.peek", flowId: flow.id },
       { channelId: THIRD, guildId: OTHER_GUILD },
+    );
+    expect(peek.result.reply?.ephemeral).toBe(true);
+    expect(replyText(peek)).toMatch(/🎲 \d/);
+  });
+
+  it("a file exported before flow states had versions restores: its flows load as version 1, upgraded", async () => {
+    const text = fileOf(await app.run(GM, { type: "table.export" }, { channelId: WITCH }));
+    const OLD_FILE_CHANNEL = "320000000000000007";
+    await inTransaction(app.db, async (tx) => {
+      const backup = await readBackup(tx, text);
+      // As the previous version wrote it: no state_version, and the duel's state without `stopped`.
+      for (const flow of backup.flows) delete (flow as Record<string, unknown>).state_version;
+      for (const state of Object.values(backup.secrets.flowStates))
+        delete (state as Record<string, unknown>).stopped;
+      await restoreTable(tx, backup, { guildId: OTHER_GUILD, channelId: OLD_FILE_CHANNEL, gmUserId: GM.id });
+    });
+    const table = await app.db.gameTable.findFirstOrThrow({ where: { activeChannelId: OLD_FILE_CHANNEL } });
+    const flow = await app.db.flow.findFirstOrThrow({ where: { tableId: table.id, kind: "mw.duel" } });
+    expect(flow.stateVersion).toBe(1);
+    const peek = await app.run(
+      PLAYER,
+      { type: "duel.peek", flowId: flow.id },
+      { channelId: OLD_FILE_CHANNEL, guildId: OTHER_GUILD },
     );
     expect(peek.result.reply?.ephemeral).toBe(true);
     expect(replyText(peek)).toMatch(/🎲 \d/);

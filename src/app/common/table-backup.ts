@@ -443,6 +443,8 @@ export async function restoreTable(
   const flows = backup.flows.map((flow) => ({
     ...flow,
     state: backup.secrets.flowStates[String(flow.id)],
+    // A file exported before flow states had versions holds version-1 states (loading upgrades them).
+    state_version: flow.state_version ?? 1,
     panel_channel_id: null,
     panel_message_id: null,
   }));
