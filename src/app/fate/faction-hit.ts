@@ -161,19 +161,6 @@ export const factionHit = defineFateUseCase({
       before: { stress: faction.stress, consequences: faction.consequences },
       after: { stress: after.stress, consequences: after.consequences },
     });
-    if (hit.kind === "takenOut") {
-      const state: FactionHitFlowState = {
-        factionId: faction.id,
-        factionName: faction.name,
-        track: ctx.intent.track,
-        shifts: ctx.intent.shifts,
-        before: { stress: faction.stress, consequences: faction.consequences },
-        after: { stress: after.stress, consequences: after.consequences },
-        chosen: { box: null, consequences: [], absorbed: 0 },
-        consequenceName: named,
-      };
-      return { reply: hitView(ctx.publicLang, null, state, after, hit) };
-    }
     const state: FactionHitFlowState = {
       factionId: faction.id,
       factionName: faction.name,
@@ -181,9 +168,10 @@ export const factionHit = defineFateUseCase({
       shifts: ctx.intent.shifts,
       before: { stress: faction.stress, consequences: faction.consequences },
       after: { stress: after.stress, consequences: after.consequences },
-      chosen: hit.absorption,
+      chosen: hit.kind === "takenOut" ? { box: null, consequences: [], absorbed: 0 } : hit.absorption,
       consequenceName: named,
     };
+    if (hit.kind === "takenOut") return { reply: hitView(ctx.publicLang, null, state, after, hit) };
     const ways = factionAbsorptions(faction, ctx.intent.track, ctx.intent.shifts).length;
     if (ways <= 1) return { reply: hitView(ctx.publicLang, null, state, after, hit) };
     const flow = await startFlow(ctx, factionHitFlow, ctx.table.id, state);
