@@ -70,24 +70,14 @@ export async function recordOnce(
   }
   const { tableId, actorUserId, entry, dice } = log;
   const at = new Date();
-  const sql = sqlFor(db);
-  const inserted =
-    dice && dice.sides.length > 0
-      ? await sql.run`
+  const sides = intArray(dice?.sides ?? []);
+  const inserted = await sqlFor(db).run`
     WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING id),
       quick AS (SELECT set_config('synchronous_commit', 'off', true)),
       rolled AS (
         INSERT INTO dice_rolled (table_id, user_id, at, visible_to, sides, faces)
-        SELECT ${tableId}, ${actorUserId}, ${at}, ${entry.visibleTo ?? null}, ${intArray(dice.sides)}::int[],
-          ${intArray(dice.faces)}::int[] FROM fresh)
-    INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)
-    SELECT ${tableId}, ${at}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
-      ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,
-      ${jsonText(entry.dice)}::jsonb, ${entry.reason ?? null}, ${entry.visibleTo ?? null}
-    FROM fresh, quick`
-      : await sql.run`
-    WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING id),
-      quick AS (SELECT set_config('synchronous_commit', 'off', true))
+        SELECT ${tableId}, ${actorUserId}, ${at}, ${entry.visibleTo ?? null}, ${sides}::int[],
+          ${intArray(dice?.faces ?? [])}::int[] FROM fresh WHERE cardinality(${sides}::int[]) > 0)
     INSERT INTO log_entry (table_id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to)
     SELECT ${tableId}, ${at}, ${actorUserId}, ${entry.action}, ${entry.characterId ?? null},
       ${jsonText(entry.summary)}::jsonb, ${jsonText(entry.before)}::jsonb, ${jsonText(entry.after)}::jsonb,
