@@ -3,7 +3,7 @@ import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
 import { type Db, inTransaction, outsideTransaction } from "../store/db.js";
-import { literalSql, modelFromRow } from "../store/sql.js";
+import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
 import { activeTable } from "../store/tables.js";
 import { recordingDice, storeRolledDice } from "./dice-record.js";
 import type { Intent } from "./intent.js";
@@ -72,7 +72,7 @@ export function channelTable(
  * Records the interaction id and locks and reads the table row, in one statement sent with the
  * BEGIN (one round trip instead of four on every mutating action): `inTransaction`'s opening.
  */
-function recordAndLock(interactionId: string, tableId: number): string {
+function recordAndLock(interactionId: string, tableId: number): BatchedStatement {
   return literalSql`
     WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING 1)
     SELECT (SELECT count(*) FROM fresh)::int AS is_fresh, g.* FROM game_table g WHERE g.id = ${tableId} FOR UPDATE OF g`;
@@ -88,7 +88,7 @@ function recorded(rows: Record<string, unknown>[]): { fresh: boolean; table: Gam
 }
 
 /** Records the interaction id alone (an action without a table), sent with the BEGIN. */
-function recordOnly(interactionId: string): string {
+function recordOnly(interactionId: string): BatchedStatement {
   return literalSql`
     WITH fresh AS (INSERT INTO processed_interaction (id) VALUES (${interactionId}) ON CONFLICT DO NOTHING RETURNING 1)
     SELECT count(*)::int AS is_fresh FROM fresh`;

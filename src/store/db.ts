@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { literalSql, type Sql, sqlOn } from "./sql.js";
+import { type BatchedStatement, batchText, forgetPrepared, literalSql, type Sql, sqlOn } from "./sql.js";
 
 /**
  * The database: Prisma's client on our pool. The bot sends every statement as raw SQL (`sqlFor`);
@@ -94,8 +94,8 @@ export class Tx {
   readonly tablesWritten = new Set<number | "new">();
   private connection: Queryable | null;
   private readonly plain: Sql;
-  /** Appends waiting for the next statement or the COMMIT, as literal SQL (see `later`). */
-  private pending: string[] = [];
+  /** Appends waiting for the next statement or the COMMIT, their values as literals (see `later`). */
+  private pending: BatchedStatement[] = [];
 
   constructor(
     connection: Queryable,
@@ -141,7 +141,8 @@ export class Tx {
 
   /** The waiting writes as one text of statements run in order, taken off the queue ("" when none wait). */
   private takePending(): string {
-    const writes = this.pending.join(";\n");
+    if (this.pending.length === 0) return "";
+    const writes = batchText(this.open(), this.pending);
     this.pending = [];
     return writes;
   }
@@ -205,7 +206,7 @@ export async function inTransaction<T>(
    * A first statement sent with the BEGIN in one round trip (written with `literalSql`, as only
    * the simple protocol takes two statements at once): its rows are `work`'s second argument.
    */
-  opening?: string,
+  opening?: BatchedStatement,
 ): Promise<T> {
   const client = (await poolOf(db).connect()) as pg.PoolClient & { failure?: Error };
   const tx = new Tx(client, true);
@@ -216,10 +217,10 @@ export async function inTransaction<T>(
       // It may wait for a table lock (milliseconds, normally): a little longer than a BEGIN alone,
       // still short enough that a frozen server is noticed well within Discord's 15 minutes.
       const results = (await client.query({
-        text: `BEGIN; ${opening}`,
+        text: `BEGIN; ${batchText(client, [opening])}`,
         deadlineMs: OPENING_DEADLINE_MS,
       } as pg.QueryConfig)) as unknown as pg.QueryResult[];
-      opened = results[1]?.rows ?? [];
+      opened = results.at(-1)?.rows ?? [];
     } else {
       // BEGIN answers at once unless the server is frozen: then fail fast, well within Discord's 3 s.
       await client.query({ text: "BEGIN", deadlineMs: QUICK_DEADLINE_MS } as pg.QueryConfig);
@@ -231,6 +232,8 @@ export async function inTransaction<T>(
     await client.query("ROLLBACK").catch((e: Error) => {
       broken = e;
     });
+    // invalid_sql_statement_name: a statement this connection was thought to have prepared.
+    if ((error as { code?: string }).code === "26000") forgetPrepared(client);
     throw error;
   } finally {
     // Anything still sent through this tx fails at once instead of landing on a released connection.

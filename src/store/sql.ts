@@ -71,21 +71,81 @@ function literal(value: unknown): string {
   return pg.escapeLiteral(String(sent));
 }
 
+/** Each statement's text and name, by its template (one per place in the code: the same object every call). */
+const prepared = new WeakMap<TemplateStringsArray, { text: string; name: string }>();
+let statementsNamed = 0;
+
 /**
- * A statement with its values written in as literals (escaped by pg), for the few places that
- * send several statements in one round trip, which only the simple protocol allows — it takes no
- * parameters: a transaction's opening with its BEGIN, its last writes with its COMMIT (db.ts).
+ * A named statement: PostgreSQL parses it once per connection and keeps its plan, instead of
+ * parsing and planning it again on every call (pg sends the Parse only the first time on each
+ * connection). Its name stands for its text for good: a template's text never changes.
  */
-export function literalSql(strings: TemplateStringsArray, ...values: unknown[]): string {
-  let text = strings[0]!;
-  for (let i = 1; i < strings.length; i++) text += `${literal(values[i - 1])}${strings[i]}`;
-  return text;
+function named(strings: TemplateStringsArray): { text: string; name: string } {
+  let known = prepared.get(strings);
+  if (!known) {
+    let text = strings[0]!;
+    for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
+    known = { text, name: `s${++statementsNamed}` };
+    prepared.set(strings, known);
+  }
+  return known;
 }
 
-function statement(strings: TemplateStringsArray, values: unknown[]): { text: string; values: unknown[] } {
-  let text = strings[0]!;
-  for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
-  return { text, values: values.map(parameter) };
+function statement(
+  strings: TemplateStringsArray,
+  values: unknown[],
+): { text: string; name: string; values: unknown[] } {
+  return { ...named(strings), values: values.map(parameter) };
+}
+
+/**
+ * A named statement with its values written as literals (escaped by pg), for the few places that
+ * send several statements in one round trip, which only the simple protocol allows — it takes no
+ * parameters: a transaction's opening with its BEGIN, its last writes with its COMMIT (db.ts).
+ * It is sent as `EXECUTE name(values…)` (`batchText`): parsed and planned once per connection too.
+ */
+export interface BatchedStatement {
+  name: string;
+  text: string;
+  literals: string[];
+}
+
+export function literalSql(strings: TemplateStringsArray, ...values: unknown[]): BatchedStatement {
+  const { name, text } = named(strings);
+  // Its own name: a template used both ways (`Tx.later` outside a transaction sends it as a
+  // parameterised statement) must not meet its other self on one connection.
+  return { name: `b${name.slice(1)}`, text, literals: values.map(literal) };
+}
+
+/** The statements each connection has prepared by name (a connection lost takes its own with it). */
+const preparedOn = new WeakMap<object, Set<string>>();
+
+/**
+ * Batched statements as one simple-protocol text for `connection`, each an EXECUTE of its named
+ * statement, PREPAREd first the first time this connection sees it. A PREPARE stays even if the
+ * text fails after it (prepared statements are not transactional), so it is noted as sent; only a
+ * PREPARE that itself fails (a statement that cannot work) would leave a later EXECUTE failing too.
+ */
+export function batchText(connection: object, statements: readonly BatchedStatement[]): string {
+  let known = preparedOn.get(connection);
+  if (!known) {
+    known = new Set();
+    preparedOn.set(connection, known);
+  }
+  const parts: string[] = [];
+  for (const { name, text, literals } of statements) {
+    if (!known.has(name)) {
+      parts.push(`PREPARE ${name} AS ${text}`);
+      known.add(name);
+    }
+    parts.push(literals.length > 0 ? `EXECUTE ${name}(${literals.join(", ")})` : `EXECUTE ${name}`);
+  }
+  return parts.join(";\n");
+}
+
+/** After "prepared statement … does not exist" (26000): the connection's bookkeeping starts again. */
+export function forgetPrepared(connection: object): void {
+  preparedOn.delete(connection);
 }
 
 /**

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   closeDb,
@@ -174,14 +175,14 @@ describe("transactions of our own", () => {
       await closeDb(watched);
     }
   });
-  describe("round trips saved", () => {
-    const fatePoints = async (name: string) =>
-      (
-        await database.query<{ fate_points: number }>(
-          `SELECT fate_points FROM character WHERE name = '${name}'`,
-        )
-      )[0]?.fate_points;
+  const fatePoints = async (name: string) =>
+    (
+      await database.query<{ fate_points: number }>(
+        `SELECT fate_points FROM character WHERE name = '${name}'`,
+      )
+    )[0]?.fate_points;
 
+  describe("round trips saved", () => {
     it("a first statement goes with the BEGIN, its values written in safely (quotes, backslashes)", async () => {
       const tricky = "O'Brien \\ '); DROP TABLE character; --";
       const opening = literalSql`
@@ -246,6 +247,79 @@ describe("transactions of our own", () => {
       const tx = outsideTransaction(db);
       await tx.later`UPDATE "character" SET fate_points = ${5} WHERE name = ${"Saved"}`;
       expect(await fatePoints("Saved")).toBe(5);
+    });
+  });
+
+  describe("statements parsed and planned once per connection", () => {
+    let single: Db;
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    beforeAll(() => {
+      // One connection, so every transaction below meets what the ones before it prepared.
+      single = createDb(database.url, { poolSize: 1 });
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const q = args[0] as string | { text?: string };
+        sent.push(typeof q === "string" ? q : (q?.text ?? ""));
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+    });
+    afterAll(async () => {
+      pg.Client.prototype.query = query;
+      await closeDb(single);
+    });
+    const prepared = async (tx: Tx) =>
+      (await sqlFor(tx).rows<{ name: string }>`SELECT name FROM pg_prepared_statements ORDER BY name`).map(
+        (r) => r.name,
+      );
+    // One template, one name: written once here, run with different values.
+    const give = (tx: Tx, points: number) =>
+      tx.later`UPDATE "character" SET fate_points = ${points} WHERE name = ${"Prepared"}`;
+    const opening = (name: string) =>
+      literalSql`SELECT count(*)::int AS n FROM "character" WHERE name = ${name}`;
+
+    it("a batched statement is PREPAREd the first time a connection sends it, then only EXECUTEd with its values", async () => {
+      await inTransaction(single, (tx) => character(tx, "Prepared"));
+      sent.length = 0;
+      for (const points of [4, 5, 6]) {
+        const [row] = await inTransaction(
+          single,
+          async (tx, opened) => {
+            await give(tx, points);
+            return opened;
+          },
+          opening("Prepared"),
+        );
+        expect(row).toEqual({ n: 1 });
+      }
+      expect(await fatePoints("Prepared")).toBe(6);
+      const batches = sent.filter((text) => text.includes("EXECUTE"));
+      expect(batches).toHaveLength(6); // each opening, each COMMIT with its write
+      expect(batches.slice(0, 2).every((text) => text.includes("PREPARE"))).toBe(true);
+      expect(batches.slice(2).some((text) => text.includes("PREPARE"))).toBe(false);
+      // Parameterised statements are named too: parsed by PostgreSQL once per connection.
+      const names = await inTransaction(single, prepared);
+      expect(names.filter((n) => n.startsWith("b"))).toHaveLength(2);
+      expect(names.some((n) => n.startsWith("s"))).toBe(true);
+    });
+
+    it("a PREPARE outlives the transaction it came with when that one fails", async () => {
+      const doomed = () =>
+        inTransaction(single, async (tx) => {
+          await tx.later`UPDATE "character" SET fate_points = ${"x"}::int + ${1} WHERE name = ${"Prepared"}`;
+        });
+      await expect(doomed()).rejects.toThrow(/invalid input syntax/);
+      // Sent again on the same connection: an EXECUTE alone, which finds the statement.
+      sent.length = 0;
+      await expect(doomed()).rejects.toThrow(/invalid input syntax/);
+      expect(sent.some((text) => text.includes("PREPARE"))).toBe(false);
+      expect(await fatePoints("Prepared")).toBe(6);
+    });
+
+    it("a connection that lost its prepared statements fails once, then prepares them again", async () => {
+      await inTransaction(single, (tx) => sqlFor(tx).run`DEALLOCATE ALL`);
+      await expect(inTransaction(single, (tx) => give(tx, 7))).rejects.toThrow(/does not exist/);
+      await inTransaction(single, (tx) => give(tx, 8));
+      expect(await fatePoints("Prepared")).toBe(8);
     });
   });
 });
