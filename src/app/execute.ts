@@ -2,6 +2,7 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
+import { openedWithOwnedCharacters, ownedCharactersAtOpening } from "../store/characters.js";
 import { type Db, inTransaction, outsideTransaction } from "../store/db.js";
 import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
 import { activeTable } from "../store/tables.js";
@@ -184,20 +185,26 @@ export async function execute(
   // forgotten by the cache before anyone hears the answer (other processes learn of them by NOTIFY).
   let tablesWritten: ReadonlySet<number | "new"> | undefined;
   const lockedTable = table && useCase.table !== "none" ? table : null;
+  const actorId = invocation.actor.userId;
+  // At a table: the actor's own characters too, which most actions look up first (characters.ts).
   const opening = lockedTable
-    ? recordAndLock(invocation.interactionId, lockedTable.id)
-    : recordOnly(invocation.interactionId);
+    ? [
+        recordAndLock(invocation.interactionId, lockedTable.id),
+        ownedCharactersAtOpening(lockedTable.id, actorId),
+      ]
+    : [recordOnly(invocation.interactionId)];
   const result = await inTransaction(
     deps.db,
-    async (tx, opened) => {
+    async (tx, [record = [], owned = []]) => {
       tablesWritten = tx.tablesWritten;
       let locked: GameTable | null = null;
       if (lockedTable) {
-        const { fresh, table: row } = recorded(opened);
+        const { fresh, table: row } = recorded(record);
         if (!fresh) throw new AlreadyProcessed();
         if (row?.status !== "active") throw new DomainError("errors.noTable");
         locked = row;
-      } else if (opened[0]?.is_fresh !== 1) {
+        openedWithOwnedCharacters(tx, locked.id, actorId, owned);
+      } else if (record[0]?.is_fresh !== 1) {
         throw new AlreadyProcessed();
       }
       const ran = await useCase.run({ ...base, table: locked, tx });

@@ -1,6 +1,6 @@
 import type { Character } from "../generated/prisma/client.js";
-import { type Db, sqlFor, type Tx } from "./db.js";
-import { intArray } from "./sql.js";
+import { type Db, sqlFor, Tx } from "./db.js";
+import { type BatchedStatement, intArray, literalSql, modelFromRow } from "./sql.js";
 
 /**
  * The `character` rows the common commands read and write. A character is live until it is
@@ -45,9 +45,43 @@ export async function characterById(tx: Db | Tx, id: number): Promise<Character 
 
 /** The user's live characters at the table, oldest first. */
 export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: string): Promise<Character[]> {
+  const opened = tx instanceof Tx ? ownedAtOpening.get(tx) : undefined;
+  if (opened?.tableId === tableId && opened.userId === userId) {
+    ownedAtOpening.delete(tx as Tx);
+    return opened.characters;
+  }
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
     ORDER BY id`;
+}
+
+/**
+ * Most actions start by finding the actor's own character (`actingCharacter`): execute.ts reads
+ * them with the transaction's opening, in its round trip, and the first `ownedCharacters` of that
+ * transaction takes them from here. A character written in the transaction before that drops
+ * them (every write below calls `characterWritten`), so what it returns is never staler than a
+ * query at that moment would be; a second call queries.
+ */
+const ownedAtOpening = new WeakMap<Tx, { tableId: number; userId: string; characters: Character[] }>();
+
+export function ownedCharactersAtOpening(tableId: number, userId: string): BatchedStatement {
+  return literalSql`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
+    ORDER BY id`;
+}
+
+/** What `ownedCharactersAtOpening` read (raw rows), for this transaction's first `ownedCharacters`. */
+export function openedWithOwnedCharacters(
+  tx: Tx,
+  tableId: number,
+  userId: string,
+  rows: Record<string, unknown>[],
+): void {
+  ownedAtOpening.set(tx, { tableId, userId, characters: rows.map((row) => modelFromRow<Character>(row)) });
+}
+
+function characterWritten(tx: Tx): void {
+  ownedAtOpening.delete(tx);
 }
 
 export type CharacterListing = Pick<Character, "name" | "kind" | "ownerUserId" | "strength" | "status">;
@@ -88,6 +122,7 @@ export async function createCharacter(
   tx: Tx,
   input: Pick<Character, "tableId" | "name" | "nameKey" | "ownerUserId" | "kind" | "strength" | "zodiac">,
 ): Promise<Character> {
+  characterWritten(tx);
   const character = await sqlFor(tx).one<Character>`
     INSERT INTO "character" (table_id, name, name_key, owner_user_id, kind, strength, zodiac, created_at)
     VALUES (${input.tableId}, ${input.name}, ${input.nameKey}, ${input.ownerUserId}, ${input.kind},
@@ -97,6 +132,7 @@ export async function createCharacter(
 }
 
 export async function renameCharacter(tx: Tx, id: number, name: string, key: string): Promise<void> {
+  characterWritten(tx);
   await sqlFor(tx).run`UPDATE "character" SET name = ${name}, name_key = ${key} WHERE id = ${id}`;
 }
 
@@ -109,6 +145,7 @@ export async function deleteCharacter(
   character: Pick<Character, "id" | "nameKey">,
   at: Date,
 ): Promise<void> {
+  characterWritten(tx);
   await sqlFor(tx).run`
     UPDATE "character" SET deleted_at = ${at}, name_key = ${`${character.nameKey}#deleted#${character.id}`}, zodiac = NULL
     WHERE id = ${character.id}`;
@@ -159,6 +196,7 @@ export async function saveSheetFatePointsAndRefresh(
   id: number,
   values: { sheet: object; fatePoints: number; refresh: number },
 ): Promise<Character | null> {
+  characterWritten(tx);
   return sqlFor(tx).one<Character>`
     UPDATE "character" SET sheet = ${values.sheet}::jsonb, fate_points = ${values.fatePoints}, refresh = ${values.refresh}
     WHERE id = ${id} RETURNING *`;
@@ -169,6 +207,7 @@ export async function saveSheetFatePointsAndRefresh(
  * which then sees it.
  */
 export async function setFatePointsLater(tx: Tx, id: number, fatePoints: number): Promise<void> {
+  characterWritten(tx);
   await tx.later`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${id}`;
 }
 
@@ -193,11 +232,13 @@ export async function livePlayerCharactersActiveRetiredOrDead(
 
 /** Writes a character's sheet (JSON); the updated row, or null if there is no such character. */
 export async function saveCharacterSheet(tx: Tx, id: number, sheet: unknown): Promise<Character | null> {
+  characterWritten(tx);
   return sqlFor(tx)
     .one<Character>`UPDATE "character" SET sheet = ${sheet}::jsonb WHERE id = ${id} RETURNING *`;
 }
 
 export async function setCharacterStatus(tx: Tx, id: number, status: string): Promise<void> {
+  characterWritten(tx);
   await sqlFor(tx).run`UPDATE "character" SET status = ${status} WHERE id = ${id}`;
 }
 
@@ -207,6 +248,7 @@ export async function creditVictoryPoints(
   id: number,
   amount: number,
 ): Promise<Pick<Character, "id" | "victoryPoints"> | null> {
+  characterWritten(tx);
   return sqlFor(tx).one<Pick<Character, "id" | "victoryPoints">>`
     UPDATE "character" SET victory_points = victory_points + ${amount} WHERE id = ${id}
     RETURNING id, victory_points`;
@@ -221,6 +263,7 @@ export async function setVictoryPointsIfUnchanged(
   id: number,
   change: { before: number; after: number },
 ): Promise<boolean> {
+  characterWritten(tx);
   const updated = await sqlFor(tx).run`
     UPDATE "character" SET victory_points = ${change.after} WHERE id = ${id} AND victory_points = ${change.before}`;
   return updated === 1;
@@ -228,6 +271,7 @@ export async function setVictoryPointsIfUnchanged(
 
 /** Mountain Witch: gives a character a zodiac sign; the updated row, or null if there is no such character. */
 export async function setCharacterZodiac(tx: Tx, id: number, sign: string): Promise<Character | null> {
+  characterWritten(tx);
   return sqlFor(tx).one<Character>`UPDATE "character" SET zodiac = ${sign} WHERE id = ${id} RETURNING *`;
 }
 

@@ -201,26 +201,31 @@ export function outsideTransaction(db: Db): Tx {
  */
 export async function inTransaction<T>(
   db: Db,
-  work: (tx: Tx, opened: Record<string, unknown>[]) => Promise<T>,
+  work: (tx: Tx, opened: Record<string, unknown>[][]) => Promise<T>,
   /**
-   * A first statement sent with the BEGIN in one round trip (written with `literalSql`, as only
-   * the simple protocol takes two statements at once): its rows are `work`'s second argument.
+   * First statements sent with the BEGIN in one round trip (written with `literalSql`, as only
+   * the simple protocol takes several statements at once): their rows, in order, are `work`'s
+   * second argument.
    */
-  opening?: BatchedStatement,
+  opening: readonly BatchedStatement[] = [],
 ): Promise<T> {
   const client = (await poolOf(db).connect()) as pg.PoolClient & { failure?: Error };
   const tx = new Tx(client, true);
   let broken: Error | undefined;
   try {
-    let opened: Record<string, unknown>[] = [];
-    if (opening) {
+    let opened: Record<string, unknown>[][] = [];
+    if (opening.length > 0) {
       // It may wait for a table lock (milliseconds, normally): a little longer than a BEGIN alone,
       // still short enough that a frozen server is noticed well within Discord's 15 minutes.
       const results = (await client.query({
-        text: `BEGIN; ${batchText(client, [opening])}`,
+        text: `BEGIN; ${batchText(client, opening)}`,
         deadlineMs: OPENING_DEADLINE_MS,
       } as pg.QueryConfig)) as unknown as pg.QueryResult[];
-      opened = results.at(-1)?.rows ?? [];
+      // Each EXECUTE's rows; the BEGIN's and any PREPARE's results carry none.
+      opened = results
+        .slice(1)
+        .filter((result) => result.command !== "PREPARE")
+        .map((result) => result.rows);
     } else {
       // BEGIN answers at once unless the server is frozen: then fail fast, well within Discord's 3 s.
       await client.query({ text: "BEGIN", deadlineMs: QUICK_DEADLINE_MS } as pg.QueryConfig);

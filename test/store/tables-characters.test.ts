@@ -7,7 +7,9 @@ import {
   liveCharacterByKey,
   liveCharacterNamesContaining,
   liveCharacterOfSign,
+  openedWithOwnedCharacters,
   ownedCharacters,
+  ownedCharactersAtOpening,
   renameCharacter,
   tableCharacters,
 } from "../../src/store/characters.js";
@@ -215,5 +217,45 @@ describe("the table and character stores", () => {
     expect(await names("%")).toEqual(["100% Oni"]);
     expect(await names("")).toEqual(["100% Oni", "Half_Orc", "Halfling", "Zed"]);
     expect(await names("", 2)).toEqual(["100% Oni", "Half_Orc"]);
+  });
+  it("hands the owned characters read with the opening to the first lookup only, and drops them once a character is written", async () => {
+    const { table, mine } = await inTransaction(db, async (tx) => {
+      const table = await createTable(tx, place());
+      const mine = await createCharacter(tx, {
+        tableId: table.id,
+        name: "Opened",
+        nameKey: "opened",
+        ownerUserId: "7",
+        kind: "pc",
+        strength: "medium",
+        zodiac: null,
+      });
+      return { table, mine };
+    });
+    await inTransaction(
+      db,
+      async (tx, [rows = []]) => {
+        // The opening's rows, mapped like any read (snake_case columns to the model's fields).
+        expect(rows.map((r) => r.owner_user_id)).toEqual(["7"]);
+        openedWithOwnedCharacters(tx, table.id, "7", rows);
+        const first = await ownedCharacters(tx, table.id, "7");
+        expect(first.map((c) => [c.id, c.name, c.ownerUserId, c.deletedAt])).toEqual([
+          [mine.id, "Opened", "7", null],
+        ]);
+        // Taken once: marked rows show whether a lookup took them or queried.
+        const marked = rows.map((r) => ({ ...r, name: "From the opening" }));
+        openedWithOwnedCharacters(tx, table.id, "7", marked);
+        expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("From the opening");
+        expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("Opened");
+        // A character written in the transaction drops them: the lookup queries and sees the write.
+        openedWithOwnedCharacters(tx, table.id, "7", marked);
+        await renameCharacter(tx, mine.id, "Renamed", "renamed");
+        expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("Renamed");
+        // Another user's lookup never takes them.
+        openedWithOwnedCharacters(tx, table.id, "7", marked);
+        expect(await ownedCharacters(tx, table.id, "8")).toEqual([]);
+      },
+      [ownedCharactersAtOpening(table.id, "7")],
+    );
   });
 });

@@ -187,8 +187,8 @@ describe("transactions of our own", () => {
       const tricky = "O'Brien \\ '); DROP TABLE character; --";
       const opening = literalSql`
         INSERT INTO "character" (table_id, name, name_key) VALUES (${tableId}, ${tricky}, ${"obrien"}) RETURNING name, table_id`;
-      const rows = await inTransaction(db, async (_tx, opened) => opened, opening);
-      expect(rows).toEqual([{ name: tricky, table_id: tableId }]);
+      const rows = await inTransaction(db, async (_tx, opened) => opened, [opening]);
+      expect(rows).toEqual([[{ name: tricky, table_id: tableId }]]);
       expect(await names()).toContain(tricky);
     });
 
@@ -281,24 +281,24 @@ describe("transactions of our own", () => {
       await inTransaction(single, (tx) => character(tx, "Prepared"));
       sent.length = 0;
       for (const points of [4, 5, 6]) {
-        const [row] = await inTransaction(
+        const [rows, more] = await inTransaction(
           single,
           async (tx, opened) => {
             await give(tx, points);
             return opened;
           },
-          opening("Prepared"),
+          [opening("Prepared"), opening("Nobody")],
         );
-        expect(row).toEqual({ n: 1 });
+        expect([rows, more]).toEqual([[{ n: 1 }], [{ n: 0 }]]);
       }
       expect(await fatePoints("Prepared")).toBe(6);
       const batches = sent.filter((text) => text.includes("EXECUTE"));
-      expect(batches).toHaveLength(6); // each opening, each COMMIT with its write
+      expect(batches).toHaveLength(6); // each opening (two statements), each COMMIT with its write
       expect(batches.slice(0, 2).every((text) => text.includes("PREPARE"))).toBe(true);
       expect(batches.slice(2).some((text) => text.includes("PREPARE"))).toBe(false);
       // Parameterised statements are named too: parsed by PostgreSQL once per connection.
       const names = await inTransaction(single, prepared);
-      expect(names.filter((n) => n.startsWith("b"))).toHaveLength(2);
+      expect(names.filter((n) => n.startsWith("b"))).toHaveLength(2); // one opening template, one write
       expect(names.some((n) => n.startsWith("s"))).toBe(true);
     });
 
