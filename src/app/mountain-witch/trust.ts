@@ -19,7 +19,7 @@ import {
 import { activeTablesWithOwnedPlayerCharacter } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { findCharacter } from "../access.js";
-import { activeTable, lockTable } from "../execute.js";
+import { lockTable } from "../execute.js";
 import { findOpenFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { languageOfTable } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
@@ -115,11 +115,12 @@ async function trustTable(ctx: ActionContext<{ type: string; table?: string | nu
     if (!table) refuse("errors.mw.trustTableUnknown");
     tableId = table.id;
   } else if (ctx.invocation.guildId) {
-    const table = await activeTable(ctx.tx, ctx.invocation.channelId);
+    // The channel's table, read (and for a mutation locked) with the action's opening.
+    const table = ctx.table;
     if (!table) refuse("errors.noTable");
     if (table.system !== "mountain-witch")
       refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });
-    tableId = table.id;
+    return table;
   } else {
     const mine = await activeTablesWithOwnedPlayerCharacter(ctx.tx, ctx.actor.userId, "mountain-witch");
     if (mine.length === 0) refuse("errors.character.noneOwned");
@@ -389,7 +390,7 @@ export const trustShow = dmAction("trust.show", "private read", async (ctx) => {
       return found;
     }
     if (ctx.invocation.guildId) {
-      const found = await activeTable(ctx.tx, ctx.invocation.channelId);
+      const found = ctx.table;
       if (!found) refuse("errors.noTable");
       if (found.system !== "mountain-witch")
         refuse("errors.wrongSystem", { command: "trust", systems: "@system.mountain-witch" });

@@ -67,12 +67,13 @@ export function gmAction<T extends MwIntentType>(
 /**
  * An action a player may also take in the bot's DMs, where there is no channel table: `run`
  * finds the table itself (from the intent, or the player's only Mountain Witch table) and checks it.
+ * In a channel, `ctx.table` is the channel's table, whatever its game (locked, for a mutation).
  */
 export function dmAction<T extends MwIntentType>(
   type: T,
   answer: Answer,
-  run: (ctx: ActionContext<MwIntent<T>, "none">) => Promise<ActionResult>,
+  run: (ctx: ActionContext<MwIntent<T>, "optional">) => Promise<ActionResult>,
   schema: z.ZodType<MwIntent<T>> = mwIntents[type] as unknown as z.ZodType<MwIntent<T>>,
 ): UseCase<MwIntent<T>> {
-  return defineUseCase<MwIntent<T>, "none">({ schema, table: "none", ...answerSpec(answer), run });
+  return defineUseCase<MwIntent<T>, "optional">({ schema, table: "optional", ...answerSpec(answer), run });
 }
