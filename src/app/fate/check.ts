@@ -257,10 +257,7 @@ export async function rollDefence(
   await saveFlowState(ctx.tx, checkFlow, attack.id, attackState);
   return {
     ...defence,
-    effects: [
-      ...defence.effects,
-      { kind: "editPanel" as const, flowId: attack.id, view: panel(ctx, attack, attackState) },
-    ],
+    effects: [...defence.effects, panelEdit(attack, panel(ctx, attack, attackState))],
   };
 }
 

@@ -75,7 +75,7 @@ export async function finishConflict(
     },
   });
   return [
-    { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, ended, false) },
+    panelEdit(flow, conflictView(ctx.publicLang, flow.id, ended, false)),
     ...closed,
     {
       kind: "post",
@@ -131,9 +131,7 @@ export async function recordHitInConflict(
   };
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
   await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
-  const effects: Effect[] = [
-    { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
-  ];
+  const effects: Effect[] = [panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true))];
   if (currentTurn(state.conflict) !== before) effects.push(...turnPing(ctx, table, state));
   return effects;
 }

@@ -13,7 +13,7 @@ import {
 } from "../../rules/fate/conflict.js";
 import { liveCharactersOfUserOrGmAmong } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
-import { requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
+import { panelEdit, requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanText } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
@@ -153,9 +153,7 @@ export const conflictConcede = defineFateUseCase({
     if (conflict.status === "ended") effects = await finishConflict(ctx, ctx.table, flow, state);
     else {
       await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
-      effects = [
-        { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
-      ];
+      effects = [panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true))];
       if (currentTurn(state.conflict) !== currentTurn(flow.state.conflict))
         effects.push(...turnPing(ctx, ctx.table, state));
     }
@@ -200,9 +198,7 @@ async function saveConflict(
 ): Promise<Effect[]> {
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
   await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
-  const effects: Effect[] = [
-    { kind: "editPanel", flowId: flow.id, view: conflictView(ctx.publicLang, flow.id, state, true) },
-  ];
+  const effects: Effect[] = [panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true))];
   const before = currentTurn(flow.state.conflict);
   const after = currentTurn(state.conflict);
   if (after !== before || state.conflict.exchange !== flow.state.conflict.exchange) {

@@ -14,6 +14,7 @@ import { sqlFor } from "../../store/db.js";
 import { actingCharacter, canControl, findCharacter, isGm, requireTable } from "../access.js";
 import {
   findOpenFlow,
+  panelEdit,
   requireFlow,
   saveFlowState,
   startFlow,
@@ -280,7 +281,7 @@ export const contestResolve = defineFateUseCase({
       if (check?.status !== "open") continue;
       const checkState = check.state;
       await saveFlowState(ctx.tx, checkFlow, check.id, checkState, true);
-      effects.push({ kind: "editPanel", flowId: check.id, view: panel(ctx, check, checkState, false) });
+      effects.push(panelEdit(check, panel(ctx, check, checkState, false)));
     }
     const next: ContestFlowState = {
       ...state,
@@ -306,7 +307,7 @@ export const contestResolve = defineFateUseCase({
     if (fromPanel) return { reply: view, replyMode: "update", effects };
     return {
       reply: { ...view, rows: [] },
-      effects: [...effects, { kind: "editPanel", flowId: flow.id, view }],
+      effects: [...effects, panelEdit(flow, view)],
     };
   },
 });

@@ -158,7 +158,7 @@ export const invoke = defineFateUseCase({
           }),
         };
         await saveFlowState(ctx.tx, checkFlow, linked.id, updated);
-        effects.push({ kind: "editPanel", flowId: linked.id, view: panel(ctx, linked, updated) });
+        effects.push(panelEdit(linked, panel(ctx, linked, updated)));
       }
     }
     await appendLog(ctx, ctx.table.id, {

@@ -17,7 +17,7 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { ownedCharacters } from "../../store/characters.js";
 import { actingCharacter, isGm } from "../access.js";
-import { answerWithPanel, openFlows, saveFlowState, type TypedFlow } from "../flows.js";
+import { answerWithPanel, openFlows, panelEdit, saveFlowState, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionResult, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
@@ -236,7 +236,7 @@ async function rollAll(ctx: Ctx, table: GameTable): Promise<ActionResult> {
     const title = flow.state.title ?? `#${flow.id}`;
     try {
       const view = await rollOne(ctx, table, flow);
-      effects.push({ kind: "editPanel", flowId: flow.id, view });
+      effects.push(panelEdit(flow, view));
       embeds.push(...(view.embeds ?? []));
       lines.push(t(ctx.publicLang, "mw.conflict.rollAllRolled", { title }));
     } catch (error) {

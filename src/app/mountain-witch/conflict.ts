@@ -20,7 +20,15 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { characterNames, liveCharacterById, liveCharacterByKey } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm } from "../access.js";
-import { isFromPanel, openFlows, requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
+import {
+  isFromPanel,
+  openFlows,
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+  startFlow,
+  type TypedFlow,
+} from "../flows.js";
 import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
@@ -112,7 +120,7 @@ export async function saved(
       ],
     };
   }
-  effects.push({ kind: "editPanel", flowId: flow.id, view });
+  effects.push(panelEdit(flow, view));
   return {
     reply: {
       embeds: [{ description: extra.note ?? t(ctx.publicLang, "mw.conflict.updated"), tone: "success" }],

@@ -27,6 +27,7 @@ import {
   answerWithPanel,
   createFlow,
   openFlows,
+  panelEdit,
   requireFlow,
   saveFlowState,
   type TypedFlow,
@@ -110,9 +111,7 @@ async function duellistAnswer(
   const revealedNow = duel.phase === "revealed" && before.duel.phase !== "revealed";
   const panelNow = duelPanel(ctx.publicLang, flow.id, duel);
   // At the reveal the old panel keeps the result without its controls; the reveal message becomes the panel.
-  const effects: Effect[] = [
-    { kind: "editPanel", flowId: flow.id, view: revealedNow ? { ...panelNow, rows: [] } : panelNow },
-  ];
+  const effects: Effect[] = [panelEdit(flow, revealedNow ? { ...panelNow, rows: [] } : panelNow)];
   const otherChanged =
     JSON.stringify(before.duel[other].dice) !== JSON.stringify(duel[other].dice) ||
     duel.phase !== before.duel.phase;
@@ -407,7 +406,7 @@ export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) 
         },
       ],
     },
-    effects: [{ kind: "editPanel", flowId: flow.id, view }],
+    effects: [panelEdit(flow, view)],
   };
 });
 

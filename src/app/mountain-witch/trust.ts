@@ -20,7 +20,7 @@ import { activeTablesWithOwnedPlayerCharacter } from "../../store/characters.js"
 import { sqlFor } from "../../store/db.js";
 import { findCharacter } from "../access.js";
 import { lockTable } from "../execute.js";
-import { findOpenFlow, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import { findOpenFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
 import { languageOfTable } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
@@ -99,7 +99,7 @@ async function reveal(
   };
   return [
     { kind: "post", channelId: table.channelId, view: message },
-    { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.publicLang, flow.id, state, names) },
+    panelEdit(flow, roundPanel(ctx.publicLang, flow.id, state, names)),
   ];
 }
 
@@ -157,9 +157,7 @@ export const trustDmClosed = gmAction("trust.dm-closed", "public change", async 
   await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state);
   const names = nameMap(await trustCharacters(ctx.tx, table.id));
   return {
-    effects: [
-      { kind: "editPanel", flowId: flow.id, view: roundPanel(ctx.publicLang, flow.id, state, names) },
-    ],
+    effects: [panelEdit(flow, roundPanel(ctx.publicLang, flow.id, state, names))],
   };
 });
 
@@ -180,7 +178,7 @@ async function afterRoundChange(
     effects.push(...(await reveal({ ...ctx, publicLang }, table, { ...flow, state }, false)));
   } else {
     await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state);
-    effects.push({ kind: "editPanel", flowId: flow.id, view: roundPanel(publicLang, flow.id, state, names) });
+    effects.push(panelEdit(flow, roundPanel(publicLang, flow.id, state, names)));
   }
   // Open mode: everyone sees submissions as they happen.
   const open = state.round.mode === "open" && ctx.invocation.guildId !== null;
