@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Flow } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
 import { type Db, sqlFor, Tx } from "../store/db.js";
+import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
 import type { ActionContext, ActionResult, Effect } from "./use-case.js";
 import type { MessageView } from "./views.js";
 
@@ -77,16 +78,32 @@ export function typedFlow<S>(spec: FlowKindSpec<S>, row: Flow | TypedFlow<unknow
 }
 
 export async function createFlow<S>(
-  tx: Db | Tx,
+  tx: Tx,
   spec: FlowKindSpec<S>,
   input: { tableId: number; state: S; createdByUserId: string },
 ): Promise<TypedFlow<S>> {
+  const [rows] = await tx.batch([newFlowStatement(spec, input)]);
+  return createdFlow<S>(rows!);
+}
+
+/**
+ * A new flow's INSERT, for a `tx.batch` with statements it does not depend on (closing the flows
+ * it replaces, in the same round trip); `createdFlow` reads its rows.
+ */
+export function newFlowStatement<S>(
+  spec: FlowKindSpec<S>,
+  input: { tableId: number; state: S; createdByUserId: string },
+): BatchedStatement {
   const now = new Date();
-  const flow = await sqlFor(tx).one<TypedFlow<S>>`
+  return literalSql`
     INSERT INTO flow (table_id, kind, status, state, state_version, created_by_user_id, created_at, updated_at)
     VALUES (${input.tableId}, ${spec.kind}, 'open', ${input.state}::jsonb, ${spec.version}, ${input.createdByUserId}, ${now}, ${now})
     RETURNING *`;
-  return flow!;
+}
+
+/** The flow `newFlowStatement` inserted, from its rows. */
+export function createdFlow<S>(rows: Record<string, unknown>[]): TypedFlow<S> {
+  return modelFromRow<TypedFlow<S>>(rows[0]!);
 }
 
 /** A row found by an area's own SQL (or null), upgraded and checked like every other load. */

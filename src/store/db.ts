@@ -139,6 +139,23 @@ export class Tx {
     this.pending.push(literalSql(strings, ...values));
   }
 
+  /**
+   * Statements that need no result of one another, sent in one round trip (after the writes still
+   * waiting, in order): each statement's rows. Only in a transaction, whose one connection keeps
+   * what it prepared.
+   */
+  async batch(statements: readonly BatchedStatement[]): Promise<Record<string, unknown>[][]> {
+    if (!this.isTransaction) throw new Error("a batch of statements needs a transaction");
+    const connection = this.open();
+    const waiting = this.pending.length;
+    const text = batchText(connection, [...this.pending, ...statements]);
+    this.pending = [];
+    const sent = (await connection.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+    // Each EXECUTE's rows, the waiting writes' first; a PREPARE's result carries none.
+    const results = (Array.isArray(sent) ? sent : [sent]).filter((result) => result.command !== "PREPARE");
+    return results.slice(waiting).map((result) => result.rows);
+  }
+
   /** The waiting writes as one text of statements run in order, taken off the queue ("" when none wait). */
   private takePending(): string {
     if (this.pending.length === 0) return "";

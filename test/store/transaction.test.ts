@@ -315,6 +315,23 @@ describe("transactions of our own", () => {
       expect(await fatePoints("Prepared")).toBe(6);
     });
 
+    it("a batch sends statements that need no result of one another in one round trip, after the waiting writes", async () => {
+      sent.length = 0;
+      const [before, after] = await inTransaction(single, async (tx) => {
+        await give(tx, 9);
+        return tx.batch([
+          literalSql`SELECT fate_points FROM "character" WHERE name = ${"Prepared"}`,
+          literalSql`UPDATE "character" SET fate_points = fate_points + ${1} WHERE name = ${"Prepared"} RETURNING fate_points`,
+        ]);
+      });
+      // The waiting write went first; each statement's rows come back in order.
+      expect([before, after]).toEqual([[{ fate_points: 9 }], [{ fate_points: 10 }]]);
+      // One round trip for the write and both statements; the COMMIT then goes alone.
+      expect(sent.filter((text) => text.includes("EXECUTE"))).toHaveLength(1);
+      expect(sent.at(-1)).toBe("COMMIT");
+      await expect(outsideTransaction(single).batch([opening("x")])).rejects.toThrow(/needs a transaction/);
+    });
+
     it("a connection that lost its prepared statements fails once, then prepares them again", async () => {
       await inTransaction(single, (tx) => sqlFor(tx).run`DEALLOCATE ALL`);
       await expect(inTransaction(single, (tx) => give(tx, 7))).rejects.toThrow(/does not exist/);

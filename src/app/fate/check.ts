@@ -13,8 +13,17 @@ import {
 import { type ACTIONS, actionOutcome } from "../../rules/fate/outcomes.js";
 import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
+import { type BatchedStatement, literalSql, modelFromRow } from "../../store/sql.js";
 import { actingCharacter, findCharacter, requireControl } from "../access.js";
-import { createFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import {
+  createdFlow,
+  newFlowStatement,
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+  typedFlow,
+} from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
@@ -114,21 +123,24 @@ export function panel(
 /**
  * Older checks of the same roller stop taking invokes: "your latest check" is unambiguous. An
  * attack on someone whose hit is not settled stays open (its panel still applies or settles it).
- * One statement finds and closes them (a contest's rolls stay open; their state is unchanged).
+ * One statement finds and closes them (a contest's rolls stay open; their state is unchanged); it
+ * goes with the new check's INSERT, in one round trip.
  */
-async function closeOlderChecks(ctx: Ctx, table: GameTable, rollerId: number): Promise<Effect[]> {
-  const now = new Date();
-  const closed = (
-    await sqlFor(ctx.tx).rows<Flow>`
+function closeOlderChecks(table: GameTable, rollerId: number, now: Date): BatchedStatement {
+  return literalSql`
     UPDATE flow SET status = 'closed', closed_at = ${now}, updated_at = ${now}
     WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
       AND state -> 'rollerId' = ${JSON.stringify(rollerId)}::jsonb AND state -> 'contestFlowId' = 'null'::jsonb
       -- An attack on someone stays open until its hit is settled: the dice are down (docs/rules/fate.md §3.4).
       AND NOT (state -> 'check' ->> 'action' = 'attack' AND state -> 'targetId' <> 'null'::jsonb
                AND state -> 'hitApplied' = 'null'::jsonb)
-    RETURNING *`
-  ).map((row) => typedFlow(checkFlow, row));
-  return closed
+    RETURNING *`;
+}
+
+/** The closed checks' panels, redrawn without their controls. */
+function closedPanels(ctx: Ctx, rows: Record<string, unknown>[]): Effect[] {
+  return rows
+    .map((row) => typedFlow(checkFlow, modelFromRow<Flow>(row)))
     .sort((a, b) => a.id - b.id)
     .map((flow) => panelEdit(flow, panel(ctx, flow, flow.state, false)));
 }
@@ -151,7 +163,6 @@ export async function rollCheck(
     contestFlowId: number | null;
   },
 ): Promise<{ flow: TypedFlow<CheckFlowState>; state: CheckFlowState; effects: Effect[] }> {
-  const effects = input.contestFlowId === null ? await closeOlderChecks(ctx, table, roller.id) : [];
   const character = fateCharacter(roller);
   const check = makeCheck(
     {
@@ -179,11 +190,17 @@ export async function rollCheck(
     tradedForBoost: false,
     contestFlowId: input.contestFlowId,
   };
-  const flow = await createFlow(ctx.tx, checkFlow, {
+  const created = newFlowStatement(checkFlow, {
     tableId: table.id,
     state,
     createdByUserId: ctx.actor.userId,
   });
+  const [closed, rows] =
+    input.contestFlowId === null
+      ? await ctx.tx.batch([closeOlderChecks(table, roller.id, new Date()), created])
+      : [[], ...(await ctx.tx.batch([created]))];
+  const effects = closedPanels(ctx, closed!);
+  const flow = createdFlow<CheckFlowState>(rows!);
   await appendLog(ctx, table.id, {
     action: "fate.check",
     characterId: roller.id,
