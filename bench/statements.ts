@@ -1,10 +1,13 @@
 /**
  * Per use case: how many SQL statements one action sends and how much CPU it costs in the bot
- * (through the real `execute` path and Prisma, against an embedded PostgreSQL). The profile of
+ * (through the real `execute` path, against an embedded PostgreSQL). The profile of
  * `npm run bench` said the database path dominates; this measures it without Discord in the way.
- *   npx tsx bench/statements.ts [repetitions] [--show]
+ * `--cost`: the cost-per-interaction classes instead (a roll, a reserve spend, a Fate check, a
+ * check and an invoke), the bot's CPU and the server's (its processes' from /proc) per action;
+ * `--sync-commit-off` runs them with `synchronous_commit` off, to see what the WAL flush costs.
+ *   npx tsx bench/statements.ts [repetitions] [--show] [--cost [--sync-commit-off]]
  */
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -18,6 +21,8 @@ import { migrate } from "../src/store/migrate.js";
 
 const repetitions = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 300);
 const show = process.argv.includes("--show");
+const cost = process.argv.includes("--cost");
+const syncCommitOff = process.argv.includes("--sync-commit-off");
 
 let statements: string[] = [];
 const query = pg.Client.prototype.query;
@@ -32,7 +37,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "storybot-statements-"));
 chmodSync(dir, 0o711); // ours: as root the server runs as `postgres` and must pass through it
 const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg") });
 await migrate(server.url);
-const db = createDb(server.url);
+const db = createDb(syncCommitOff ? `${server.url}?options=-c%20synchronous_commit%3Doff` : server.url);
 const registry = createRegistry();
 const GM = "100000000000000001";
 const PLAYER = "100000000000000002";
@@ -51,6 +56,68 @@ async function act(userId: string, intent: Intent, channelId = "2000000000000000
     },
     intent,
   );
+}
+
+/** The server's CPU so far (its postmaster, live children and reaped ones), in ms. */
+function serverCpuMs(): number {
+  const postmaster = Number(readFileSync(path.join(dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+  const times = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
+  };
+  const top = times(postmaster);
+  let ticks = top.own + top.reaped;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const child = times(Number(name));
+      if (child.ppid === postmaster) ticks += child.own;
+    } catch {} // gone meanwhile
+  }
+  return ticks * 10; // clock ticks of 10 ms
+}
+
+if (cost) {
+  const FATE = "200000000000000011";
+  const HUNT = "200000000000000012";
+  await act(GM, { type: "table.setup", system: "fate" }, FATE);
+  await act(PLAYER, { type: "character.create", name: "Akio" }, FATE);
+  await act(PLAYER, { type: "aspect.add", name: "Steady hands", character: "Akio", kind: "talent" }, FATE);
+  for (let i = 0; i < Math.ceil((repetitions + 100) / 20); i++)
+    await act(GM, { type: "fp.give", character: "Akio", amount: 20 }, FATE);
+  await act(GM, { type: "table.setup", system: "beast-hunters" }, HUNT);
+  await act(GM, { type: "reserve.set", total: 10000, ceiling: 40 }, HUNT);
+  const classes: Array<[string, string, string, Intent[]]> = [
+    ["/roll 2d6+1", PLAYER, FATE, [{ type: "roll", expression: "2d6+1" }]],
+    ["/reserve spend", GM, HUNT, [{ type: "reserve.spend", amount: 1, reason: "a bench" }]],
+    ["Fate /check", PLAYER, FATE, [{ type: "check", skill: "fight" }]],
+    [
+      "Fate /check + /invoke",
+      PLAYER,
+      FATE,
+      [
+        { type: "check", skill: "fight" },
+        { type: "invoke", aspect: "Steady hands", pay: "fate-point" },
+      ],
+    ],
+  ];
+  console.log(`${"class".padEnd(24)} bot CPU ms/action  PostgreSQL CPU ms/action`);
+  for (const [label, user, channel, steps] of classes) {
+    for (let i = 0; i < 50; i++) for (const step of steps) await act(user, step, channel);
+    const cpu0 = process.cpuUsage();
+    const server0 = serverCpuMs();
+    for (let i = 0; i < repetitions; i++) for (const step of steps) await act(user, step, channel);
+    const cpu = process.cpuUsage(cpu0);
+    const actions = repetitions * steps.length;
+    const bot = (cpu.user + cpu.system) / 1000 / actions;
+    const server = (serverCpuMs() - server0) / actions;
+    console.log(`${label.padEnd(24)} ${bot.toFixed(3).padStart(17)}  ${server.toFixed(3).padStart(24)}`);
+  }
+  await db.$disconnect();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
 }
 
 await act(GM, { type: "table.setup", system: "mountain-witch" });
