@@ -45,6 +45,11 @@ function processJiffies(pid: number, reapedChildren = false): number {
   return reapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
 }
 
+/** Jiffies as milliseconds. */
+export function jiffiesToMs(jiffies: number): number {
+  return (jiffies * 1000) / CLOCK_TICKS;
+}
+
 /** CPU time of these processes together. */
 export function jiffiesOf(pids: readonly number[]): number {
   return pids.reduce((sum, pid) => sum + processJiffies(pid), 0);
@@ -106,7 +111,7 @@ export class CpuMeter {
       const used = (end.byGroup[group] ?? 0) - (start.byGroup[group] ?? 0);
       ours += used;
       shares[group] = Math.round((used / total) * 1000) / 1000;
-      ms[group] = (used * 1000) / CLOCK_TICKS;
+      ms[group] = jiffiesToMs(used);
     }
     shares.other = Math.max(0, Math.round(((end.busy - start.busy - ours) / total) * 1000) / 1000);
     shares.idle = Math.round(((total - (end.busy - start.busy)) / total) * 1000) / 1000;

@@ -7,7 +7,7 @@
  * `--sync-commit-off` runs them with `synchronous_commit` off, to see what the WAL flush costs.
  *   npx tsx bench/statements.ts [repetitions] [--show] [--cost [--sync-commit-off]]
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -18,6 +18,7 @@ import { cryptoDice } from "../src/rules/dice.js";
 import { createDb } from "../src/store/db.js";
 import { startEmbeddedPostgres } from "../src/store/embedded-postgres.js";
 import { migrate } from "../src/store/migrate.js";
+import { jiffiesToMs, serverJiffies } from "./cpu.js";
 
 const repetitions = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 300);
 const show = process.argv.includes("--show");
@@ -58,26 +59,6 @@ async function act(userId: string, intent: Intent, channelId = "2000000000000000
   );
 }
 
-/** The server's CPU so far (its postmaster, live children and reaped ones), in ms. */
-function serverCpuMs(): number {
-  const postmaster = Number(readFileSync(path.join(dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
-  const times = (pid: number) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
-  };
-  const top = times(postmaster);
-  let ticks = top.own + top.reaped;
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const child = times(Number(name));
-      if (child.ppid === postmaster) ticks += child.own;
-    } catch {} // gone meanwhile
-  }
-  return ticks * 10; // clock ticks of 10 ms
-}
-
 if (cost) {
   const FATE = "200000000000000011";
   const HUNT = "200000000000000012";
@@ -106,12 +87,12 @@ if (cost) {
   for (const [label, user, channel, steps] of classes) {
     for (let i = 0; i < 50; i++) for (const step of steps) await act(user, step, channel);
     const cpu0 = process.cpuUsage();
-    const server0 = serverCpuMs();
+    const server0 = serverJiffies(path.join(dir, "pg"));
     for (let i = 0; i < repetitions; i++) for (const step of steps) await act(user, step, channel);
     const cpu = process.cpuUsage(cpu0);
     const actions = repetitions * steps.length;
     const bot = (cpu.user + cpu.system) / 1000 / actions;
-    const server = (serverCpuMs() - server0) / actions;
+    const server = jiffiesToMs(serverJiffies(path.join(dir, "pg")) - server0) / actions;
     console.log(`${label.padEnd(24)} ${bot.toFixed(3).padStart(17)}  ${server.toFixed(3).padStart(24)}`);
   }
   await db.$disconnect();

@@ -195,12 +195,11 @@ export async function rollCheck(
     state,
     createdByUserId: ctx.actor.userId,
   });
-  const [closed, rows] =
-    input.contestFlowId === null
-      ? await ctx.tx.batch([closeOlderChecks(table, roller.id, new Date()), created])
-      : [[], ...(await ctx.tx.batch([created]))];
-  const effects = closedPanels(ctx, closed!);
-  const flow = createdFlow<CheckFlowState>(rows!);
+  // A contest's roll closes nothing: the contest's other rolls stay open.
+  const closing = input.contestFlowId === null ? [closeOlderChecks(table, roller.id, new Date())] : [];
+  const results = await ctx.tx.batch([...closing, created]);
+  const effects = closing.length > 0 ? closedPanels(ctx, results[0]!) : [];
+  const flow = createdFlow<CheckFlowState>(results.at(-1)!);
   await appendLog(ctx, table.id, {
     action: "fate.check",
     characterId: roller.id,
