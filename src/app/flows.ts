@@ -202,9 +202,12 @@ export function isFromPanel(
   ctx: Pick<ActionContext, "invocation">,
   flow: Pick<Flow, "panelMessageId">,
 ): boolean {
-  return (
-    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId === flow.panelMessageId
-  );
+  const { sourceMessageId, sourceMessagePublic } = ctx.invocation;
+  if (sourceMessageId === undefined) return false;
+  if (flow.panelMessageId !== null) return sourceMessageId === flow.panelMessageId;
+  // A panel's message id is stored just after it is posted: a click that comes first, on a public
+  // message carrying this flow's buttons, is on that panel (no other public message has them yet).
+  return sourceMessagePublic === true;
 }
 
 /** Redraws a flow's panel after the answer, at the place read with the flow (no second read). */

@@ -33,6 +33,8 @@ export interface Invocation {
   channelId: string;
   /** Set for button/select presses: the message the component is on. */
   sourceMessageId?: string;
+  /** That message is in a guild channel and not ephemeral: everyone at the table sees it. */
+  sourceMessagePublic?: boolean;
 }
 
 /** Whether a use case needs the channel's active table: see `UseCase.table`. */

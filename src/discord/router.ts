@@ -7,6 +7,7 @@ import {
   type CommandInteractionOption,
   DiscordAPIError,
   type Interaction,
+  MessageFlags,
   type ModalSubmitInteraction,
   PermissionFlagsBits,
   Routes,
@@ -93,7 +94,13 @@ function invocationOf(interaction: Interaction): Invocation {
     actor: actorOf(interaction),
     guildId: interaction.guildId,
     channelId: interaction.channelId ?? "",
-    ...("message" in interaction && interaction.message ? { sourceMessageId: interaction.message.id } : {}),
+    ...("message" in interaction && interaction.message
+      ? {
+          sourceMessageId: interaction.message.id,
+          sourceMessagePublic:
+            interaction.guildId !== null && !interaction.message.flags.has(MessageFlags.Ephemeral),
+        }
+      : {}),
   };
 }
 

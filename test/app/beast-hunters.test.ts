@@ -227,6 +227,25 @@ describe("Beast Hunters use cases", () => {
     expect((await reserveRow()).spent).toBe(before);
   });
 
+  it("a click on a challenge panel that comes before its message id is stored still updates that panel", async () => {
+    // The panel's id is stored just after it is posted (by the router: not here, so it stays unknown).
+    await app.run(GM, { type: "challenge.start", sphere: "social", phase: 3, traits: "Упрямый:2" });
+    const onPanel = await app.run(
+      PLAYER,
+      { type: "challenge.giveup" },
+      { source: { messageId: "9001", public: true } },
+    );
+    expect(onPanel.result.replyMode).toBe("update");
+    // The same click on a private message (an ephemeral answer) is answered apart.
+    await app.run(GM, { type: "challenge.start", sphere: "social", phase: 3, traits: "Упрямый:2" });
+    const elsewhere = await app.run(
+      PLAYER,
+      { type: "challenge.giveup" },
+      { source: { messageId: "9002", public: false } },
+    );
+    expect(elsewhere.result.replyMode).not.toBe("update");
+  });
+
   it("concedes in negotiation: 2 × rating from the reserve and VP = phase for every hunter", async () => {
     const vp = (await app.db.character.findUniqueOrThrow({ where: { id: yakharaId } })).victoryPoints;
     const spent = (await reserveRow()).spent;

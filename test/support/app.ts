@@ -59,7 +59,13 @@ export async function createAppHarness() {
     run(
       user: TestUser,
       intent: Intent,
-      options: { channelId?: string; guildId?: string | null; interactionId?: string } = {},
+      options: {
+        channelId?: string;
+        guildId?: string | null;
+        interactionId?: string;
+        /** A click: the message the component is on, and whether everyone sees it. */
+        source?: { messageId: string; public: boolean };
+      } = {},
     ): Promise<Executed> {
       counter += 1;
       return execute(
@@ -72,6 +78,9 @@ export async function createAppHarness() {
           actor: actor(user),
           guildId: options.guildId === undefined ? "200000000000000001" : options.guildId,
           channelId: options.channelId ?? "300000000000000001",
+          ...(options.source
+            ? { sourceMessageId: options.source.messageId, sourceMessagePublic: options.source.public }
+            : {}),
         },
         intent,
       );
