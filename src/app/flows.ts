@@ -210,6 +210,14 @@ export function isFromPanel(
   return sourceMessagePublic === true;
 }
 
+/** Was this action a click on another message than the flow's panel (the actor's own menu or view)? */
+export function isFromOwnMessage(
+  ctx: Pick<ActionContext, "invocation">,
+  flow: Pick<Flow, "panelMessageId">,
+): boolean {
+  return ctx.invocation.sourceMessageId !== undefined && !isFromPanel(ctx, flow);
+}
+
 /** Redraws a flow's panel after the answer, at the place read with the flow (no second read). */
 export function panelEdit(
   flow: Pick<Flow, "id" | "panelChannelId" | "panelMessageId">,

@@ -18,7 +18,7 @@ import { outcome } from "../../rules/fate/outcomes.js";
 import type { Tx } from "../../store/db.js";
 import { tableById } from "../../store/tables.js";
 import { requireTable } from "../access.js";
-import { panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
+import { isFromOwnMessage, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
@@ -234,8 +234,7 @@ export const factionInvokeAspect = defineFateUseCase({
           ? { rerolled: flow.state.check.dice, now: result.check.dice }
           : undefined,
     });
-    const fromMenu =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+    const fromMenu = isFromOwnMessage(ctx, flow);
     const lang = fromMenu ? ctx.userLang : ctx.publicLang;
     const text = t(lang, "fate.faction.invoked", {
       name: faction.name,

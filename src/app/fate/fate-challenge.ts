@@ -20,7 +20,15 @@ import { signed } from "../../rules/fate/ladder.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
 import { liveTableCharacters } from "../../store/characters.js";
 import { actingCharacter, canControl, requireControl, requireTable } from "../access.js";
-import { answerWithPanel, findOpenFlow, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
+import {
+  answerWithPanel,
+  findOpenFlow,
+  isFromOwnMessage,
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+  startFlow,
+} from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { ActionContext } from "../use-case.js";
@@ -345,8 +353,7 @@ export const fateChallengeInvoke = defineFateUseCase({
       after: { fatePoints, result: rolled.roll!.result },
       dice: ctx.intent.mode === "reroll" ? { rerolled: roll.dice, now: rolled.roll!.dice } : undefined,
     });
-    const fromMenu =
-      ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+    const fromMenu = isFromOwnMessage(ctx, flow);
     const lang = fromMenu ? ctx.userLang : ctx.publicLang;
     const text = t(lang, "fate.challenge.invoked", {
       name: roller.name,

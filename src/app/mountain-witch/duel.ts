@@ -26,6 +26,7 @@ import { actingCharacter, findCharacter, isGm, requireControl } from "../access.
 import {
   answerWithPanel,
   createFlow,
+  isFromOwnMessage,
   openFlows,
   panelEdit,
   requireFlow,
@@ -132,8 +133,7 @@ async function duellistAnswer(
   }
   await saveFlowState(ctx.tx, duelFlow, flow.id, state);
   const view = personalView(ctx.userLang, flow.id, duel, ctx.actor.userId);
-  const onMySecret =
-    ctx.invocation.sourceMessageId !== undefined && ctx.invocation.sourceMessageId !== flow.panelMessageId;
+  const onMySecret = isFromOwnMessage(ctx, flow);
   return onMySecret ? { replyMode: "update", reply: view, effects } : { reply: view, effects };
 }
 

@@ -20,7 +20,15 @@ import { activeTablesWithOwnedPlayerCharacter } from "../../store/characters.js"
 import { sqlFor } from "../../store/db.js";
 import { findCharacter } from "../access.js";
 import { lockTable } from "../execute.js";
-import { findOpenFlow, panelEdit, requireFlow, saveFlowState, type TypedFlow, typedFlow } from "../flows.js";
+import {
+  findOpenFlow,
+  isFromOwnMessage,
+  panelEdit,
+  requireFlow,
+  saveFlowState,
+  type TypedFlow,
+  typedFlow,
+} from "../flows.js";
 import { languageOfTable } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
@@ -187,10 +195,7 @@ async function afterRoundChange(
   // A button on the giver's own message (DM or ephemeral) updates it; one on a channel message
   // (the closed-DM note) never does: the answer is a new private message.
   const onPublicMessage = (ctx.intent as { inChannel?: unknown }).inChannel === 1;
-  const fromButton =
-    !onPublicMessage &&
-    ctx.invocation.sourceMessageId !== undefined &&
-    ctx.invocation.sourceMessageId !== flow.panelMessageId;
+  const fromButton = !onPublicMessage && isFromOwnMessage(ctx, flow);
   return fromButton ? { replyMode: "update", reply: row, effects } : { reply: row, effects };
 }
 
