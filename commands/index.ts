@@ -38,8 +38,21 @@ export const commonCommands: readonly CommandModule[] = [help, table, roll, macr
  * with the common subcommands and those games' sheet subcommands, `/conflict` with those games'
  * subcommands (if any), then each game's own commands. Registered per guild.
  */
-export function gameCommandModules(games: Iterable<Game>): CommandModule[] {
+export function gameCommandModules(games: Iterable<Game>): readonly CommandModule[] {
   const present = GAMES.filter((g) => [...games].includes(g));
+  const key = present.join(",");
+  let modules = modulesByGames.get(key);
+  if (!modules) {
+    modules = Object.freeze(combinedModules(present));
+    modulesByGames.set(key, modules);
+  }
+  return modules;
+}
+
+/** Per set of games (seven at most): the same specs each time, so their JSON is built once (buildCommand). */
+const modulesByGames = new Map<string, readonly CommandModule[]>();
+
+function combinedModules(present: readonly Game[]): CommandModule[] {
   if (present.length === 0) return [];
   const conflict = conflictCommand(present.map((g) => gameCommands[g].conflictSubcommands));
   return [

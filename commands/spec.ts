@@ -149,8 +149,25 @@ function subcommand(spec: SubcommandSpec, path: string) {
   return builder;
 }
 
-/** A command's registration JSON, built and checked by @discordjs/builders. */
-export function buildCommand(spec: CommandSpec): RESTPostAPIChatInputApplicationCommandsJSONBody {
+type CommandJson = RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/**
+ * Built once per spec: the builders' checks cost about 15 ms per game's set, and a guild's set is
+ * built again at every start-up (for each guild with tables) and whenever its games change.
+ */
+const builtCommands = new WeakMap<CommandSpec, Readonly<CommandJson>>();
+
+/** A command's registration JSON, built and checked by @discordjs/builders (shared: copy before changing it). */
+export function buildCommand(spec: CommandSpec): Readonly<CommandJson> {
+  let json = builtCommands.get(spec);
+  if (!json) {
+    json = Object.freeze(buildCommandJson(spec));
+    builtCommands.set(spec, json);
+  }
+  return json;
+}
+
+function buildCommandJson(spec: CommandSpec): CommandJson {
   const command = named(new SlashCommandBuilder(), spec.name, spec.name);
   command.setContexts(
     ...(spec.inDMs

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allCommandJson, GAMES, type Game } from "../../commands/index.js";
+import { allCommandJson, GAMES, type Game, gameCommandModules } from "../../commands/index.js";
 import { roll } from "../../commands/roll.js";
 import { buildCommand } from "../../commands/spec.js";
 import { globalCommandJson, guildCommandJson } from "../../src/discord/register.js";
@@ -105,6 +105,17 @@ describe("registered commands", () => {
       options: [{ name: "expression", type: "string" as const, minLength: -1 }],
     };
     expect(() => buildCommand(badBound)).toThrow();
+  });
+
+  it("are built once per set of games, however many guilds have that set (start-up syncs every guild)", () => {
+    const fateAndWitch: Game[] = ["fate", "mountain-witch"];
+    const first = guildCommandJson(fateAndWitch);
+    const again = guildCommandJson(["mountain-witch", "fate"]);
+    expect(again).toEqual(first);
+    expect(gameCommandModules(fateAndWitch)).toBe(gameCommandModules(["mountain-witch", "fate"]));
+    const [character] = gameCommandModules(fateAndWitch);
+    expect(character && buildCommand(character.spec)).toBe(character && buildCommand(character.spec));
+    expect(Object.isFrozen(buildCommand(roll.spec))).toBe(true);
   });
 
   it("stay within 8000 characters each, counting the longest localization", () => {
