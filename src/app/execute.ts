@@ -2,11 +2,12 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
-import { openedWithOwnedCharacters, ownedCharactersAtOpening } from "../store/characters.js";
+import { ownedCharactersRead } from "../store/characters.js";
 import { type Db, inTransaction, outsideTransaction } from "../store/db.js";
 import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
 import { activeTable } from "../store/tables.js";
 import { recordingDice, storeRolledDice } from "./dice-record.js";
+import { hooksFor } from "./hooks.js";
 import type { Intent } from "./intent.js";
 import { publicLanguage, rememberUserLanguage } from "./languages.js";
 import { cleanName } from "./names.js";
@@ -186,16 +187,18 @@ export async function execute(
   let tablesWritten: ReadonlySet<number | "new"> | undefined;
   const lockedTable = table && useCase.table !== "none" ? table : null;
   const actorId = invocation.actor.userId;
-  // At a table: the actor's own characters too, which most actions look up first (characters.ts).
-  const opening = lockedTable
-    ? [
-        recordAndLock(invocation.interactionId, lockedTable.id),
-        ownedCharactersAtOpening(lockedTable.id, actorId),
-      ]
+  // At a table: what most actions read first comes too — the actor's own characters, and what
+  // the game names (its hooks' `openingReads`); the store modules take them from the transaction.
+  const scope = lockedTable ? { tableId: lockedTable.id, userId: actorId } : null;
+  const reads = lockedTable
+    ? [ownedCharactersRead, ...(hooksFor(lockedTable.system).openingReads ?? [])]
+    : [];
+  const opening = scope
+    ? [recordAndLock(invocation.interactionId, scope.tableId), ...reads.map((read) => read.statement(scope))]
     : [recordOnly(invocation.interactionId)];
   const result = await inTransaction(
     deps.db,
-    async (tx, [record = [], owned = []]) => {
+    async (tx, [record = [], ...opened]) => {
       tablesWritten = tx.tablesWritten;
       let locked: GameTable | null = null;
       if (lockedTable) {
@@ -203,7 +206,8 @@ export async function execute(
         if (!fresh) throw new AlreadyProcessed();
         if (row?.status !== "active") throw new DomainError("errors.noTable");
         locked = row;
-        openedWithOwnedCharacters(tx, locked.id, actorId, owned);
+        const at = { tableId: row.id, userId: actorId };
+        for (const [i, read] of reads.entries()) tx.noteOpened(read, read.scope(at), opened[i] ?? []);
       } else if (record[0]?.is_fresh !== 1) {
         throw new AlreadyProcessed();
       }

@@ -235,6 +235,11 @@ export interface SystemHooks {
     character: import("../generated/prisma/client.js").Character,
     name: string,
   ): number | undefined;
+  /**
+   * Rows most of this game's actions read first, sent with a mutating action's opening at one of
+   * its tables (in the same round trip as the table's lock); the actor's characters always are.
+   */
+  openingReads?: readonly import("../store/db.js").OpeningRead[];
   /** Extra fields for `/table show` (public, in the table's language: never a secret). */
   tableFields?(
     ctx: Pick<ActionContext, "tx" | "publicLang" | "table">,

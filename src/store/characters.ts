@@ -1,6 +1,6 @@
 import type { Character } from "../generated/prisma/client.js";
-import { type Db, sqlFor, Tx } from "./db.js";
-import { type BatchedStatement, intArray, literalSql, modelFromRow } from "./sql.js";
+import { type Db, type OpeningRead, sqlFor, Tx } from "./db.js";
+import { intArray, literalSql, modelFromRow } from "./sql.js";
 
 /**
  * The `character` rows the common commands read and write. A character is live until it is
@@ -45,11 +45,8 @@ export async function characterById(tx: Db | Tx, id: number): Promise<Character 
 
 /** The user's live characters at the table, oldest first. */
 export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: string): Promise<Character[]> {
-  const opened = tx instanceof Tx ? ownedAtOpening.get(tx) : undefined;
-  if (opened?.tableId === tableId && opened.userId === userId) {
-    ownedAtOpening.delete(tx as Tx);
-    return opened.characters;
-  }
+  const opened = tx instanceof Tx ? tx.takeOpened(ownedCharactersRead, `${tableId}:${userId}`) : undefined;
+  if (opened) return opened.map((row) => modelFromRow<Character>(row));
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
     ORDER BY id`;
@@ -57,31 +54,18 @@ export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: stri
 
 /**
  * Most actions start by finding the actor's own character (`actingCharacter`): execute.ts reads
- * them with the transaction's opening, in its round trip, and the first `ownedCharacters` of that
- * transaction takes them from here. A character written in the transaction before that drops
- * them (every write below calls `characterWritten`), so what it returns is never staler than a
- * query at that moment would be; a second call queries.
+ * them with the transaction's opening, and the first `ownedCharacters` of that transaction takes
+ * them. Every character write below forgets them (`characterWritten`).
  */
-const ownedAtOpening = new WeakMap<Tx, { tableId: number; userId: string; characters: Character[] }>();
-
-export function ownedCharactersAtOpening(tableId: number, userId: string): BatchedStatement {
-  return literalSql`
+export const ownedCharactersRead: OpeningRead = {
+  statement: ({ tableId, userId }) => literalSql`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
-    ORDER BY id`;
-}
-
-/** What `ownedCharactersAtOpening` read (raw rows), for this transaction's first `ownedCharacters`. */
-export function openedWithOwnedCharacters(
-  tx: Tx,
-  tableId: number,
-  userId: string,
-  rows: Record<string, unknown>[],
-): void {
-  ownedAtOpening.set(tx, { tableId, userId, characters: rows.map((row) => modelFromRow<Character>(row)) });
-}
+    ORDER BY id`,
+  scope: ({ tableId, userId }) => `${tableId}:${userId}`,
+};
 
 function characterWritten(tx: Tx): void {
-  ownedAtOpening.delete(tx);
+  tx.forgetOpened(ownedCharactersRead);
 }
 
 export type CharacterListing = Pick<Character, "name" | "kind" | "ownerUserId" | "strength" | "status">;

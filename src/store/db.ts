@@ -85,6 +85,24 @@ let savepoints = 0;
  * statement on its own). Statements go through `sqlFor(tx)` (or `tx.sql()`): raw SQL, with row
  * types from Prisma's generated models.
  */
+/**
+ * Rows most actions of a kind read first (the actor's characters, a Beast Hunters table's
+ * reserve), which execute.ts sends with the transaction's opening, in its round trip. The store
+ * module that owns the rows defines the read and takes its rows from the transaction.
+ */
+export interface OpeningRead {
+  /** The statement, for the action's table and actor. */
+  statement(at: OpeningScope): BatchedStatement;
+  /** Whose rows those are: a take for others queries instead. */
+  scope(at: OpeningScope): string;
+}
+
+/** Where an action runs: its table (locked by the opening) and the one who acted. */
+export interface OpeningScope {
+  tableId: number;
+  userId: string;
+}
+
 export class Tx {
   /**
    * game_table rows this transaction wrote (by id; "new" for a table created): execute.ts has the
@@ -92,6 +110,8 @@ export class Tx {
    * src/store/tables.ts, which notes it here.
    */
   readonly tablesWritten = new Set<number | "new">();
+  /** Rows read with the opening (`takeOpened`), by what they are and whose they are. */
+  private readonly opened = new Map<OpeningRead, { scope: string; rows: Record<string, unknown>[] }>();
   private connection: Queryable | null;
   private readonly plain: Sql;
   /** Appends waiting for the next statement or the COMMIT, their values as literals (see `later`). */
@@ -123,6 +143,27 @@ export class Tx {
 
   sql(options: { deadlineMs?: number } = {}): Sql {
     return options.deadlineMs === undefined ? this.plain : this.withDeadline(options);
+  }
+
+  /** What an opening read brought (execute.ts), for the store module that owns those rows. */
+  noteOpened(read: OpeningRead, scope: string, rows: Record<string, unknown>[]): void {
+    this.opened.set(read, { scope, rows });
+  }
+
+  /**
+   * The rows `read` brought with the opening for `scope` (a table, a user), once: a second read
+   * queries. The store module that owns them calls `forgetOpened` on every write to them, so what
+   * this returns is never staler than a query at that moment would be.
+   */
+  takeOpened(read: OpeningRead, scope: string): Record<string, unknown>[] | undefined {
+    const opened = this.opened.get(read);
+    if (opened?.scope !== scope) return undefined;
+    this.opened.delete(read);
+    return opened.rows;
+  }
+
+  forgetOpened(read: OpeningRead): void {
+    this.opened.delete(read);
   }
 
   /**

@@ -1,7 +1,11 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adventureOf, saveAdventure } from "../../src/app/beast-hunters/adventure.js";
+import { findReserve, reserveRead } from "../../src/app/beast-hunters/reserve.js";
 import { execute } from "../../src/app/execute.js";
 import { createRegistry } from "../../src/app/registry.js";
 import { scriptedDice } from "../../src/rules/dice.js";
+import { inTransaction } from "../../src/store/db.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 import {
   chooseIntent,
@@ -102,6 +106,54 @@ describe("Beast Hunters use cases", () => {
     const shown = await app.run(OTHER, { type: "reserve.show" });
     expect(replyText(shown)).toContain("**28** left of 30 (spent 2) · ceiling 8");
     expect(replyText(shown)).toContain("wolves on the road");
+  });
+
+  it("spends the reserve in two round trips: the reserve comes with the table's lock, the write with the COMMIT", async () => {
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text?: string };
+      sent.push(typeof q === "string" ? q : (q?.text ?? ""));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    let spent: Awaited<ReturnType<typeof app.run>>;
+    try {
+      spent = await app.run(GM, { type: "reserve.spend", amount: 1, reason: "a lantern" });
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(replyText(spent)).toContain("28 → 27");
+    const trips = sent.filter((text) => !text.startsWith("INSERT INTO user_language"));
+    expect(trips).toHaveLength(2);
+    // The lock and the interaction's record, the GM's characters, the reserve; then the writes.
+    expect(trips[0]?.startsWith("BEGIN;")).toBe(true);
+    expect(trips[0]?.match(/EXECUTE /g)).toHaveLength(3);
+    expect(trips[1]?.endsWith("COMMIT")).toBe(true);
+    expect(await reserveRow()).toMatchObject({ total: 30, spent: 3 });
+    // Back to where the seed's fight below starts.
+    await app.database.query("UPDATE reserve_pool SET spent = spent - 1");
+  });
+
+  it("never hands out a reserve read with the opening once the transaction has written it", async () => {
+    const table = await app.db.gameTable.findFirstOrThrow({
+      where: { system: "beast-hunters", status: "active" },
+    });
+    const at = { tableId: table.id, userId: GM.id };
+    const seen = await inTransaction(
+      app.db,
+      async (tx, [rows = []]) => {
+        tx.noteOpened(reserveRead, reserveRead.scope(at), rows);
+        const opened = await findReserve(tx, table.id);
+        tx.noteOpened(reserveRead, reserveRead.scope(at), rows);
+        await saveAdventure(tx, table.id, adventureOf(opened));
+        await tx.sql().run`UPDATE reserve_pool SET spent = spent + 1 WHERE table_id = ${table.id}`;
+        const afterWrite = await findReserve(tx, table.id);
+        // Rolled back: the fight below starts from the reserve as it was.
+        throw Object.assign(new Error("roll back"), { seen: [opened?.spent, afterWrite?.spent] });
+      },
+      [reserveRead.statement(at)],
+    ).catch((error: { seen?: unknown }) => error.seen);
+    expect(seen).toEqual([2, 3]);
   });
 
   it("refuses bad obstacles with specific errors and changes nothing", async () => {

@@ -7,9 +7,8 @@ import {
   liveCharacterByKey,
   liveCharacterNamesContaining,
   liveCharacterOfSign,
-  openedWithOwnedCharacters,
   ownedCharacters,
-  ownedCharactersAtOpening,
+  ownedCharactersRead,
   renameCharacter,
   tableCharacters,
 } from "../../src/store/characters.js";
@@ -237,25 +236,27 @@ describe("the table and character stores", () => {
       async (tx, [rows = []]) => {
         // The opening's rows, mapped like any read (snake_case columns to the model's fields).
         expect(rows.map((r) => r.owner_user_id)).toEqual(["7"]);
-        openedWithOwnedCharacters(tx, table.id, "7", rows);
+        const at = { tableId: table.id, userId: "7" };
+        const scope = ownedCharactersRead.scope(at);
+        tx.noteOpened(ownedCharactersRead, scope, rows);
         const first = await ownedCharacters(tx, table.id, "7");
         expect(first.map((c) => [c.id, c.name, c.ownerUserId, c.deletedAt])).toEqual([
           [mine.id, "Opened", "7", null],
         ]);
         // Taken once: marked rows show whether a lookup took them or queried.
         const marked = rows.map((r) => ({ ...r, name: "From the opening" }));
-        openedWithOwnedCharacters(tx, table.id, "7", marked);
+        tx.noteOpened(ownedCharactersRead, scope, marked);
         expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("From the opening");
         expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("Opened");
         // A character written in the transaction drops them: the lookup queries and sees the write.
-        openedWithOwnedCharacters(tx, table.id, "7", marked);
+        tx.noteOpened(ownedCharactersRead, scope, marked);
         await renameCharacter(tx, mine.id, "Renamed", "renamed");
         expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("Renamed");
         // Another user's lookup never takes them.
-        openedWithOwnedCharacters(tx, table.id, "7", marked);
+        tx.noteOpened(ownedCharactersRead, scope, marked);
         expect(await ownedCharacters(tx, table.id, "8")).toEqual([]);
       },
-      [ownedCharactersAtOpening(table.id, "7")],
+      [ownedCharactersRead.statement({ tableId: table.id, userId: "7" })],
     );
   });
 });

@@ -18,12 +18,14 @@ import { sqlFor, type Tx } from "../../store/db.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
+import { findReserve, reserveRead } from "./reserve.js";
 
 export function adventureOf(pool: Pick<ReservePool, "adventure"> | null): Adventure {
   return asAdventure(pool?.adventure ?? {});
 }
 
 export async function saveAdventure(tx: Tx, tableId: number, adventure: Adventure): Promise<void> {
+  tx.forgetOpened(reserveRead);
   await sqlFor(tx).run`
     UPDATE reserve_pool SET adventure = ${JSON.stringify(adventure)}::jsonb WHERE table_id = ${tableId}`;
 }
@@ -83,7 +85,7 @@ export async function settleAdventure(
     (e) => e.type === "fateChosen" || e.type === "taskResolved" || e.type === "challengeEnded",
   );
   if (!closedNow && !touches) return [];
-  const pool = await sqlFor(ctx.tx).one<ReservePool>`SELECT * FROM reserve_pool WHERE table_id = ${table.id}`;
+  const pool = await findReserve(ctx.tx, table.id);
   if (!pool) return [];
   const was = adventureOf(pool);
   let adventure = was;

@@ -43,6 +43,7 @@ import {
   findReserve,
   reserveConcede,
   reserveForm,
+  reserveRead,
   reserveSet,
   reserveShow,
   reserveSpend,
@@ -119,6 +120,7 @@ export const useCases: UseCase<any>[] = [
 export const autocompleteSources: AutocompleteSource[] = [traitNames, resourceNames, taskNames, targetNames];
 
 export const hooks: SystemHooks = {
+  openingReads: [reserveRead],
   async onCharacterCreated(ctx, character) {
     // Creation starts from initiative 1 and one box per stage in every sphere.
     if (character.kind === "pc") await saveHunterSheet(ctx.tx, character.id, newHunterSheet());

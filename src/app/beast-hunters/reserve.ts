@@ -14,7 +14,8 @@ import {
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
 import { activePlayerCharacters, creditVictoryPoints } from "../../store/characters.js";
-import { sqlFor, type Tx } from "../../store/db.js";
+import { type OpeningRead, sqlFor, type Tx } from "../../store/db.js";
+import { literalSql, modelFromRow } from "../../store/sql.js";
 import { isGm } from "../access.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog, type LogSummary } from "../log.js";
@@ -31,7 +32,19 @@ export function asReserve(pool: ReservePool): Reserve {
   return { total: pool.total, ceiling: pool.ceiling, spent: pool.spent };
 }
 
-export function findReserve(tx: Tx, tableId: number): Promise<ReservePool | null> {
+/**
+ * Most Beast Hunters actions read the table's reserve (a spend, a challenge's strike, its end):
+ * execute.ts reads it with the transaction's opening (the game's `openingReads`), and the first
+ * `findReserve` takes it. Every write to reserve_pool here and in adventure.ts forgets it.
+ */
+export const reserveRead: OpeningRead = {
+  statement: ({ tableId }) => literalSql`SELECT * FROM reserve_pool WHERE table_id = ${tableId}`,
+  scope: ({ tableId }) => String(tableId),
+};
+
+export async function findReserve(tx: Tx, tableId: number): Promise<ReservePool | null> {
+  const opened = tx.takeOpened(reserveRead, String(tableId));
+  if (opened) return opened[0] ? modelFromRow<ReservePool>(opened[0]) : null;
   return sqlFor(tx).one<ReservePool>`SELECT * FROM reserve_pool WHERE table_id = ${tableId}`;
 }
 
@@ -51,6 +64,7 @@ export async function recordReserve(
 ): Promise<void> {
   // The pool was read under the table's lock, so the row is there; the write goes with the COMMIT,
   // where the CHECK constraint (spent within 0..total) stays the last word on the amounts.
+  ctx.tx.forgetOpened(reserveRead);
   await ctx.tx.later`
     UPDATE reserve_pool SET total = ${next.total}, ceiling = ${next.ceiling}, spent = ${next.spent}, updated_at = ${new Date()}
     WHERE table_id = ${table.id}`;
@@ -121,6 +135,7 @@ export const reserveSet = defineBhUseCase(
     }
     const spent = newAdventure ? 0 : Math.min(existing!.spent, fresh.total);
     const next: Reserve = { ...fresh, spent };
+    ctx.tx.forgetOpened(reserveRead);
     await sqlFor(ctx.tx).run`
       INSERT INTO reserve_pool (table_id, total, ceiling, spent, updated_at)
       VALUES (${table.id}, ${next.total}, ${next.ceiling}, ${spent}, ${new Date()})
