@@ -201,13 +201,12 @@ export async function execute(
     async (tx, [record = [], ...opened]) => {
       tablesWritten = tx.tablesWritten;
       let locked: GameTable | null = null;
-      if (lockedTable) {
+      if (scope) {
         const { fresh, table: row } = recorded(record);
         if (!fresh) throw new AlreadyProcessed();
         if (row?.status !== "active") throw new DomainError("errors.noTable");
         locked = row;
-        const at = { tableId: row.id, userId: actorId };
-        for (const [i, read] of reads.entries()) tx.noteOpened(read, read.scope(at), opened[i] ?? []);
+        for (const [i, read] of reads.entries()) tx.noteOpened(read, read.scope(scope), opened[i] ?? []);
       } else if (record[0]?.is_fresh !== 1) {
         throw new AlreadyProcessed();
       }

@@ -45,7 +45,8 @@ export async function characterById(tx: Db | Tx, id: number): Promise<Character 
 
 /** The user's live characters at the table, oldest first. */
 export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: string): Promise<Character[]> {
-  const opened = tx instanceof Tx ? tx.takeOpened(ownedCharactersRead, `${tableId}:${userId}`) : undefined;
+  const opened =
+    tx instanceof Tx ? tx.takeOpened(ownedCharactersRead, ownedScope(tableId, userId)) : undefined;
   if (opened) return opened.map((row) => modelFromRow<Character>(row));
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
@@ -61,8 +62,12 @@ export const ownedCharactersRead: OpeningRead = {
   statement: ({ tableId, userId }) => literalSql`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
     ORDER BY id`,
-  scope: ({ tableId, userId }) => `${tableId}:${userId}`,
+  scope: ({ tableId, userId }) => ownedScope(tableId, userId),
 };
+
+function ownedScope(tableId: number, userId: string): string {
+  return `${tableId}:${userId}`;
+}
 
 function characterWritten(tx: Tx): void {
   tx.forgetOpened(ownedCharactersRead);

@@ -80,12 +80,6 @@ const rawTypes = {
 let savepoints = 0;
 
 /**
- * Where a use case's statements go, passed down explicitly as `ctx.tx`: the connection of one
- * transaction of ours (`inTransaction`), or, for a use case that only reads, the pool (each
- * statement on its own). Statements go through `sqlFor(tx)` (or `tx.sql()`): raw SQL, with row
- * types from Prisma's generated models.
- */
-/**
  * Rows most actions of a kind read first (the actor's characters, a Beast Hunters table's
  * reserve), which execute.ts sends with the transaction's opening, in its round trip. The store
  * module that owns the rows defines the read and takes its rows from the transaction.
@@ -103,6 +97,12 @@ export interface OpeningScope {
   userId: string;
 }
 
+/**
+ * Where a use case's statements go, passed down explicitly as `ctx.tx`: the connection of one
+ * transaction of ours (`inTransaction`), or, for a use case that only reads, the pool (each
+ * statement on its own). Statements go through `sqlFor(tx)` (or `tx.sql()`): raw SQL, with row
+ * types from Prisma's generated models.
+ */
 export class Tx {
   /**
    * game_table rows this transaction wrote (by id; "new" for a table created): execute.ts has the

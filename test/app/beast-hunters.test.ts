@@ -1,4 +1,3 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adventureOf, saveAdventure } from "../../src/app/beast-hunters/adventure.js";
 import { findReserve, reserveRead } from "../../src/app/beast-hunters/reserve.js";
@@ -7,6 +6,7 @@ import { createRegistry } from "../../src/app/registry.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { inTransaction } from "../../src/store/db.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
+import { recordSentStatements } from "../support/sent-statements.js";
 import {
   chooseIntent,
   clickIntent,
@@ -109,21 +109,15 @@ describe("Beast Hunters use cases", () => {
   });
 
   it("spends the reserve in two round trips: the reserve comes with the table's lock, the write with the COMMIT", async () => {
-    const sent: string[] = [];
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const q = args[0] as string | { text?: string };
-      sent.push(typeof q === "string" ? q : (q?.text ?? ""));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
+    const recording = recordSentStatements();
     let spent: Awaited<ReturnType<typeof app.run>>;
     try {
       spent = await app.run(GM, { type: "reserve.spend", amount: 1, reason: "a lantern" });
     } finally {
-      pg.Client.prototype.query = query;
+      recording.stop();
     }
     expect(replyText(spent)).toContain("28 → 27");
-    const trips = sent.filter((text) => !text.startsWith("INSERT INTO user_language"));
+    const trips = recording.sent.filter((text) => !text.startsWith("INSERT INTO user_language"));
     expect(trips).toHaveLength(2);
     // The lock and the interaction's record, the GM's characters, the reserve; then the writes.
     expect(trips[0]?.startsWith("BEGIN;")).toBe(true);

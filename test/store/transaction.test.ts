@@ -1,4 +1,3 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   closeDb,
@@ -12,6 +11,7 @@ import {
 import { literalSql } from "../../src/store/sql.js";
 import { archiveTable, setTableLanguage } from "../../src/store/tables.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { recordSentStatements } from "../support/sent-statements.js";
 
 /**
  * `inTransaction` and `Tx` (src/store/db.ts): our own BEGIN/COMMIT on one connection, passed down
@@ -253,18 +253,14 @@ describe("transactions of our own", () => {
   describe("statements parsed and planned once per connection", () => {
     let single: Db;
     const sent: string[] = [];
-    const query = pg.Client.prototype.query;
+    let recording: ReturnType<typeof recordSentStatements>;
     beforeAll(() => {
       // One connection, so every transaction below meets what the ones before it prepared.
       single = createDb(database.url, { poolSize: 1 });
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const q = args[0] as string | { text?: string };
-        sent.push(typeof q === "string" ? q : (q?.text ?? ""));
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
+      recording = recordSentStatements(sent);
     });
     afterAll(async () => {
-      pg.Client.prototype.query = query;
+      recording.stop();
       await closeDb(single);
     });
     const prepared = async (tx: Tx) =>

@@ -39,11 +39,15 @@ export function asReserve(pool: ReservePool): Reserve {
  */
 export const reserveRead: OpeningRead = {
   statement: ({ tableId }) => literalSql`SELECT * FROM reserve_pool WHERE table_id = ${tableId}`,
-  scope: ({ tableId }) => String(tableId),
+  scope: ({ tableId }) => reserveScope(tableId),
 };
 
+function reserveScope(tableId: number): string {
+  return String(tableId);
+}
+
 export async function findReserve(tx: Tx, tableId: number): Promise<ReservePool | null> {
-  const opened = tx.takeOpened(reserveRead, String(tableId));
+  const opened = tx.takeOpened(reserveRead, reserveScope(tableId));
   if (opened) return opened[0] ? modelFromRow<ReservePool>(opened[0]) : null;
   return sqlFor(tx).one<ReservePool>`SELECT * FROM reserve_pool WHERE table_id = ${tableId}`;
 }
