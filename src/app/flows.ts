@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import type { Flow } from "../generated/prisma/client.js";
 import { refuse } from "../rules/errors.js";
-import { type Db, sqlFor, Tx } from "../store/db.js";
+import { type Db, type OpeningRead, sqlFor, Tx } from "../store/db.js";
 import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
 import type { ActionContext, ActionResult, Effect } from "./use-case.js";
 import type { MessageView } from "./views.js";
@@ -111,6 +111,41 @@ export function typedFlowOrNull<S>(spec: FlowKindSpec<S>, row: Flow | null): Typ
   return row ? typedFlow(spec, row) : null;
 }
 
+/** Which opening read brings the open flows of a kind (`openFlowsRead`), if one does. */
+const openingReadOfKind = new Map<FlowKind, OpeningRead>();
+
+/**
+ * The table's open flows of these kinds, read with a transaction's opening (a game's
+ * `openingReads`): most of a game's actions load one (a button's, or the one open), and
+ * `requireFlow`, `findOpenFlow` and `openFlows` take them from there until the transaction writes
+ * a flow. A flow that is not among them (closed, another table's) is queried as before.
+ */
+export function openFlowsRead(...specs: Pick<FlowKindSpec<unknown>, "kind">[]): OpeningRead {
+  const kinds = specs.map((spec) => spec.kind);
+  const read: OpeningRead = {
+    statement: ({ tableId }) => literalSql`
+      SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ANY(${`{${kinds.join(",")}}`}::text[]) AND status = 'open'
+      ORDER BY id`,
+    scope: ({ tableId }) => String(tableId),
+    table: "flow",
+  };
+  for (const kind of kinds) {
+    if (openingReadOfKind.has(kind)) throw new Error(`${kind}: two opening reads bring its flows`);
+    openingReadOfKind.set(kind, read);
+  }
+  return read;
+}
+
+/** The open flows of a kind at the table that came with the opening, oldest first; undefined if none were read. */
+function openedFlows(tx: Db | Tx, kind: FlowKind, tableId: number): Flow[] | undefined {
+  const read = openingReadOfKind.get(kind);
+  if (!read || !(tx instanceof Tx)) return undefined;
+  return tx
+    .openedRows(read, String(tableId))
+    ?.map((row) => modelFromRow<Flow>(row))
+    .filter((flow) => flow.kind === kind);
+}
+
 /** A new flow of a kind at a table, opened by whoever acts. */
 export function startFlow<S>(
   ctx: Pick<ActionContext, "tx" | "actor">,
@@ -127,7 +162,10 @@ export async function findOpenFlow<S>(
   spec: FlowKindSpec<S>,
   tableId: number,
 ): Promise<TypedFlow<S> | null> {
-  const row = await sqlFor(tx).one<Flow>`
+  const opened = openedFlows(tx, spec.kind, tableId);
+  const row = opened
+    ? (opened.at(-1) ?? null)
+    : await sqlFor(tx).one<Flow>`
     SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ${spec.kind} AND status = 'open' ORDER BY id DESC LIMIT 1`;
   return row ? typedFlow(spec, row) : null;
 }
@@ -138,8 +176,10 @@ export async function openFlows<S>(
   spec: FlowKindSpec<S>,
   tableId: number,
 ): Promise<TypedFlow<S>[]> {
-  const rows = await sqlFor(tx).rows<Flow>`
-    SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ${spec.kind} AND status = 'open' ORDER BY id`;
+  const rows =
+    openedFlows(tx, spec.kind, tableId) ??
+    (await sqlFor(tx).rows<Flow>`
+    SELECT * FROM flow WHERE table_id = ${tableId} AND kind = ${spec.kind} AND status = 'open' ORDER BY id`);
   return rows.map((row) => typedFlow(spec, row));
 }
 
@@ -151,8 +191,10 @@ export async function requireFlow<S>(
   flowId: number,
   options: { open?: boolean } = { open: true },
 ): Promise<TypedFlow<S>> {
-  const row = await sqlFor(tx).one<Flow>`
-    SELECT * FROM flow WHERE id = ${flowId} AND table_id = ${tableId} AND kind = ${spec.kind}`;
+  const row =
+    openedFlows(tx, spec.kind, tableId)?.find((flow) => flow.id === flowId) ??
+    (await sqlFor(tx).one<Flow>`
+    SELECT * FROM flow WHERE id = ${flowId} AND table_id = ${tableId} AND kind = ${spec.kind}`);
   if (!row) refuse("errors.flow.notFound");
   if (options.open !== false && row.status !== "open") refuse("errors.flow.closed");
   return typedFlow(spec, row);

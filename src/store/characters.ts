@@ -46,7 +46,7 @@ export async function characterById(tx: Db | Tx, id: number): Promise<Character 
 /** The user's live characters at the table, oldest first. */
 export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: string): Promise<Character[]> {
   const opened =
-    tx instanceof Tx ? tx.takeOpened(ownedCharactersRead, ownedScope(tableId, userId)) : undefined;
+    tx instanceof Tx ? tx.openedRows(ownedCharactersRead, ownedScope(tableId, userId)) : undefined;
   if (opened) return opened.map((row) => modelFromRow<Character>(row));
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
@@ -55,22 +55,19 @@ export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: stri
 
 /**
  * Most actions start by finding the actor's own character (`actingCharacter`): execute.ts reads
- * them with the transaction's opening, and the first `ownedCharacters` of that transaction takes
- * them. Every character write below forgets them (`characterWritten`).
+ * them with the transaction's opening, and `ownedCharacters` takes them until the transaction
+ * writes a character.
  */
 export const ownedCharactersRead: OpeningRead = {
   statement: ({ tableId, userId }) => literalSql`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND owner_user_id = ${userId} AND deleted_at IS NULL
     ORDER BY id`,
   scope: ({ tableId, userId }) => ownedScope(tableId, userId),
+  table: "character",
 };
 
 function ownedScope(tableId: number, userId: string): string {
   return `${tableId}:${userId}`;
-}
-
-function characterWritten(tx: Tx): void {
-  tx.forgetOpened(ownedCharactersRead);
 }
 
 export type CharacterListing = Pick<Character, "name" | "kind" | "ownerUserId" | "strength" | "status">;
@@ -111,7 +108,6 @@ export async function createCharacter(
   tx: Tx,
   input: Pick<Character, "tableId" | "name" | "nameKey" | "ownerUserId" | "kind" | "strength" | "zodiac">,
 ): Promise<Character> {
-  characterWritten(tx);
   const character = await sqlFor(tx).one<Character>`
     INSERT INTO "character" (table_id, name, name_key, owner_user_id, kind, strength, zodiac, created_at)
     VALUES (${input.tableId}, ${input.name}, ${input.nameKey}, ${input.ownerUserId}, ${input.kind},
@@ -121,7 +117,6 @@ export async function createCharacter(
 }
 
 export async function renameCharacter(tx: Tx, id: number, name: string, key: string): Promise<void> {
-  characterWritten(tx);
   await sqlFor(tx).run`UPDATE "character" SET name = ${name}, name_key = ${key} WHERE id = ${id}`;
 }
 
@@ -134,7 +129,6 @@ export async function deleteCharacter(
   character: Pick<Character, "id" | "nameKey">,
   at: Date,
 ): Promise<void> {
-  characterWritten(tx);
   await sqlFor(tx).run`
     UPDATE "character" SET deleted_at = ${at}, name_key = ${`${character.nameKey}#deleted#${character.id}`}, zodiac = NULL
     WHERE id = ${character.id}`;
@@ -185,7 +179,6 @@ export async function saveSheetFatePointsAndRefresh(
   id: number,
   values: { sheet: object; fatePoints: number; refresh: number },
 ): Promise<Character | null> {
-  characterWritten(tx);
   return sqlFor(tx).one<Character>`
     UPDATE "character" SET sheet = ${values.sheet}::jsonb, fate_points = ${values.fatePoints}, refresh = ${values.refresh}
     WHERE id = ${id} RETURNING *`;
@@ -196,7 +189,6 @@ export async function saveSheetFatePointsAndRefresh(
  * which then sees it.
  */
 export async function setFatePointsLater(tx: Tx, id: number, fatePoints: number): Promise<void> {
-  characterWritten(tx);
   await tx.later`UPDATE "character" SET fate_points = ${fatePoints} WHERE id = ${id}`;
 }
 
@@ -221,13 +213,11 @@ export async function livePlayerCharactersActiveRetiredOrDead(
 
 /** Writes a character's sheet (JSON); the updated row, or null if there is no such character. */
 export async function saveCharacterSheet(tx: Tx, id: number, sheet: unknown): Promise<Character | null> {
-  characterWritten(tx);
   return sqlFor(tx)
     .one<Character>`UPDATE "character" SET sheet = ${sheet}::jsonb WHERE id = ${id} RETURNING *`;
 }
 
 export async function setCharacterStatus(tx: Tx, id: number, status: string): Promise<void> {
-  characterWritten(tx);
   await sqlFor(tx).run`UPDATE "character" SET status = ${status} WHERE id = ${id}`;
 }
 
@@ -237,7 +227,6 @@ export async function creditVictoryPoints(
   id: number,
   amount: number,
 ): Promise<Pick<Character, "id" | "victoryPoints"> | null> {
-  characterWritten(tx);
   return sqlFor(tx).one<Pick<Character, "id" | "victoryPoints">>`
     UPDATE "character" SET victory_points = victory_points + ${amount} WHERE id = ${id}
     RETURNING id, victory_points`;
@@ -252,7 +241,6 @@ export async function setVictoryPointsIfUnchanged(
   id: number,
   change: { before: number; after: number },
 ): Promise<boolean> {
-  characterWritten(tx);
   const updated = await sqlFor(tx).run`
     UPDATE "character" SET victory_points = ${change.after} WHERE id = ${id} AND victory_points = ${change.before}`;
   return updated === 1;
@@ -260,7 +248,6 @@ export async function setVictoryPointsIfUnchanged(
 
 /** Mountain Witch: gives a character a zodiac sign; the updated row, or null if there is no such character. */
 export async function setCharacterZodiac(tx: Tx, id: number, sign: string): Promise<Character | null> {
-  characterWritten(tx);
   return sqlFor(tx).one<Character>`UPDATE "character" SET zodiac = ${sign} WHERE id = ${id} RETURNING *`;
 }
 

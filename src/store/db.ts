@@ -1,7 +1,15 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { type BatchedStatement, batchText, forgetPrepared, literalSql, type Sql, sqlOn } from "./sql.js";
+import {
+  type BatchedStatement,
+  batchText,
+  forgetPrepared,
+  literalSql,
+  type Sql,
+  sqlOn,
+  tablesWrittenBy,
+} from "./sql.js";
 
 /**
  * The database: Prisma's client on our pool. The bot sends every statement as raw SQL (`sqlFor`);
@@ -81,14 +89,17 @@ let savepoints = 0;
 
 /**
  * Rows most actions of a kind read first (the actor's characters, a Beast Hunters table's
- * reserve), which execute.ts sends with the transaction's opening, in its round trip. The store
- * module that owns the rows defines the read and takes its rows from the transaction.
+ * reserve, a game's open flows), which execute.ts sends with the transaction's opening, in its
+ * round trip. The store module that owns the rows defines the read and takes its rows from the
+ * transaction (`openedRows`).
  */
 export interface OpeningRead {
   /** The statement, for the action's table and actor. */
   statement(at: OpeningScope): BatchedStatement;
-  /** Whose rows those are: a take for others queries instead. */
+  /** Whose rows those are: a lookup for others queries instead. */
   scope(at: OpeningScope): string;
+  /** The table the rows come from: once the transaction writes it, they are forgotten. */
+  table: string;
 }
 
 /** Where an action runs: its table (locked by the opening) and the one who acted. */
@@ -110,7 +121,7 @@ export class Tx {
    * src/store/tables.ts, which notes it here.
    */
   readonly tablesWritten = new Set<number | "new">();
-  /** Rows read with the opening (`takeOpened`), by what they are and whose they are. */
+  /** Rows read with the opening (`openedRows`), by what they are and whose they are. */
   private readonly opened = new Map<OpeningRead, { scope: string; rows: Record<string, unknown>[] }>();
   private connection: Queryable | null;
   private readonly plain: Sql;
@@ -125,6 +136,7 @@ export class Tx {
     this.connection = connection;
     const flushing: Queryable = {
       query: (async (config: pg.QueryConfig) => {
+        this.forgetWrittenBy(config.text);
         await this.flush();
         return this.open().query(config);
       }) as Queryable["query"],
@@ -151,19 +163,23 @@ export class Tx {
   }
 
   /**
-   * The rows `read` brought with the opening for `scope` (a table, a user), once: a second read
-   * queries. The store module that owns them calls `forgetOpened` on every write to them, so what
-   * this returns is never staler than a query at that moment would be.
+   * The rows `read` brought with the opening for `scope` (a table, a user), or undefined: then the
+   * caller queries. Every statement this transaction sends or queues that writes the read's table
+   * forgets them first (`forgetWrittenBy`), so they are never staler than a query would be. Each
+   * lookup gets its own copy, as from a query: one that changes a row's JSON in place changes no
+   * other's.
    */
-  takeOpened(read: OpeningRead, scope: string): Record<string, unknown>[] | undefined {
+  openedRows(read: OpeningRead, scope: string): Record<string, unknown>[] | undefined {
     const opened = this.opened.get(read);
-    if (opened?.scope !== scope) return undefined;
-    this.opened.delete(read);
-    return opened.rows;
+    return opened?.scope === scope ? structuredClone(opened.rows) : undefined;
   }
 
-  forgetOpened(read: OpeningRead): void {
-    this.opened.delete(read);
+  /** Forgets the opening's rows of every table `text` writes (INSERT, UPDATE or DELETE, in a CTE too). */
+  private forgetWrittenBy(text: string): void {
+    if (this.opened.size === 0) return;
+    const written = tablesWrittenBy(text);
+    if (written.length === 0) return;
+    for (const read of this.opened.keys()) if (written.includes(read.table)) this.opened.delete(read);
   }
 
   /**
@@ -177,7 +193,9 @@ export class Tx {
       return;
     }
     this.open();
-    this.pending.push(literalSql(strings, ...values));
+    const write = literalSql(strings, ...values);
+    this.forgetWrittenBy(write.text);
+    this.pending.push(write);
   }
 
   /**
@@ -188,6 +206,7 @@ export class Tx {
   async batch(statements: readonly BatchedStatement[]): Promise<Record<string, unknown>[][]> {
     if (!this.isTransaction) throw new Error("a batch of statements needs a transaction");
     const connection = this.open();
+    for (const statement of statements) this.forgetWrittenBy(statement.text);
     const waiting = this.pending.length;
     const text = batchText(connection, [...this.pending, ...statements]);
     this.pending = [];

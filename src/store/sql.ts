@@ -117,6 +117,24 @@ export function literalSql(strings: TemplateStringsArray, ...values: unknown[]):
   return { name: `b${name.slice(1)}`, text, literals: values.map(literal) };
 }
 
+/** A write's target: `INSERT INTO t`, `UPDATE t`, `DELETE FROM t` (also inside a CTE). */
+const WRITE_TARGET = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)"?/gi;
+/** By statement text: statements come from templates, so the texts are few (bounded all the same). */
+const writtenByText = new Map<string, readonly string[]>();
+
+/**
+ * The tables a statement writes, by its text. It errs only towards naming too many (`FOR UPDATE
+ * SKIP LOCKED` names "skip"): what it is for, forgetting rows read earlier, then forgets more.
+ */
+export function tablesWrittenBy(text: string): readonly string[] {
+  let written = writtenByText.get(text);
+  if (!written) {
+    written = [...new Set(Array.from(text.matchAll(WRITE_TARGET), (m) => m[1]!.toLowerCase()))];
+    if (writtenByText.size < 4096) writtenByText.set(text, written);
+  }
+  return written;
+}
+
 /** The statements each connection has prepared by name (a connection lost takes its own with it). */
 const preparedOn = new WeakMap<object, Set<string>>();
 

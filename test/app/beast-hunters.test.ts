@@ -119,9 +119,10 @@ describe("Beast Hunters use cases", () => {
     expect(replyText(spent)).toContain("28 → 27");
     const trips = recording.sent.filter((text) => !text.startsWith("INSERT INTO user_language"));
     expect(trips).toHaveLength(2);
-    // The lock and the interaction's record, the GM's characters, the reserve; then the writes.
+    // The lock and the interaction's record, the GM's characters, the reserve, the open challenge
+    // (a spend is refused while one is open); then the writes.
     expect(trips[0]?.startsWith("BEGIN;")).toBe(true);
-    expect(trips[0]?.match(/EXECUTE /g)).toHaveLength(3);
+    expect(trips[0]?.match(/EXECUTE /g)).toHaveLength(4);
     expect(trips[1]?.endsWith("COMMIT")).toBe(true);
     expect(await reserveRow()).toMatchObject({ total: 30, spent: 3 });
     // Back to where the seed's fight below starts.

@@ -5,6 +5,7 @@ import type { Effect } from "../../src/app/use-case.js";
 import type { MessageView } from "../../src/app/views.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
+import { recordSentStatements } from "../support/sent-statements.js";
 
 const GM = { id: "500000000000000001", name: "Gail" };
 const P1 = { id: "500000000000000011", name: "Pia" };
@@ -201,6 +202,30 @@ describe("The Mountain Witch use cases", () => {
       "trust.betray",
       "trust.narration",
     ]);
+  });
+
+  it("a join from the panel reads its conflict with the table's lock: three round trips, none of them for the flow", async () => {
+    const started = await run(GM, { type: "conflict.start", opponent: "Kappa" });
+    const flowId = started.result.replyIsPanelOf!;
+    const recording = recordSentStatements();
+    let joined: Executed;
+    try {
+      joined = await run(P1, { type: "conflict.join", flowId });
+    } finally {
+      recording.stop();
+    }
+    expect(viewText(joined.result.reply)).toContain("Akio");
+    const trips = recording.sent.filter((text) => !text.startsWith("INSERT INTO user_language"));
+    // The lock with the conflict (and the player's characters); the panel's damage read, after the
+    // conflict's new state; the COMMIT with the log.
+    expect(trips[0]?.startsWith("BEGIN;")).toBe(true);
+    expect(trips.slice(1).filter((text) => /\bFROM flow\b/.test(text))).toEqual([]);
+    expect(trips).toHaveLength(3);
+    const stored = await app.db.flow.findUniqueOrThrow({ where: { id: flowId } });
+    expect(JSON.stringify(stored.state)).toContain(
+      `"id":${(await app.db.character.findFirstOrThrow({ where: { name: "Akio" } })).id}`,
+    );
+    await run(GM, { type: "conflict.end", flowId });
   });
 
   it("two clicks on 'assist' with the last trust point at the same moment: exactly one spend", async () => {

@@ -22,7 +22,6 @@ const MODELS =
 const BUILDER = new RegExp(
   `\\.(${MODELS})\\s*\\.\\s*(find\\w*|create\\w*|update\\w*|upsert|delete\\w*|count|aggregate|groupBy)\\s*\\(|\\$(queryRaw|executeRaw|transaction)\\w*`,
 );
-const RESERVE_WRITE = /\b(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+"?reserve_pool"?\b/i;
 const TABLE_WRITE = /\b(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+"?game_table"?\b|NULL::"?game_table"?/i;
 
 /** `file:line: text` for every line of `text` that breaks the rule. */
@@ -53,19 +52,5 @@ describe("one data path", () => {
     // …and tables.ts does write it (the rule still matches what it guards).
     const tables = files.find(({ file }) => file.endsWith(path.join("store", "tables.ts")))!;
     expect(offenders(tables.file, tables.text, TABLE_WRITE).length).toBeGreaterThanOrEqual(6);
-  });
-
-  it("every reserve_pool write is in the reserve's store, which forgets the reserve read with the opening", () => {
-    const store = [path.join("beast-hunters", "reserve.ts"), path.join("beast-hunters", "adventure.ts")];
-    const outside = files.filter(({ file }) => !store.some((own) => file.endsWith(own)));
-    expect(outside.flatMap(({ file, text }) => offenders(file, text, RESERVE_WRITE))).toEqual([]);
-    for (const own of store) {
-      const { file, text } = files.find(({ file }) => file.endsWith(own))!;
-      // As many writes as forgets of the opening's copy (each write comes with its own).
-      expect(offenders(file, text, RESERVE_WRITE).length).toBeGreaterThan(0);
-      expect(offenders(file, text, /forgetOpened\(reserveRead\)/).length).toBe(
-        offenders(file, text, RESERVE_WRITE).length,
-      );
-    }
   });
 });

@@ -217,7 +217,7 @@ describe("the table and character stores", () => {
     expect(await names("")).toEqual(["100% Oni", "Half_Orc", "Halfling", "Zed"]);
     expect(await names("", 2)).toEqual(["100% Oni", "Half_Orc"]);
   });
-  it("hands the owned characters read with the opening to the first lookup only, and drops them once a character is written", async () => {
+  it("hands the owned characters read with the opening to each lookup, a copy each, and drops them once a character is written", async () => {
     const { table, mine } = await inTransaction(db, async (tx) => {
       const table = await createTable(tx, place());
       const mine = await createCharacter(tx, {
@@ -243,13 +243,17 @@ describe("the table and character stores", () => {
         expect(first.map((c) => [c.id, c.name, c.ownerUserId, c.deletedAt])).toEqual([
           [mine.id, "Opened", "7", null],
         ]);
-        // Taken once: marked rows show whether a lookup took them or queried.
+        // Marked rows show whether a lookup took them or queried: every lookup takes them, each its
+        // own copy (changing one's sheet in place changes no other's).
         const marked = rows.map((r) => ({ ...r, name: "From the opening" }));
         tx.noteOpened(ownedCharactersRead, scope, marked);
-        expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("From the opening");
-        expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("Opened");
+        const taken = await ownedCharacters(tx, table.id, "7");
+        expect(taken[0]?.name).toBe("From the opening");
+        (taken[0]!.sheet as Record<string, unknown>).changed = true;
+        const again = await ownedCharacters(tx, table.id, "7");
+        expect(again[0]?.name).toBe("From the opening");
+        expect(again[0]?.sheet).not.toHaveProperty("changed");
         // A character written in the transaction drops them: the lookup queries and sees the write.
-        tx.noteOpened(ownedCharactersRead, scope, marked);
         await renameCharacter(tx, mine.id, "Renamed", "renamed");
         expect((await ownedCharacters(tx, table.id, "7"))[0]?.name).toBe("Renamed");
         // Another user's lookup never takes them.

@@ -4,11 +4,12 @@ import {
   createDb,
   type Db,
   inTransaction,
+  type OpeningRead,
   outsideTransaction,
   sqlFor,
   type Tx,
 } from "../../src/store/db.js";
-import { literalSql } from "../../src/store/sql.js";
+import { literalSql, tablesWrittenBy } from "../../src/store/sql.js";
 import { archiveTable, setTableLanguage } from "../../src/store/tables.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { recordSentStatements } from "../support/sent-statements.js";
@@ -241,6 +242,69 @@ describe("transactions of our own", () => {
           .catch(() => {});
       });
       expect(await fatePoints("Saved")).toBe(3);
+    });
+
+    it("rows read with the opening are handed out until the transaction writes their table, however it sends the write", async () => {
+      const read: OpeningRead = {
+        statement: ({ tableId }) =>
+          literalSql`SELECT name FROM "character" WHERE table_id = ${tableId} ORDER BY id`,
+        scope: ({ tableId }) => String(tableId),
+        table: "character",
+      };
+      const at = { tableId, userId: "3" };
+      const writes: Array<[string, (tx: Tx) => Promise<unknown>]> = [
+        [
+          "a statement",
+          (tx) => tx.sql().run`UPDATE "character" SET fate_points = fate_points WHERE id = ${0}`,
+        ],
+        ["a later write", (tx) => tx.later`DELETE FROM "character" WHERE id = ${0}`],
+        [
+          "a batch",
+          (tx) =>
+            tx.batch([
+              literalSql`INSERT INTO "character" (table_id, name, name_key) SELECT ${tableId}, 'x', 'x' WHERE false`,
+            ]),
+        ],
+        [
+          "a CTE",
+          (tx) =>
+            tx.sql()
+              .run`WITH gone AS (UPDATE "character" SET name = name WHERE id = ${0} RETURNING id) SELECT 1`,
+        ],
+      ];
+      for (const [how, write] of writes) {
+        const seen = await inTransaction(
+          db,
+          async (tx, [rows = []]) => {
+            tx.noteOpened(read, read.scope(at), rows);
+            const before = tx.openedRows(read, read.scope(at));
+            // Another table's write, and a lookup for another scope, leave them be.
+            await tx.sql().run`UPDATE game_table SET language = language WHERE id = ${0}`;
+            const otherScope = tx.openedRows(read, "elsewhere");
+            const still = tx.openedRows(read, read.scope(at));
+            await write(tx);
+            return { before, otherScope, still, after: tx.openedRows(read, read.scope(at)) };
+          },
+          [read.statement(at)],
+        );
+        expect(seen.before?.length, how).toBeGreaterThan(0);
+        expect(seen.otherScope, how).toBeUndefined();
+        expect(seen.still, how).toEqual(seen.before);
+        expect(seen.after, how).toBeUndefined();
+      }
+    });
+
+    it("names the tables a statement writes, erring only towards too many", () => {
+      expect(tablesWrittenBy(`UPDATE "character" SET name = $1 WHERE id = $2`)).toEqual(["character"]);
+      expect(tablesWrittenBy("INSERT INTO flow (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 2")).toEqual([
+        "flow",
+        "set",
+      ]);
+      expect(tablesWrittenBy("WITH prev AS (SELECT 1) UPDATE trust_link l SET points = 1")).toEqual([
+        "trust_link",
+      ]);
+      expect(tablesWrittenBy("delete   from\n  ONLY reserve_pool WHERE true")).toEqual(["reserve_pool"]);
+      expect(tablesWrittenBy("SELECT * FROM flow WHERE id = 1 FOR UPDATE")).toEqual([]);
     });
 
     it("outside a transaction a later write is sent at once", async () => {

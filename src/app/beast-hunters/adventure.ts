@@ -18,14 +18,13 @@ import { sqlFor, type Tx } from "../../store/db.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { findReserve, reserveRead } from "./reserve.js";
+import { findReserve } from "./reserve.js";
 
 export function adventureOf(pool: Pick<ReservePool, "adventure"> | null): Adventure {
   return asAdventure(pool?.adventure ?? {});
 }
 
 export async function saveAdventure(tx: Tx, tableId: number, adventure: Adventure): Promise<void> {
-  tx.forgetOpened(reserveRead);
   await sqlFor(tx).run`
     UPDATE reserve_pool SET adventure = ${JSON.stringify(adventure)}::jsonb WHERE table_id = ${tableId}`;
 }

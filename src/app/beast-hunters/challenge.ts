@@ -109,18 +109,20 @@ export async function play(
   const before = flow.state.challenge;
   const result = applyChallengeAction(before, action, ctx.dice);
   const next: ChallengeFlowState = { ...flow.state, challenge: result.state };
-  await saveFlowState(ctx.tx, challengeFlow, flow.id, next, result.state.status === "closed");
   const actedFor = await gmActedFor(ctx, table, before, action);
   for (const entry of eventLogEntries(result.state, result.events)) await appendLog(ctx, table.id, entry);
   await settle(ctx, table, result.state, result.events);
   const ending = await settleAdventure(ctx, table, before, result.state, result.events);
+  const ping = await turnPing(ctx, table, result.state, result.events);
+  // After every read of the action: the state's write waits for the COMMIT and goes with it.
+  await saveFlowState(ctx.tx, challengeFlow, flow.id, next, result.state.status === "closed");
   const answered = answer(
     ctx,
     flow.id,
     next,
     [...actedFor, ...(options.extraLines ?? []), ...eventLines(ctx.publicLang, result.state, result.events)],
     flow,
-    await turnPing(ctx, table, result.state, result.events),
+    ping,
   );
   return { ...answered, effects: [...(answered.effects ?? []), ...ending] };
 }

@@ -1,6 +1,6 @@
 import { t } from "../../i18n/index.js";
 import { newHunterSheet } from "../../rules/beast-hunters/index.js";
-import { findOpenFlow } from "../flows.js";
+import { findOpenFlow, openFlowsRead } from "../flows.js";
 import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { resourceNames, targetNames, taskNames, traitNames } from "./autocomplete.js";
 import { challengeEnd, challengeShow } from "./challenge.js";
@@ -32,7 +32,7 @@ import {
   challengeTaskMenu,
 } from "./challenge-tasks.js";
 import { challengeHelp, challengePass, challengeSwitch, challengeTeam } from "./challenge-team.js";
-import { challengeFlow } from "./flow-states.js";
+import { challengeFlow, negotiationFlow } from "./flow-states.js";
 import {
   challengeNegotiate,
   negotiationPhase,
@@ -120,7 +120,8 @@ export const useCases: UseCase<any>[] = [
 export const autocompleteSources: AutocompleteSource[] = [traitNames, resourceNames, taskNames, targetNames];
 
 export const hooks: SystemHooks = {
-  openingReads: [reserveRead],
+  // A challenge's (or a negotiation's) actions load its flow first; spends and strikes, the reserve.
+  openingReads: [reserveRead, openFlowsRead(challengeFlow, negotiationFlow)],
   async onCharacterCreated(ctx, character) {
     // Creation starts from initiative 1 and one box per stage in every sphere.
     if (character.kind === "pc") await saveHunterSheet(ctx.tx, character.id, newHunterSheet());

@@ -34,12 +34,13 @@ export function asReserve(pool: ReservePool): Reserve {
 
 /**
  * Most Beast Hunters actions read the table's reserve (a spend, a challenge's strike, its end):
- * execute.ts reads it with the transaction's opening (the game's `openingReads`), and the first
- * `findReserve` takes it. Every write to reserve_pool here and in adventure.ts forgets it.
+ * execute.ts reads it with the transaction's opening (the game's `openingReads`), and
+ * `findReserve` takes it until the transaction writes reserve_pool.
  */
 export const reserveRead: OpeningRead = {
   statement: ({ tableId }) => literalSql`SELECT * FROM reserve_pool WHERE table_id = ${tableId}`,
   scope: ({ tableId }) => reserveScope(tableId),
+  table: "reserve_pool",
 };
 
 function reserveScope(tableId: number): string {
@@ -47,7 +48,7 @@ function reserveScope(tableId: number): string {
 }
 
 export async function findReserve(tx: Tx, tableId: number): Promise<ReservePool | null> {
-  const opened = tx.takeOpened(reserveRead, reserveScope(tableId));
+  const opened = tx.openedRows(reserveRead, reserveScope(tableId));
   if (opened) return opened[0] ? modelFromRow<ReservePool>(opened[0]) : null;
   return sqlFor(tx).one<ReservePool>`SELECT * FROM reserve_pool WHERE table_id = ${tableId}`;
 }
@@ -68,7 +69,6 @@ export async function recordReserve(
 ): Promise<void> {
   // The pool was read under the table's lock, so the row is there; the write goes with the COMMIT,
   // where the CHECK constraint (spent within 0..total) stays the last word on the amounts.
-  ctx.tx.forgetOpened(reserveRead);
   await ctx.tx.later`
     UPDATE reserve_pool SET total = ${next.total}, ceiling = ${next.ceiling}, spent = ${next.spent}, updated_at = ${new Date()}
     WHERE table_id = ${table.id}`;
@@ -139,7 +139,6 @@ export const reserveSet = defineBhUseCase(
     }
     const spent = newAdventure ? 0 : Math.min(existing!.spent, fresh.total);
     const next: Reserve = { ...fresh, spent };
-    ctx.tx.forgetOpened(reserveRead);
     await sqlFor(ctx.tx).run`
       INSERT INTO reserve_pool (table_id, total, ceiling, spent, updated_at)
       VALUES (${table.id}, ${next.total}, ${next.ceiling}, ${spent}, ${new Date()})

@@ -105,10 +105,11 @@ export async function saved(
   state: ConflictState,
   extra: { note?: string; effects?: Effect[]; close?: boolean } = {},
 ): Promise<ActionResult> {
+  // The panel's reads first: the state's write then waits for the COMMIT and goes with it.
+  const view = await panel(ctx, flow, state);
   await saveFlowState(ctx.tx, conflictFlow, flow.id, state, extra.close ?? state.phase === "closed");
   // The conflict's buttons and menus are on its public panel only.
   await adoptPanel(ctx, flow);
-  const view = await panel(ctx, flow, state);
   const effects: Effect[] = [...(extra.effects ?? [])];
   if (isFromPanel(ctx, flow)) {
     return {

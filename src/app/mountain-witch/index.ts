@@ -1,4 +1,5 @@
-import type { AutocompleteSource, UseCase } from "../use-case.js";
+import { openFlowsRead } from "../flows.js";
+import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { mwAutocompleteSources } from "./autocomplete.js";
 import { chapterUseCases } from "./chapter.js";
 import { conflictUseCases } from "./conflict.js";
@@ -7,6 +8,7 @@ import { conflictRoundUseCases } from "./conflict-round.js";
 import { damageUseCases } from "./damage.js";
 import { duelUseCases } from "./duel.js";
 import { fateUseCases } from "./fates.js";
+import { conflictFlow, duelFlow, trustRoundFlow } from "./flow-states.js";
 import { hooks as sheetHooks, sheetUseCases } from "./sheet.js";
 import { trustUseCases } from "./trust.js";
 
@@ -23,4 +25,8 @@ export const useCases: UseCase<any>[] = [
   ...sheetUseCases,
 ];
 export const autocompleteSources: AutocompleteSource[] = mwAutocompleteSources;
-export const hooks: import("../use-case.js").SystemHooks = sheetHooks;
+export const hooks: SystemHooks = {
+  ...sheetHooks,
+  // Conflict, duel and trust-round actions load their flow first.
+  openingReads: [openFlowsRead(conflictFlow, duelFlow, trustRoundFlow)],
+};
