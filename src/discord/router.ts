@@ -170,6 +170,35 @@ export function createRouter(client: Client, deps: RouterDeps) {
   const sources = new Map(deps.autocomplete.map((s) => [s.name, s]));
   let inFlight = 0;
   let drained: (() => void) | null = null;
+  /** Panels whose answer is on its way, by flow: their message id is stored once Discord has it. */
+  const panelsBeingPosted = new Map<number, Promise<void>>();
+
+  /**
+   * Where the panel to edit is: as read with its flow; if it had no message id yet, the panel may
+   * be one another answer is posting this moment (a command right after the one that opened the
+   * flow), so once that answer has stored the id.
+   */
+  async function panelPlace(effect: Extract<Effect, { kind: "editPanel" }>) {
+    const { flowId, panel } = effect;
+    if (panel?.messageId)
+      return { id: flowId, panelChannelId: panel.channelId, panelMessageId: panel.messageId };
+    await panelsBeingPosted.get(flowId);
+    return flowPanel(deps.app.db, flowId);
+  }
+
+  /** Notes that `flowId`'s panel is being posted, until the returned function is called. */
+  function panelBeingPosted(flowId: number | undefined): () => void {
+    if (flowId === undefined) return () => {};
+    let posted!: () => void;
+    const waiting = new Promise<void>((resolve) => {
+      posted = resolve;
+    });
+    panelsBeingPosted.set(flowId, waiting);
+    return () => {
+      posted();
+      if (panelsBeingPosted.get(flowId) === waiting) panelsBeingPosted.delete(flowId);
+    };
+  }
 
   async function runEffects(interaction: ActionInteraction, effects: readonly Effect[], lang: Lang) {
     for (const effect of effects) {
@@ -223,13 +252,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
       case "guildCommands":
         return; // done before the answer (updateGuildCommands)
       case "editPanel": {
-        const flow = effect.panel
-          ? {
-              id: effect.flowId,
-              panelChannelId: effect.panel.channelId,
-              panelMessageId: effect.panel.messageId,
-            }
-          : await flowPanel(deps.app.db, effect.flowId);
+        const flow = await panelPlace(effect);
         if (!flow?.panelChannelId || !flow.panelMessageId) return;
         try {
           await client.rest.patch(Routes.channelMessage(flow.panelChannelId, flow.panelMessageId), {
@@ -363,12 +386,15 @@ export function createRouter(client: Client, deps: RouterDeps) {
         clearTimeout(timer);
         if (deferral) await deferral;
       }
+      const panelPosted = panelBeingPosted(result.replyIsPanelOf);
       try {
         await respond(interaction, result, interaction.deferred);
       } catch (error) {
         if (!isExpiredInteraction(error)) throw error;
         outcome = "late";
         await answerInChannel(interaction, result, label);
+      } finally {
+        panelPosted();
       }
       await runEffects(interaction, result.effects ?? [], lang);
     } catch (error) {

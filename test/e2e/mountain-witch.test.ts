@@ -120,6 +120,22 @@ describe("e2e: The Mountain Witch", () => {
     await slash(gm, "conflict", ["end"]).settled();
   });
 
+  it("a join sent while the new conflict's panel is still being posted brings that panel up to date once it is there", async () => {
+    // Discord takes its time with the answer that posts the panel: the conflict is stored, its
+    // panel's message id not yet.
+    e2e.double.delayRoute("POST /interactions/:interactionId/:token/callback", 600, 1);
+    const start = slash(gm, "conflict", ["start"], { opponent: "Kappa" });
+    const openConflicts = () =>
+      e2e.database.query("SELECT id FROM flow WHERE kind = 'mw.conflict' AND status = 'open'");
+    for (let i = 0; i < 250 && (await openConflicts()).length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await openConflicts()).toHaveLength(1);
+    await slash(p[0]!, "conflict", ["join"]).settled();
+    const started = await start.settled();
+    await eventually(started.original!.id, "Akio");
+    await slash(gm, "conflict", ["end"]).settled();
+  });
+
   it("two clicks on 'assist' with the last trust point at the same moment: exactly one spend", async () => {
     const started = await slash(gm, "conflict", ["start"], { opponent: "Oni" }).settled();
     await slash(p[0]!, "conflict", ["join"]).settled();
