@@ -3,16 +3,16 @@ import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
 import { ownedCharactersRead } from "../store/characters.js";
-import { type Db, inTransaction, outsideTransaction } from "../store/db.js";
+import { type Db, inTransaction, type OpeningRead, outsideTransaction } from "../store/db.js";
 import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
-import { activeTable } from "../store/tables.js";
+import { activeTable, lockTable, lockTableStatement } from "../store/tables.js";
 import { recordingDice, storeRolledDice } from "./dice-record.js";
 import { hooksFor } from "./hooks.js";
 import type { Intent } from "./intent.js";
 import { publicLanguage, rememberUserLanguage } from "./languages.js";
 import { cleanName } from "./names.js";
 import type { TableCache } from "./table-cache.js";
-import type { ActionResult, Invocation, UseCase } from "./use-case.js";
+import type { ActionContext, ActionResult, Invocation, System, UseCase } from "./use-case.js";
 
 export interface AppDeps {
   db: Db;
@@ -87,6 +87,34 @@ function recorded(rows: Record<string, unknown>[]): { fresh: boolean; table: Gam
   if (!row) return { fresh: true, table: null };
   const { isFresh, ...table } = modelFromRow<GameTable & { isFresh: number }>(row);
   return { fresh: isFresh === 1, table };
+}
+
+/** What a mutating action at a table reads with its lock: the actor's characters, and what the game names. */
+function openingReadsAt(system: string): readonly OpeningRead[] {
+  return [ownedCharactersRead, ...(hooksFor(system).openingReads ?? [])];
+}
+
+/**
+ * Locks a table an action found for itself (a DM's, a button's that names its flow), with the
+ * reads `execute` would have sent with its opening, in one round trip; the store modules take
+ * them from the transaction as usual. Outside a transaction (an action that only reads), the row
+ * alone.
+ */
+export async function lockTableForAction(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  tableId: number,
+  system: System,
+): Promise<GameTable> {
+  if (!ctx.tx.isTransaction) return lockTable(ctx.tx, tableId);
+  const scope = { tableId, userId: ctx.actor.userId };
+  const reads = openingReadsAt(system);
+  const [locked = [], ...opened] = await ctx.tx.batch([
+    lockTableStatement(tableId),
+    ...reads.map((read) => read.statement(scope)),
+  ]);
+  if (!locked[0]) throw new Error(`game_table ${tableId} not found`);
+  for (const [i, read] of reads.entries()) ctx.tx.noteOpened(read, read.scope(scope), opened[i] ?? []);
+  return modelFromRow<GameTable>(locked[0]);
 }
 
 /** Records the interaction id alone (an action without a table), sent with the BEGIN. */
@@ -190,9 +218,7 @@ export async function execute(
   // At a table: what most actions read first comes too — the actor's own characters, and what
   // the game names (its hooks' `openingReads`); the store modules take them from the transaction.
   const scope = lockedTable ? { tableId: lockedTable.id, userId: actorId } : null;
-  const reads = lockedTable
-    ? [ownedCharactersRead, ...(hooksFor(lockedTable.system).openingReads ?? [])]
-    : [];
+  const reads = lockedTable ? openingReadsAt(lockedTable.system) : [];
   const opening = scope
     ? [recordAndLock(invocation.interactionId, scope.tableId), ...reads.map((read) => read.statement(scope))]
     : [recordOnly(invocation.interactionId)];

@@ -1,5 +1,6 @@
 import type { GameTable } from "../generated/prisma/client.js";
 import { type Db, QUICK_DEADLINE_MS, sqlFor, type Tx } from "./db.js";
+import { type BatchedStatement, literalSql } from "./sql.js";
 
 /**
  * The `game_table` rows. Every write to a table row goes through here, and each notes the row in
@@ -23,6 +24,11 @@ export async function lockTable(tx: Tx, tableId: number): Promise<GameTable> {
   const table = await sqlFor(tx).one<GameTable>`SELECT * FROM game_table WHERE id = ${tableId} FOR UPDATE`;
   if (!table) throw new Error(`game_table ${tableId} not found`);
   return table;
+}
+
+/** `lockTable`'s statement, for a `tx.batch` with the reads that come with the lock. */
+export function lockTableStatement(tableId: number): BatchedStatement {
+  return literalSql`SELECT * FROM game_table WHERE id = ${tableId} FOR UPDATE`;
 }
 
 /** A table by id (any status), or null. */

@@ -339,8 +339,20 @@ describe("The Mountain Witch use cases", () => {
     const table = await app.db.gameTable.findFirstOrThrow({ where: { channelId: CHANNEL } });
     expect(table.chapter).toBe(2);
 
-    const p1 = await app.run(P1, { type: "trust.set", target: "Bo", value: 4 }, DM);
+    const recording = recordSentStatements();
+    let p1: Executed;
+    try {
+      p1 = await app.run(P1, { type: "trust.set", target: "Bo", value: 4 }, DM);
+    } finally {
+      recording.stop();
+    }
     expect(viewText(p1.result.reply)).toContain("Bo: **4** (3 → 4)");
+    // In a DM the action finds its table itself, and locks it together with what the game's
+    // actions read first (the player's characters, the open round): no statement of its own reads
+    // them again. (Batched statements go as EXECUTE; every other one shows its text.)
+    const ownStatements = recording.sent.filter((text) => !/^(BEGIN|EXECUTE|PREPARE)/.test(text.trim()));
+    expect(ownStatements.length).toBeGreaterThan(0);
+    expect(ownStatements.filter((text) => /\bFROM flow\b|owner_user_id = \$2/.test(text))).toEqual([]);
     expect((await app.refused(P1, { type: "trust.set", target: "Chi", value: 5 }, DM)).code).toBe(
       "errors.mw.trustRaiseTooHigh",
     );

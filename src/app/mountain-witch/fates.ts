@@ -21,7 +21,7 @@ import {
 } from "../../rules/mountain-witch/index.js";
 import { livePlayerCharactersWithOwner } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
-import { activeTable, lockTable } from "../execute.js";
+import { activeTable, lockTableForAction } from "../execute.js";
 import { languageOfTable, languagesOf } from "../languages.js";
 import { appendLog, appendLogAs } from "../log.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
@@ -92,7 +92,7 @@ async function fateTable(ctx: ActionContext<{ type: string; tableId?: number }>)
   if (!table) refuse("errors.noTable");
   if (table.system !== "mountain-witch")
     refuse("errors.wrongSystem", { command: "darkfate", systems: "@system.mountain-witch" });
-  return lockTable(ctx.tx, table.id);
+  return lockTableForAction(ctx, table.id, "mountain-witch");
 }
 
 /** Once every fate is final, the undealt fates are shown to everyone, once. */

@@ -19,7 +19,7 @@ import {
 import { activeTablesWithOwnedPlayerCharacter } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { findCharacter } from "../access.js";
-import { lockTable } from "../execute.js";
+import { lockTableForAction } from "../execute.js";
 import {
   findOpenFlow,
   isFromOwnMessage,
@@ -135,7 +135,7 @@ async function trustTable(ctx: ActionContext<{ type: string; table?: string | nu
     if (mine.length > 1) refuse("errors.mw.trustWhichTable");
     tableId = mine[0]!;
   }
-  return lockTable(ctx.tx, tableId);
+  return lockTableForAction(ctx, tableId, "mountain-witch");
 }
 
 /** An active Mountain Witch table by id (an option typed in a DM), or null. */
@@ -271,7 +271,7 @@ async function tableOfFlow(ctx: ActionContext<{ type: string }>, flowId: number)
   const flow = await sqlFor(ctx.tx).one<{ kind: string; tableId: number }>`
     SELECT kind, table_id FROM flow WHERE id = ${flowId}`;
   if (flow?.kind !== trustRoundFlow.kind) refuse("errors.flow.notFound");
-  const table = await lockTable(ctx.tx, flow.tableId);
+  const table = await lockTableForAction(ctx, flow.tableId, "mountain-witch");
   if (table.status !== "active") refuse("errors.noTable");
   return table;
 }
