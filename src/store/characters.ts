@@ -7,6 +7,25 @@ import { intArray, literalSql, modelFromRow } from "./sql.js";
  * deleted (`deleted_at` set); its name key (src/app/names.ts) is unique among a table's live ones.
  */
 
+/**
+ * The table's live characters, oldest first: a game whose actions look characters up again and
+ * again (Mountain Witch: the trust matrix's names, a target by name) names this read in its
+ * `openingReads`, and the lookups below that ask for a part of it take it from there until the
+ * transaction writes a character, filtering as their SQL does.
+ */
+export const liveTableCharactersRead: OpeningRead = {
+  statement: ({ tableId }) => literalSql`
+    SELECT * FROM "character" WHERE table_id = ${tableId} AND deleted_at IS NULL ORDER BY id`,
+  scope: ({ tableId }) => String(tableId),
+  table: "character",
+};
+
+/** The table's live characters as read with the opening, oldest first; undefined if they were not. */
+function openedLiveCharacters(tx: Db | Tx, tableId: number): Character[] | undefined {
+  if (!(tx instanceof Tx)) return undefined;
+  return tx.openedRows(liveTableCharactersRead, String(tableId))?.map((row) => modelFromRow<Character>(row));
+}
+
 /** The table's live character with this name key, or null; `except` leaves one character out (a rename). */
 export async function liveCharacterByKey(
   tx: Db | Tx,
@@ -14,6 +33,8 @@ export async function liveCharacterByKey(
   key: string,
   options: { except?: number } = {},
 ): Promise<Character | null> {
+  const opened = openedLiveCharacters(tx, tableId);
+  if (opened) return opened.find((c) => c.nameKey === key && c.id !== (options.except ?? 0)) ?? null;
   return sqlFor(tx).one<Character>`
     SELECT * FROM "character"
     WHERE table_id = ${tableId} AND name_key = ${key} AND deleted_at IS NULL AND id <> ${options.except ?? 0}`;
@@ -21,6 +42,8 @@ export async function liveCharacterByKey(
 
 /** The table's live character by id (ids from buttons are user input: it must be this table's), or null. */
 export async function liveCharacterById(tx: Db | Tx, tableId: number, id: number): Promise<Character | null> {
+  const opened = openedLiveCharacters(tx, tableId);
+  if (opened) return opened.find((c) => c.id === id) ?? null;
   return sqlFor(tx).one<Character>`
     SELECT * FROM "character" WHERE id = ${id} AND table_id = ${tableId} AND deleted_at IS NULL`;
 }
@@ -45,6 +68,8 @@ export async function characterById(tx: Db | Tx, id: number): Promise<Character 
 
 /** The user's live characters at the table, oldest first. */
 export async function ownedCharacters(tx: Db | Tx, tableId: number, userId: string): Promise<Character[]> {
+  const live = openedLiveCharacters(tx, tableId);
+  if (live) return live.filter((c) => c.ownerUserId === userId);
   const opened =
     tx instanceof Tx ? tx.openedRows(ownedCharactersRead, ownedScope(tableId, userId)) : undefined;
   if (opened) return opened.map((row) => modelFromRow<Character>(row));
@@ -136,6 +161,8 @@ export async function deleteCharacter(
 
 /** The table's live characters, oldest first. */
 export async function liveTableCharacters(tx: Db | Tx, tableId: number): Promise<Character[]> {
+  const opened = openedLiveCharacters(tx, tableId);
+  if (opened) return opened;
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character" WHERE table_id = ${tableId} AND deleted_at IS NULL ORDER BY id`;
 }
@@ -194,6 +221,8 @@ export async function setFatePointsLater(tx: Tx, id: number, fatePoints: number)
 
 /** The table's live player characters still in play (`active`), oldest first. */
 export async function activePlayerCharacters(tx: Db | Tx, tableId: number): Promise<Character[]> {
+  const opened = openedLiveCharacters(tx, tableId);
+  if (opened) return opened.filter((c) => c.kind === "pc" && c.status === "active");
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character"
     WHERE table_id = ${tableId} AND kind = 'pc' AND status = 'active' AND deleted_at IS NULL
@@ -205,6 +234,9 @@ export async function livePlayerCharactersActiveRetiredOrDead(
   tx: Db | Tx,
   tableId: number,
 ): Promise<Character[]> {
+  const opened = openedLiveCharacters(tx, tableId);
+  if (opened)
+    return opened.filter((c) => c.kind === "pc" && ["active", "retired", "dead"].includes(c.status));
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character"
     WHERE table_id = ${tableId} AND kind = 'pc' AND status IN ('active', 'retired', 'dead') AND deleted_at IS NULL
@@ -295,6 +327,8 @@ export async function activeTablesWithOwnedPlayerCharacter(
 
 /** The table's live player characters that have a player (an owner), oldest first. */
 export async function livePlayerCharactersWithOwner(tx: Db | Tx, tableId: number): Promise<Character[]> {
+  const opened = openedLiveCharacters(tx, tableId);
+  if (opened) return opened.filter((c) => c.kind === "pc" && c.ownerUserId !== null);
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character"
     WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND owner_user_id IS NOT NULL
@@ -312,6 +346,9 @@ export async function livePlayerCharactersActiveIncapacitatedOrDead(
   tx: Db | Tx,
   tableId: number,
 ): Promise<Character[]> {
+  const opened = openedLiveCharacters(tx, tableId);
+  if (opened)
+    return opened.filter((c) => c.kind === "pc" && ["active", "incapacitated", "dead"].includes(c.status));
   return sqlFor(tx).rows<Character>`
     SELECT * FROM "character"
     WHERE table_id = ${tableId} AND kind = 'pc' AND deleted_at IS NULL AND status IN ('active', 'incapacitated', 'dead')

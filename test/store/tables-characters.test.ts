@@ -1,18 +1,26 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  activePlayerCharacters,
   characterNames,
   createCharacter,
   deleteCharacter,
+  liveCharacterById,
   liveCharacterByKey,
   liveCharacterNamesContaining,
   liveCharacterOfSign,
+  livePlayerCharactersActiveIncapacitatedOrDead,
+  livePlayerCharactersActiveRetiredOrDead,
+  livePlayerCharactersWithOwner,
+  liveTableCharacters,
+  liveTableCharactersRead,
   ownedCharacters,
   ownedCharactersRead,
   renameCharacter,
+  setCharacterStatus,
   tableCharacters,
 } from "../../src/store/characters.js";
-import { type Db, inTransaction, outsideTransaction } from "../../src/store/db.js";
+import { type Db, inTransaction, outsideTransaction, type Tx } from "../../src/store/db.js";
 import {
   activeTable,
   archiveTable,
@@ -22,6 +30,7 @@ import {
   tableById,
 } from "../../src/store/tables.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
+import { recordSentStatements } from "../support/sent-statements.js";
 
 /**
  * The table and character stores (src/store/tables.ts, src/store/characters.ts): raw SQL that
@@ -262,5 +271,79 @@ describe("the table and character stores", () => {
       },
       [ownedCharactersRead.statement({ tableId: table.id, userId: "7" })],
     );
+  });
+  it("answers every lookup of a part of the table's live characters from the opening's read exactly as its query does", async () => {
+    const { table, ids } = await inTransaction(db, async (tx) => {
+      const table = await createTable(tx, place());
+      const ids: number[] = [];
+      const cases: Array<[string, string | null, string, string]> = [
+        ["Ann", "1", "pc", "active"],
+        ["Ben", "2", "pc", "retired"],
+        ["Cid", "2", "pc", "dead"],
+        ["Dot", "3", "pc", "incapacitated"],
+        ["Oni", null, "npc", "active"],
+        ["Imp", "1", "npc", "active"],
+        ["Gone", "1", "pc", "active"],
+      ];
+      for (const [name, owner, kind, status] of cases) {
+        const c = await createCharacter(tx, {
+          tableId: table.id,
+          name,
+          nameKey: name.toLowerCase(),
+          ownerUserId: owner,
+          kind,
+          strength: "medium",
+          zodiac: null,
+        });
+        await setCharacterStatus(tx, c.id, status);
+        ids.push(c.id);
+      }
+      await deleteCharacter(tx, { id: ids.at(-1)!, nameKey: "gone" }, new Date());
+      // Another table's character is never among them.
+      const other = await createTable(tx, place());
+      await createCharacter(tx, {
+        tableId: other.id,
+        name: "Ann",
+        nameKey: "ann",
+        ownerUserId: "1",
+        kind: "pc",
+        strength: "medium",
+        zodiac: null,
+      });
+      return { table, ids };
+    });
+    const lookups = (tx: Tx) =>
+      Promise.all([
+        liveTableCharacters(tx, table.id),
+        ownedCharacters(tx, table.id, "1"),
+        ownedCharacters(tx, table.id, "2"),
+        activePlayerCharacters(tx, table.id),
+        livePlayerCharactersActiveRetiredOrDead(tx, table.id),
+        livePlayerCharactersActiveIncapacitatedOrDead(tx, table.id),
+        livePlayerCharactersWithOwner(tx, table.id),
+        liveCharacterByKey(tx, table.id, "ben"),
+        liveCharacterByKey(tx, table.id, "ben", { except: ids[1] }),
+        liveCharacterByKey(tx, table.id, "gone"),
+        liveCharacterById(tx, table.id, ids[3]!),
+        liveCharacterById(tx, table.id, ids.at(-1)!),
+      ]);
+    const queried = await inTransaction(db, (tx) => lookups(tx));
+    const at = { tableId: table.id, userId: "1" };
+    const recording = recordSentStatements();
+    const fromOpening = await inTransaction(
+      db,
+      async (tx, [rows = []]) => {
+        tx.noteOpened(liveTableCharactersRead, liveTableCharactersRead.scope(at), rows);
+        recording.sent.length = 0;
+        const found = await lookups(tx);
+        return { found, sent: [...recording.sent] };
+      },
+      [liveTableCharactersRead.statement(at)],
+    ).finally(() => recording.stop());
+    // Not one lookup queried; each found what its query found.
+    expect(fromOpening.sent).toEqual([]);
+    expect(fromOpening.found).toEqual(queried);
+    expect(queried[1]!.map((c) => c.name)).toEqual(["Ann", "Imp"]);
+    expect(queried[5]!.map((c) => c.name)).toEqual(["Ann", "Cid", "Dot"]);
   });
 });

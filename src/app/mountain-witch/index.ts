@@ -1,3 +1,4 @@
+import { liveTableCharactersRead } from "../../store/characters.js";
 import { openFlowsRead } from "../flows.js";
 import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { mwAutocompleteSources } from "./autocomplete.js";
@@ -9,6 +10,7 @@ import { damageUseCases } from "./damage.js";
 import { duelUseCases } from "./duel.js";
 import { fateUseCases } from "./fates.js";
 import { conflictFlow, duelFlow, trustRoundFlow } from "./flow-states.js";
+import { trustLinksRead } from "./shared.js";
 import { hooks as sheetHooks, sheetUseCases } from "./sheet.js";
 import { trustUseCases } from "./trust.js";
 
@@ -27,6 +29,11 @@ export const useCases: UseCase<any>[] = [
 export const autocompleteSources: AutocompleteSource[] = mwAutocompleteSources;
 export const hooks: SystemHooks = {
   ...sheetHooks,
-  // Conflict, duel and trust-round actions load their flow first.
-  openingReads: [openFlowsRead(conflictFlow, duelFlow, trustRoundFlow)],
+  // Conflict, duel and trust-round actions load their flow first; most actions look up the table's
+  // characters (by name, the matrix's names) and its trust matrix.
+  openingReads: [
+    openFlowsRead(conflictFlow, duelFlow, trustRoundFlow),
+    liveTableCharactersRead,
+    trustLinksRead,
+  ],
 };

@@ -27,8 +27,8 @@ import {
   saveCharacterSheet,
   setCharacterStatus,
 } from "../../store/characters.js";
-import { sqlFor, type Tx } from "../../store/db.js";
-import { intArray } from "../../store/sql.js";
+import { type OpeningRead, sqlFor, type Tx } from "../../store/db.js";
+import { intArray, literalSql, modelFromRow } from "../../store/sql.js";
 import { setTableState } from "../../store/tables.js";
 import { findCharacter } from "../access.js";
 import type { KnownIntent } from "../intents.js";
@@ -147,7 +147,21 @@ export async function clearDamage(
     UPDATE damage_entry SET cleared_at = ${ctx.now} WHERE id = ANY(${intArray(ids)}::int[]) AND cleared_at IS NULL`;
 }
 
+/**
+ * The table's trust matrix, which most Mountain Witch actions read (trust shown, spent, given):
+ * read with the opening (the game's `openingReads`), taken by `trustLinks` until the transaction
+ * writes trust_link.
+ */
+export const trustLinksRead: OpeningRead = {
+  statement: ({ tableId }) => literalSql`
+    SELECT giver_id, holder_id, value, points FROM trust_link WHERE table_id = ${tableId} ORDER BY giver_id, holder_id`,
+  scope: ({ tableId }) => String(tableId),
+  table: "trust_link",
+};
+
 export async function trustLinks(tx: Tx, tableId: number): Promise<TrustLink[]> {
+  const opened = tx.openedRows(trustLinksRead, String(tableId));
+  if (opened) return opened.map((row) => modelFromRow<TrustLink>(row));
   return sqlFor(tx).rows<TrustLink>`
     SELECT giver_id, holder_id, value, points FROM trust_link WHERE table_id = ${tableId} ORDER BY giver_id, holder_id`;
 }
