@@ -2,7 +2,7 @@ import type { GameTable } from "../generated/prisma/client.js";
 import { langFromLocale } from "../i18n/index.js";
 import type { DiceSource } from "../rules/dice.js";
 import { DomainError } from "../rules/errors.js";
-import { ownedCharactersRead } from "../store/characters.js";
+import { liveTableCharactersRead, ownedCharactersRead } from "../store/characters.js";
 import { type Db, inTransaction, type OpeningRead, outsideTransaction } from "../store/db.js";
 import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
 import { activeTable, lockTable, lockTableStatement } from "../store/tables.js";
@@ -91,7 +91,9 @@ function recorded(rows: Record<string, unknown>[]): { fresh: boolean; table: Gam
 
 /** What a mutating action at a table reads with its lock: the actor's characters, and what the game names. */
 function openingReadsAt(system: string): readonly OpeningRead[] {
-  return [ownedCharactersRead, ...(hooksFor(system).openingReads ?? [])];
+  const game = hooksFor(system).openingReads ?? [];
+  // A game that reads all the table's live characters has the actor's own among them.
+  return game.includes(liveTableCharactersRead) ? game : [ownedCharactersRead, ...game];
 }
 
 /**

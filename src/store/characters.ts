@@ -169,6 +169,9 @@ export async function liveTableCharacters(tx: Db | Tx, tableId: number): Promise
 
 /** The table's character by id, deleted or not (a flow still names it), or null. */
 export async function characterAtTable(tx: Db | Tx, tableId: number, id: number): Promise<Character | null> {
+  // A live one is among the opening's; a deleted one is not, so it is queried.
+  const live = openedLiveCharacters(tx, tableId)?.find((c) => c.id === id);
+  if (live) return live;
   return sqlFor(tx).one<Character>`SELECT * FROM "character" WHERE id = ${id} AND table_id = ${tableId}`;
 }
 

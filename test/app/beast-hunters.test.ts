@@ -119,8 +119,8 @@ describe("Beast Hunters use cases", () => {
     expect(replyText(spent)).toContain("28 → 27");
     const trips = recording.sent.filter((text) => !text.startsWith("INSERT INTO user_language"));
     expect(trips).toHaveLength(2);
-    // The lock and the interaction's record, the GM's characters, the reserve, the open challenge
-    // (a spend is refused while one is open); then the writes.
+    // The lock and the interaction's record, the reserve, the open challenge (a spend is refused
+    // while one is open), the table's characters (the GM's among them); then the writes.
     expect(trips[0]?.startsWith("BEGIN;")).toBe(true);
     expect(trips[0]?.match(/EXECUTE /g)).toHaveLength(4);
     expect(trips[1]?.endsWith("COMMIT")).toBe(true);

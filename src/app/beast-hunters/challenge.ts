@@ -8,7 +8,7 @@ import {
   refundReserve,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
-import { characterById, creditVictoryPoints, setCharacterStatus } from "../../store/characters.js";
+import { characterAtTable, creditVictoryPoints, setCharacterStatus } from "../../store/characters.js";
 import { actingCharacter, isGm } from "../access.js";
 import {
   findOpenFlow,
@@ -135,7 +135,7 @@ async function settle(ctx: ActionContext, table: GameTable, state: ChallengeStat
       .filter((id) => isHunter(state, id)),
   );
   for (const id of hunterIds) {
-    const character = await characterById(ctx.tx, Number(id));
+    const character = await characterAtTable(ctx.tx, table.id, Number(id));
     if (!character) throw new Error(`character ${id} not found`);
     const sheet = hunterSheet(character);
     const damage = state.participants.find((p) => p.id === id)!.damage;
@@ -266,7 +266,7 @@ export async function turnPing(
   if (!p) return null;
   let userId: string | null = table.gmUserId;
   if (p.side === "hunters") {
-    const owner = await characterById(ctx.tx, Number(p.id));
+    const owner = await characterAtTable(ctx.tx, table.id, Number(p.id));
     userId = owner?.ownerUserId ?? null;
   }
   if (!userId) return null;

@@ -1,5 +1,6 @@
 import { t } from "../../i18n/index.js";
 import { newHunterSheet } from "../../rules/beast-hunters/index.js";
+import { liveTableCharactersRead } from "../../store/characters.js";
 import { findOpenFlow, openFlowsRead } from "../flows.js";
 import type { AutocompleteSource, SystemHooks, UseCase } from "../use-case.js";
 import { resourceNames, targetNames, taskNames, traitNames } from "./autocomplete.js";
@@ -120,8 +121,9 @@ export const useCases: UseCase<any>[] = [
 export const autocompleteSources: AutocompleteSource[] = [traitNames, resourceNames, taskNames, targetNames];
 
 export const hooks: SystemHooks = {
-  // A challenge's (or a negotiation's) actions load its flow first; spends and strikes, the reserve.
-  openingReads: [reserveRead, openFlowsRead(challengeFlow, negotiationFlow)],
+  // A challenge's (or a negotiation's) actions load its flow first, and the hunters in it (whose
+  // turn it is, the boxes they mark); spends and strikes, the reserve.
+  openingReads: [reserveRead, openFlowsRead(challengeFlow, negotiationFlow), liveTableCharactersRead],
   async onCharacterCreated(ctx, character) {
     // Creation starts from initiative 1 and one box per stage in every sphere.
     if (character.kind === "pc") await saveHunterSheet(ctx.tx, character.id, newHunterSheet());
