@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Executed } from "../../src/app/execute.js";
 import type { Intent } from "../../src/app/intent.js";
+import { activeDamage, activeDamageRead } from "../../src/app/mountain-witch/shared.js";
 import type { Effect } from "../../src/app/use-case.js";
 import type { MessageView } from "../../src/app/views.js";
 import { scriptedDice } from "../../src/rules/dice.js";
+import { inTransaction } from "../../src/store/db.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 import { recordSentStatements } from "../support/sent-statements.js";
 
@@ -204,7 +206,7 @@ describe("The Mountain Witch use cases", () => {
     ]);
   });
 
-  it("a join from the panel reads its conflict with the table's lock: three round trips, none of them for the flow", async () => {
+  it("a join from the panel reads its conflict and the damage its panel shows with the table's lock: two round trips", async () => {
     const started = await run(GM, { type: "conflict.start", opponent: "Kappa" });
     const flowId = started.result.replyIsPanelOf!;
     const recording = recordSentStatements();
@@ -216,16 +218,53 @@ describe("The Mountain Witch use cases", () => {
     }
     expect(viewText(joined.result.reply)).toContain("Akio");
     const trips = recording.sent.filter((text) => !text.startsWith("INSERT INTO user_language"));
-    // The lock with the conflict (and the player's characters); the panel's damage read, after the
-    // conflict's new state; the COMMIT with the log.
+    // The lock with the conflict, the table's characters and its damage; the COMMIT with the
+    // conflict's new state and the log.
     expect(trips[0]?.startsWith("BEGIN;")).toBe(true);
-    expect(trips.slice(1).filter((text) => /\bFROM flow\b/.test(text))).toEqual([]);
-    expect(trips).toHaveLength(3);
+    expect(trips.slice(1).filter((text) => /\bFROM (flow|damage_entry)\b/.test(text))).toEqual([]);
+    expect(trips).toHaveLength(2);
     const stored = await app.db.flow.findUniqueOrThrow({ where: { id: flowId } });
     expect(JSON.stringify(stored.state)).toContain(
       `"id":${(await app.db.character.findFirstOrThrow({ where: { name: "Akio" } })).id}`,
     );
     await run(GM, { type: "conflict.end", flowId });
+  });
+
+  it("the damage in effect read with the opening is what its query finds, for the characters asked about", async () => {
+    const table = await app.db.gameTable.findFirstOrThrow({ where: { channelId: CHANNEL } });
+    const akio = await app.db.character.findFirstOrThrow({ where: { name: "Akio" } });
+    const bo = await app.db.character.findFirstOrThrow({ where: { name: "Bo" } });
+    const chi = await app.db.character.findFirstOrThrow({ where: { name: "Chi" } });
+    const at = { tableId: table.id, userId: GM.id };
+    const seen = await inTransaction(app.db, async (tx) => {
+      const add = (characterId: number, duration: string, cleared: boolean) =>
+        tx.sql().run`
+            INSERT INTO damage_entry (table_id, character_id, duration, cleared_at, created_at)
+            VALUES (${table.id}, ${characterId}, ${duration}, ${cleared ? new Date() : null}, ${new Date()})`;
+      // In effect, cleared, taken out (never a penalty), in effect, one not asked about; then what
+      // a query finds, and what the opening's statement read now hands out.
+      await add(akio.id, "chapter", false);
+      await add(akio.id, "chapter", true);
+      await add(bo.id, "taken-out", false);
+      await add(bo.id, "scene", false);
+      await add(chi.id, "chapter", false);
+      const queried = await activeDamage(tx, table.id, [akio.id, bo.id, -1]);
+      const [opened = []] = await tx.batch([activeDamageRead.statement(at)]);
+      tx.noteOpened(activeDamageRead, activeDamageRead.scope(at), opened);
+      const recording = recordSentStatements();
+      const fromOpening = await activeDamage(tx, table.id, [akio.id, bo.id, -1]).finally(() =>
+        recording.stop(),
+      );
+      throw Object.assign(new Error("roll back"), { seen: { queried, fromOpening, sent: recording.sent } });
+    }).catch((error: { seen?: unknown }) => error.seen as Record<string, unknown>);
+    expect(seen.sent).toEqual([]);
+    expect(seen.fromOpening).toEqual(seen.queried);
+    expect(
+      Object.values(seen.queried as Record<number, { duration: string }[]>)
+        .flat()
+        .map((d) => d.duration)
+        .sort(),
+    ).toEqual(["chapter", "scene"]);
   });
 
   it("two clicks on 'assist' with the last trust point at the same moment: exactly one spend", async () => {

@@ -174,6 +174,7 @@ export const conflictKill = mwAction("conflict.kill", "public change", async (ct
 async function rollOne(ctx: Ctx, table: GameTable, flow: TypedFlow<ConflictState>) {
   const damage = await activeDamage(
     ctx.tx,
+    table.id,
     flow.state.participants.map((p) => p.id),
   );
   const { state, result } = rollConflict(flow.state, ctx.dice, damage);

@@ -73,13 +73,14 @@ export async function outsideNames(
 
 export async function panel(
   ctx: Pick<ActionContext, "tx" | "publicLang">,
-  flow: { id: number },
+  flow: { id: number; tableId: number },
   state: ConflictState,
 ) {
   const penalties: Record<number, number> = {};
   if (state.phase === "open") {
     const damage = await activeDamage(
       ctx.tx,
+      flow.tableId,
       state.participants.map((p) => p.id),
     );
     for (const [id, entries] of Object.entries(damage)) penalties[Number(id)] = damagePenalty(entries);

@@ -219,7 +219,10 @@ export const duelAccept = mwAction("duel.accept", "public change", async (ctx) =
   await requireOpponentPlayer(ctx, flow);
   // Accept and Decline are on the public challenge panel only.
   await adoptPanel(ctx, flow);
-  const damage = await activeDamage(ctx.tx, [flow.state.duel.a.characterId, flow.state.duel.b.characterId]);
+  const damage = await activeDamage(ctx.tx, flow.tableId, [
+    flow.state.duel.a.characterId,
+    flow.state.duel.b.characterId,
+  ]);
   const duel = acceptDuel(flow.state.duel, ctx.dice, damage);
   await clearDamage(ctx, duel.expiredDamageIds);
   await logSecretDice(ctx, table, duel, ["a", "b"]);
@@ -333,7 +336,7 @@ export const duelRound = mwAction("duel.round", "public change", async (ctx) => 
   const ids = [flow.state.duel.a.characterId, flow.state.duel.b.characterId];
   const fighters = await characterStatuses(ctx.tx, ids);
   if ([...fighters.values()].some((status) => status !== "active")) refuse("errors.mw.duelOver");
-  const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, ids));
+  const duel = nextDuelRound(flow.state.duel, ctx.dice, await activeDamage(ctx.tx, table.id, ids));
   await clearDamage(ctx, duel.expiredDamageIds);
   await logSecretDice(ctx, table, duel, ["a", "b"]);
   await saveFlowState(ctx.tx, duelFlow, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });

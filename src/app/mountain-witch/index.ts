@@ -10,7 +10,7 @@ import { damageUseCases } from "./damage.js";
 import { duelUseCases } from "./duel.js";
 import { fateUseCases } from "./fates.js";
 import { conflictFlow, duelFlow, trustRoundFlow } from "./flow-states.js";
-import { trustLinksRead } from "./shared.js";
+import { activeDamageRead, trustLinksRead } from "./shared.js";
 import { hooks as sheetHooks, sheetUseCases } from "./sheet.js";
 import { trustUseCases } from "./trust.js";
 
@@ -30,10 +30,11 @@ export const autocompleteSources: AutocompleteSource[] = mwAutocompleteSources;
 export const hooks: SystemHooks = {
   ...sheetHooks,
   // Conflict, duel and trust-round actions load their flow first; most actions look up the table's
-  // characters (by name, the matrix's names) and its trust matrix.
+  // characters (by name, the matrix's names) and its trust matrix; panels and dice, its damage.
   openingReads: [
     openFlowsRead(conflictFlow, duelFlow, trustRoundFlow),
     liveTableCharactersRead,
     trustLinksRead,
+    activeDamageRead,
   ],
 };

@@ -118,17 +118,36 @@ export function refOf(character: Character): CharacterRef {
 }
 
 /** Active damage entries by character, in the rules' shape. */
+/**
+ * The table's damage still in effect, which a conflict's or a duel's panel and dice read (the
+ * penalties): read with the opening (the game's `openingReads`), taken by `activeDamage` until
+ * the transaction writes damage_entry.
+ */
+export const activeDamageRead: OpeningRead = {
+  statement: ({ tableId }) => literalSql`
+    SELECT id, character_id, duration, ability, condition FROM damage_entry
+    WHERE table_id = ${tableId} AND cleared_at IS NULL AND duration <> 'taken-out'
+    ORDER BY id`,
+  scope: ({ tableId }) => String(tableId),
+  table: "damage_entry",
+};
+
+/** The damage in effect on these characters of the table (obstacles, with ids below 1, have none), by character. */
 export async function activeDamage(
   tx: Tx,
+  tableId: number,
   characterIds: readonly number[],
 ): Promise<Record<number, DamageEntry[]>> {
   const ids = characterIds.filter((id) => id > 0);
-  const rows = ids.length
-    ? await sqlFor(tx).rows<DamageEntry>`
+  const opened = tx.openedRows(activeDamageRead, String(tableId));
+  const rows = opened
+    ? opened.map((row) => modelFromRow<DamageEntry>(row)).filter((entry) => ids.includes(entry.characterId))
+    : ids.length
+      ? await sqlFor(tx).rows<DamageEntry>`
         SELECT id, character_id, duration, ability, condition FROM damage_entry
         WHERE character_id = ANY(${intArray(ids)}::int[]) AND cleared_at IS NULL AND duration <> 'taken-out'
         ORDER BY id`
-    : [];
+      : [];
   const out: Record<number, DamageEntry[]> = {};
   for (const r of rows) {
     const list = out[r.characterId] ?? [];
