@@ -117,7 +117,6 @@ export function refOf(character: Character): CharacterRef {
   };
 }
 
-/** Active damage entries by character, in the rules' shape. */
 /**
  * The table's damage still in effect, which a conflict's or a duel's panel and dice read (the
  * penalties): read with the opening (the game's `openingReads`), taken by `activeDamage` until
@@ -132,7 +131,7 @@ export const activeDamageRead: OpeningRead = {
   table: "damage_entry",
 };
 
-/** The damage in effect on these characters of the table (obstacles, with ids below 1, have none), by character. */
+/** The damage in effect on these characters of the table, by character, in the rules' shape (obstacles, ids below 1, have none). */
 export async function activeDamage(
   tx: Tx,
   tableId: number,
