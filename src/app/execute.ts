@@ -5,7 +5,7 @@ import { DomainError } from "../rules/errors.js";
 import { liveTableCharactersRead, ownedCharactersRead } from "../store/characters.js";
 import { type Db, inTransaction, type OpeningRead, outsideTransaction } from "../store/db.js";
 import { type BatchedStatement, literalSql, modelFromRow } from "../store/sql.js";
-import { activeTable, lockTable, lockTableStatement } from "../store/tables.js";
+import { activeTable, lockTableStatement, tableById } from "../store/tables.js";
 import { recordingDice, storeRolledDice } from "./dice-record.js";
 import { hooksFor } from "./hooks.js";
 import type { Intent } from "./intent.js";
@@ -35,7 +35,7 @@ export interface Executed {
   table: GameTable | null;
 }
 
-export { activeTable, lockTable } from "../store/tables.js";
+export { activeTable } from "../store/tables.js";
 
 export class UseCaseRegistry {
   private readonly byType = new Map<string, UseCase[]>();
@@ -107,7 +107,11 @@ export async function lockTableForAction(
   tableId: number,
   system: System,
 ): Promise<GameTable> {
-  if (!ctx.tx.isTransaction) return lockTable(ctx.tx, tableId);
+  if (!ctx.tx.isTransaction) {
+    const table = await tableById(ctx.tx, tableId);
+    if (!table) throw new Error(`game_table ${tableId} not found`);
+    return table;
+  }
   const scope = { tableId, userId: ctx.actor.userId };
   const reads = openingReadsAt(system);
   const [locked = [], ...opened] = await ctx.tx.batch([

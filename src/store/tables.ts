@@ -19,14 +19,10 @@ export async function activeTable(tx: Db | Tx, channelId: string): Promise<GameT
     .one<GameTable>`SELECT * FROM game_table WHERE active_channel_id = ${channelId}`;
 }
 
-/** Locks the table row for the rest of the transaction: actions on one table happen one at a time. */
-export async function lockTable(tx: Tx, tableId: number): Promise<GameTable> {
-  const table = await sqlFor(tx).one<GameTable>`SELECT * FROM game_table WHERE id = ${tableId} FOR UPDATE`;
-  if (!table) throw new Error(`game_table ${tableId} not found`);
-  return table;
-}
-
-/** `lockTable`'s statement, for a `tx.batch` with the reads that come with the lock. */
+/**
+ * Locks the table row for the rest of the transaction (actions on one table happen one at a time):
+ * the statement, for a `tx.batch` with the reads that come with the lock (`lockTableForAction`).
+ */
 export function lockTableStatement(tableId: number): BatchedStatement {
   return literalSql`SELECT * FROM game_table WHERE id = ${tableId} FOR UPDATE`;
 }

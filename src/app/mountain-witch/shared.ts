@@ -349,9 +349,6 @@ export async function ownCharacterAt(
   characterId?: number,
 ): Promise<Character> {
   if (characterId !== undefined) {
-    // Usually one of the actor's own, read with the table's lock; any other is looked up to say why not.
-    const own = (await ownedCharacters(ctx.tx, table.id, ctx.actor.userId)).find((c) => c.id === characterId);
-    if (own) return own;
     const c = await liveCharacterById(ctx.tx, table.id, characterId);
     if (!c) refuse("errors.character.notFound", { name: `#${characterId}` });
     if (c.ownerUserId !== ctx.actor.userId) refuse("errors.notYourCharacter", { name: c.name });
