@@ -253,6 +253,8 @@ describe("Beast Hunters use cases", () => {
     const strike = await app.run(PLAYER, { type: "challenge.strike", dice: 3 });
     expect(replyText(strike)).toContain("**16** → knockout");
     expect(replyText(strike)).toContain("The hunters win");
+    // One hunter: the rating divides evenly, so no remainder is named.
+    expect(replyText(strike)).toContain("(rating 7 shared by the hunters standing).");
     const { flow, state } = await flowState();
     expect(flow.status).toBe("closed");
     expect(state.outcome).toMatchObject({ winner: "hunters", reason: "beaten", vp: { [yakharaId]: 7 } });

@@ -298,7 +298,8 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
             refund: event.outcome.refund,
             rating: state.rating,
             vp: vpList(state, event.outcome.vp),
-            striker: event.outcome.striker ? n(event.outcome.striker) : "—",
+            remainder: event.outcome.remainder?.points ?? 0,
+            remainderTo: event.outcome.remainder ? n(event.outcome.remainder.to) : "",
           },
         },
       ];

@@ -114,6 +114,7 @@ const challengeState: z.ZodType<ChallengeState> = z.object({
       refund: z.number(),
       vp: byId,
       striker: z.string().nullable().optional(),
+      remainder: z.object({ to: z.string(), points: z.number() }).optional(),
       lostAdventure: z.array(z.string()),
       retired: z.array(z.string()),
     })

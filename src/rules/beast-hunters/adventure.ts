@@ -114,8 +114,23 @@ export function splitChallengeVp(
   const vp: Record<string, number> = {};
   if (standing.length === 0 || rating <= 0) return vp;
   const share = Math.floor(rating / standing.length);
-  const remainder = rating - share * standing.length;
-  const gets = striker !== null && standing.includes(striker) ? striker : standing[0]!;
-  for (const id of standing) vp[id] = share + (id === gets ? remainder : 0);
+  const remainder = challengeVpRemainder(rating, standing, striker);
+  for (const id of standing) vp[id] = share + (id === remainder?.to ? remainder.points : 0);
   return vp;
+}
+
+/**
+ * Who gets the remainder of `splitChallengeVp`'s even split, and how many points it is: the
+ * defeating striker if still standing, else the first standing hunter. Null when the rating
+ * divides evenly (or nobody stands).
+ */
+export function challengeVpRemainder(
+  rating: number,
+  standing: readonly string[],
+  striker: string | null,
+): { to: string; points: number } | null {
+  if (standing.length === 0 || rating <= 0) return null;
+  const points = rating % standing.length;
+  if (points === 0) return null;
+  return { to: striker !== null && standing.includes(striker) ? striker : standing[0]!, points };
 }

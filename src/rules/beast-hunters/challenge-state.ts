@@ -102,6 +102,8 @@ export interface ChallengeOutcome {
   vp: Record<string, number>;
   /** The hunter whose strike defeated the last obstacle (the remainder of the split is theirs). */
   striker?: string | null;
+  /** Who got the remainder of the split and how many points (`challengeVpRemainder`); absent when it divided evenly. */
+  remainder?: { to: string; points: number };
   /** Hunters who took fatal damage and survived: they lose the adventure. */
   lostAdventure: string[];
   /** Hunters who took fatal damage to win: they win the adventure and retire. */

@@ -19,7 +19,7 @@
  */
 import { type DiceSource, rollMany } from "../dice.js";
 import { refuse } from "../errors.js";
-import { splitChallengeVp } from "./adventure.js";
+import { challengeVpRemainder, splitChallengeVp } from "./adventure.js";
 import {
   type ActionResult,
   type ApReason,
@@ -864,12 +864,14 @@ function finish(
   const hunters = state.participants.filter((p) => p.side === "hunters");
   const standing = hunters.filter((h) => h.status === "in").map((h) => h.id);
   const vp = winner === "hunters" ? splitChallengeVp(state.rating, standing, striker) : {};
+  const remainder = winner === "hunters" ? challengeVpRemainder(state.rating, standing, striker) : null;
   const outcome: ChallengeOutcome = {
     winner,
     reason,
     refund: reason === "giveUp" ? state.cost : 0,
     vp,
     ...(winner === "hunters" && striker !== null ? { striker } : {}),
+    ...(remainder ? { remainder } : {}),
     lostAdventure: hunters.filter((h) => h.status === "fatal").map((h) => h.id),
     retired: hunters.filter((h) => h.status === "retired").map((h) => h.id),
   };

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   afterFatalChoice,
   asAdventure,
+  challengeVpRemainder,
   endAdventure,
   finalStanding,
   newAdventure,
@@ -53,6 +54,16 @@ describe("victory points with several hunters ([decision]: the seed is written f
     expect(splitChallengeVp(8, ["yak", "borak", "dakh"], null)).toEqual({ yak: 4, borak: 2, dakh: 2 });
     expect(splitChallengeVp(7, ["yak"], "yak")).toEqual({ yak: 7 });
     expect(splitChallengeVp(7, [], null)).toEqual({});
+  });
+
+  it("names who gets the remainder, and how much: the striker standing, else the first hunter standing; none when it divides", () => {
+    expect(challengeVpRemainder(8, ["yak", "borak", "dakh"], "dakh")).toEqual({ to: "dakh", points: 2 });
+    expect(challengeVpRemainder(8, ["yak", "borak", "dakh"], null)).toEqual({ to: "yak", points: 2 });
+    // The striker fell after the strike: the first standing hunter gets it, as the split gives it.
+    expect(challengeVpRemainder(3, ["yak", "borak"], "dakh")).toEqual({ to: "yak", points: 1 });
+    expect(splitChallengeVp(3, ["yak", "borak"], "dakh")).toEqual({ yak: 2, borak: 1 });
+    expect(challengeVpRemainder(6, ["yak", "borak", "dakh"], "dakh")).toBeNull();
+    expect(challengeVpRemainder(7, [], null)).toBeNull();
   });
 
   it("the split always sums to the rating and differs by at most the remainder", () => {

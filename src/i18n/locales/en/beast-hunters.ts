@@ -287,7 +287,7 @@ export default {
   "bh.event.gmConceded": "The GM concedes.",
   "bh.event.turn": "➡️ {name}'s turn.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}{winner, select, hunters { (rating {rating} shared by the hunters standing; the remainder to {striker})} other {}}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
+    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}{winner, select, hunters { (rating {rating} shared by the hunters standing{remainder, plural, =0 {} one {; the remaining # point to {remainderTo}} other {; the remaining # points to {remainderTo}}})} other {}}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
   "errors.bh.noReserve": "No reserve is set here: the hunters set it with `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly":
     "Only a hunter at this table (a player with a character) or the GM can set the reserve.",

@@ -294,7 +294,7 @@ export default {
   "bh.event.gmConceded": "Ведущий сдаётся.",
   "bh.event.turn": "➡️ Ходит {name}.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}{winner, select, hunters { (рейтинг {rating} делят устоявшие охотники, остаток — {striker})} other {}}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
+    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}{winner, select, hunters { (рейтинг {rating} делят устоявшие охотники{remainder, plural, =0 {} one {, остаток # очко — {remainderTo}} few {, остаток # очка — {remainderTo}} many {, остаток # очков — {remainderTo}} other {, остаток # очка — {remainderTo}}})} other {}}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
   "errors.bh.noReserve": "Резерв не задан: охотники задают его командой `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly": "Резерв задают охотники за этим столом (игроки с персонажами) или ведущий.",
   "errors.bh.challengeOpen":
