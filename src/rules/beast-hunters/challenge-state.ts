@@ -100,7 +100,7 @@ export interface ChallengeOutcome {
   refund: number;
   /** Challenge VP per hunter: the rating (never multiplied), shared by the hunters still standing. */
   vp: Record<string, number>;
-  /** The hunter whose strike defeated the last obstacle (the remainder of the split is theirs). */
+  /** The hunter whose strike defeated the last obstacle (the split's remainder is theirs if still standing: `remainder`). */
   striker?: string | null;
   /** Who got the remainder of the split and how many points (`challengeVpRemainder`); absent when it divided evenly. */
   remainder?: { to: string; points: number };
