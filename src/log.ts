@@ -50,7 +50,7 @@ function prettyStream(destination?: DestinationStream): DestinationStream {
 }
 
 /** How long a log line may wait in the buffer before it is written (lines are written in batches). */
-const LOG_FLUSH_MS = 200;
+export const LOG_FLUSH_MS = 200;
 
 /**
  * Standard output in batches: a line per interaction written on its own cost the bot a system call

@@ -4,7 +4,6 @@ import { Session } from "node:inspector";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { type Client, Events, type Interaction, ShardingManager } from "discord.js";
-import pino from "pino";
 import { commands } from "../commands/index.js";
 import type { AppDeps } from "./app/execute.js";
 import { gamesOfGuild, guildsWithTables } from "./app/guild-games.js";
@@ -239,13 +238,7 @@ async function runShardingManager(config: Config, shardCount: number) {
 }
 
 async function runBot(config: Config) {
-  // Asynchronous writes: a log line per interaction must not cost a blocking write(2) each
-  // (pino still flushes what is buffered when the process exits).
-  const log = createLogger(
-    config.LOG_LEVEL,
-    config.LOG_FORMAT === "json" ? pino.destination({ dest: 1, sync: false }) : undefined,
-    config.LOG_FORMAT,
-  );
+  const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
   const metrics = createMetrics();
   const client = createClient({
     apiBase: config.DISCORD_API_BASE,

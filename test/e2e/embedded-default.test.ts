@@ -68,7 +68,7 @@ describe("e2e: the embedded database by default", () => {
     await double.waitForBot();
     const afterRestart = await double.slash(gm, channelId, "character", ["list"]).settled();
     expect(afterRestart.original?.text).toContain("Lira");
-    expect(bot.logs().some((l) => l.msg === "table cache listening for changes")).toBe(false);
+    expect((await bot.writtenLogs()).some((l) => l.msg === "table cache listening for changes")).toBe(false);
 
     // A crash leaves the embedded server running; the next start must take the data directory over.
     await bot.kill();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
+import { LOG_FLUSH_MS } from "../../src/log.js";
 import { createDb } from "../../src/store/db.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 import { DiscordDouble, type MessageView } from "./double/index.js";
@@ -12,6 +13,8 @@ import { DiscordDouble, type MessageView } from "./double/index.js";
 export class BotProcess {
   private child: ChildProcess | null = null;
   readonly output: string[] = [];
+  /** How many pieces its standard output arrived in (each at least one write by the bot). */
+  stdoutChunks = 0;
 
   /**
    * `built`: run the bot as `npm start` runs it after its build (dist/src/main.js) instead of the
@@ -56,7 +59,10 @@ export class BotProcess {
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) this.output.push(line);
     };
-    child.stdout?.on("data", collect);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      this.stdoutChunks++;
+      collect(chunk);
+    });
     child.stderr?.on("data", collect);
   }
 
@@ -69,6 +75,22 @@ export class BotProcess {
         return { msg: line };
       }
     });
+  }
+
+  /**
+   * The output once what the bot has logged so far is written: a running bot writes its lines in
+   * batches, at most LOG_FLUSH_MS late. For checks that a line is *not* there, or that every line
+   * of a run is (presence alone: `waitForLog`).
+   */
+  async writtenOutput(): Promise<readonly string[]> {
+    if (this.alive()) await new Promise((r) => setTimeout(r, 2 * LOG_FLUSH_MS + 200));
+    return this.output;
+  }
+
+  /** `logs()` once what the bot has logged so far is written (see `writtenOutput`). */
+  async writtenLogs(): Promise<Array<Record<string, unknown>>> {
+    await this.writtenOutput();
+    return this.logs();
   }
 
   async waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<void> {

@@ -240,7 +240,9 @@ describe("e2e: secrets audit of The Mountain Witch (duel dice, secret trust, dar
     expect(akioLog?.text).toContain(`Akio's secret duel dice: ${akioDice.join(", ")}`);
 
     // Before the reveal: no die face at all reached anyone but the two duellists (any message, any version).
-    expect(findSecretLeaks(e2e.double, /🎲 \d/, [akio, bo], { botOutput: e2e.bot.output })).toEqual([]);
+    expect(
+      findSecretLeaks(e2e.double, /🎲 \d/, [akio, bo], { botOutput: await e2e.bot.writtenOutput() }),
+    ).toEqual([]);
     // Every stored entry with dice is the owner's own.
     const withDice = await e2e.database.query<{
       action: string;
@@ -448,7 +450,9 @@ describe("e2e: secrets audit of The Mountain Witch (duel dice, secret trust, dar
         expect(reveal.text).toContain(`${giver} → ${holder}: ${before} → **${after}**`);
     // Revealed: in that one public message and nowhere else public (the panel only says the round is over).
     for (const [giver, user] of Object.entries(players) as Array<[keyof typeof changes, string]>) {
-      const leaks = findSecretLeaks(e2e.double, secretOf(giver), [user], { botOutput: e2e.bot.output });
+      const leaks = findSecretLeaks(e2e.double, secretOf(giver), [user], {
+        botOutput: await e2e.bot.writtenOutput(),
+      });
       expect(leaks.length).toBeGreaterThan(0);
       for (const leak of leaks) expect(leak).toMatch(new RegExp(`^message ${reveal.id} `));
     }

@@ -121,7 +121,7 @@ export async function auditSecret(
     const log = await readTableLogAs(e2e.double, viewer, channelId);
     expect(log.original?.text ?? log.followups[0]?.text ?? "", `/table log as ${viewer}`).not.toBe("");
   }
-  assertSecretNotLeaked(e2e.double, secret, entitledUserIds, { botOutput: e2e.bot.output });
+  assertSecretNotLeaked(e2e.double, secret, entitledUserIds, { botOutput: await e2e.bot.writtenOutput() });
   const rows = await e2e.database.query<{ id: string; visible_to: string | null; entry: string }>(
     "SELECT id::text, visible_to, json_build_array(summary, before, after, dice, reason)::text AS entry FROM log_entry",
   );

@@ -14,7 +14,8 @@ function buttonFor(view: MessageView | null | undefined, type: string): string {
 async function handledBy(bots: BotProcess[], interactionId: string): Promise<number> {
   const line = (l: Record<string, unknown>) => l.msg === "interaction" && l.interactionId === interactionId;
   await Promise.any(bots.map((b) => b.waitForLog(line, 5000)));
-  const which = bots.flatMap((b, i) => (b.logs().some(line) ? [i] : []));
+  const written = await Promise.all(bots.map((b) => b.writtenLogs()));
+  const which = written.flatMap((logs, i) => (logs.some(line) ? [i] : []));
   if (which.length !== 1)
     throw new Error(`interaction ${interactionId} handled by processes ${which.join(", ")}`);
   return which[0]!;

@@ -196,8 +196,20 @@ describe("e2e reliability: the bot under Discord faults and races", () => {
     expect(metricValue(metrics, "storybot_database_errors_total")).toBe(0);
   });
 
-  it("logs every interaction as structured JSON with id, command, guild, outcome and duration, and never the token", () => {
-    const lines = e2e.bot.logs().filter((l) => l.msg === "interaction");
+  it("writes its log lines in batches, not one write per interaction", async () => {
+    const chunksBefore = e2e.bot.stdoutChunks;
+    const linesBefore = (await e2e.bot.writtenOutput()).length;
+    for (let i = 0; i < 30; i++)
+      await e2e.double.slash(players[1]!, e2e.channelId, "roll", [], { expression: "1d6" }).settled();
+    const lines = (await e2e.bot.writtenOutput()).length - linesBefore;
+    expect(lines).toBeGreaterThanOrEqual(30);
+    // 30 answers take well under a second: a handful of batches (LOG_FLUSH_MS apart), not 30 writes.
+    expect(e2e.bot.stdoutChunks - chunksBefore).toBeLessThanOrEqual(lines / 3);
+  });
+
+  it("logs every interaction as structured JSON with id, command, guild, outcome and duration, and never the token", async () => {
+    const logs = await e2e.bot.writtenLogs();
+    const lines = logs.filter((l) => l.msg === "interaction");
     expect(lines.length).toBeGreaterThan(20);
     for (const line of lines) {
       expect(line).toMatchObject({
@@ -214,6 +226,6 @@ describe("e2e reliability: the bot under Discord faults and races", () => {
     expect(everything).not.toContain(e2e.double.token);
     // Nor any interaction token (they are credentials for 15 minutes).
     for (const interaction of e2e.double.interactions()) expect(everything).not.toContain(interaction.token);
-    expect(e2e.bot.logs().filter((l) => l.msg === "interaction failed")).toEqual([]);
+    expect(logs.filter((l) => l.msg === "interaction failed")).toEqual([]);
   });
 });

@@ -178,7 +178,7 @@ describe("e2e reliability: a bounded chaos run", () => {
     expect(redeliveries).toBeGreaterThan(10);
     expect(e2e.double.requests().filter((r) => r.fault).length, "5xx injected").toBeGreaterThanOrEqual(5);
     expect(
-      e2e.bot.logs().filter((l) => l.msg === "gateway resumed").length,
+      (await e2e.bot.writtenLogs()).filter((l) => l.msg === "gateway resumed").length,
       "gateway resumes",
     ).toBeGreaterThan(0);
     expect(undelivered).toBeLessThan(sent.length);

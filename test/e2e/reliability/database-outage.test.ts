@@ -68,7 +68,7 @@ describe("e2e reliability: database outage", () => {
     expect(e2e.double.lateInteractions()).toEqual([]);
     expect(e2e.double.failedInteractions()).toEqual([]);
     expect(e2e.bot.alive()).toBe(true);
-    expect(e2e.bot.logs().some((l) => l.msg === "database unavailable")).toBe(true);
+    await e2e.bot.waitForLog((l) => l.msg === "database unavailable");
   });
 
   it("reports the outage on /readyz (503, database:false) while /healthz stays up", async () => {
@@ -156,7 +156,7 @@ describe("e2e reliability: database outage", () => {
     const url = new URL(postgres.url);
     expect(waits[0]?.database).toBe(`${url.hostname}:${url.port}${url.pathname}`);
     expect(waits.slice(0, 2).map((l) => l.retryInMs)).toEqual([500, 1000]);
-    expect(bot.output.join("\n")).not.toContain(`${url.username}:${url.password}@`);
+    expect((await bot.writtenOutput()).join("\n")).not.toContain(`${url.username}:${url.password}@`);
     expect(bot.alive()).toBe(true);
 
     // The gateway is up meanwhile: a command is answered at once, privately, in the user's language.
