@@ -6,7 +6,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { type Client, Events, type Interaction, ShardingManager } from "discord.js";
 import { commands } from "../commands/index.js";
 import type { AppDeps } from "./app/execute.js";
-import { gamesOfGuild, guildsWithTables } from "./app/guild-games.js";
+import { gamesByGuild, gamesOfGuild, registeredCommandSets } from "./app/guild-games.js";
 import { autocompleteSources, createRegistry } from "./app/registry.js";
 import { TableCache } from "./app/table-cache.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
@@ -278,6 +278,8 @@ async function runBot(config: Config) {
       rest: client.rest,
       applicationId,
       gamesOf: async (guildId) => gamesOfGuild((await database).db, guildId),
+      registered: registeredCommandSets(async () => (await database).db, applicationId),
+      joinedAt: (guildId) => client.guilds.cache.get(guildId)?.joinedTimestamp,
       log,
       devGuildId: config.DEV_GUILD_ID,
     });
@@ -287,8 +289,9 @@ async function runBot(config: Config) {
     // games' commands are per guild: see src/discord/register.ts).
     const own = registrar;
     registration = own.registerGlobal();
-    void database
-      .then(async ({ db }) => own.syncGuilds(await guildsWithTables(db)))
+    // After the gateway's guilds have arrived: a guild's registration is known by when the bot joined it.
+    void Promise.all([database, gatewayReady])
+      .then(async ([{ db }]) => own.syncGuilds(await gamesByGuild(db)))
       .catch((error) => log.error({ err: error }, "command registration failed"));
   });
   const gatewayReady = new Promise<Client<true>>((resolve) => client.once(Events.ClientReady, resolve));
@@ -370,6 +373,13 @@ async function runBot(config: Config) {
       },
       () => (stopping ? undefined : unavailable(interaction)),
     );
+  });
+  // Added to a guild while running (discord.js emits this only for a guild it did not have): Discord
+  // dropped the bot's guild commands when it was removed, so a guild with tables gets them again.
+  client.on(Events.GuildCreate, (guild) => {
+    registrar
+      ?.guildJoined(guild.id)
+      .catch((error) => log.warn({ err: error, guildId: guild.id }, "guild commands not restored"));
   });
   client.on(Events.ShardResume, (shardId) => {
     metrics.reconnects.inc();

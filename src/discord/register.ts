@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   InteractionContextType,
   type REST,
@@ -38,6 +39,31 @@ export function guildCommandJson(
   });
 }
 
+const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
+
+/**
+ * What a guild's registration is known by: a digest of the JSON Discord was sent and of when the
+ * bot joined the guild (Discord drops an app's guild commands when it is removed; after it is
+ * added again, the same set must be put again).
+ */
+export function commandSetDigest(list: readonly CommandJson[], joinedAt?: number): string {
+  return registrationDigest(sha256(JSON.stringify(list)), joinedAt);
+}
+
+const registrationDigest = (setDigest: string, joinedAt: number | undefined) =>
+  sha256(`${setDigest}:${joinedAt ?? "?"}`);
+
+/**
+ * The sets registered on Discord, by guild, as this application last put them (stored, so that a
+ * restart does not put again what Discord already has).
+ */
+export interface RegisteredCommandSets {
+  /** Every guild's digest (`commandSetDigest`) of the set last put. */
+  load(): Promise<Map<string, string>>;
+  /** `guildId` now has the set of `digest`. */
+  save(guildId: string, digest: string): Promise<void>;
+}
+
 /** Waits before each retry of a failed registration; after the last one it gives up until the next change or restart. */
 const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 
@@ -50,6 +76,10 @@ export interface CommandRegistrarOptions {
   /** Development: the common commands go to this guild (they show at once) instead of globally. */
   devGuildId?: string;
   retryDelaysMs?: readonly number[];
+  /** Without it, start-up puts every guild's set. */
+  registered?: RegisteredCommandSets;
+  /** When the bot joined the guild (ms), if it is in it. */
+  joinedAt?: (guildId: string) => number | undefined;
 }
 
 /**
@@ -84,13 +114,15 @@ export class CommandRegistrar {
   syncGuild(guildId: string): Promise<boolean> {
     const waiting = this.waiting.get(guildId);
     if (waiting) return waiting;
-    const withCommon = guildId === this.options.devGuildId;
     const route = Routes.applicationGuildCommands(this.options.applicationId, guildId);
     const run = (this.tails.get(guildId) ?? Promise.resolve()).then(() => {
       // From here on a new request waits for this run to end and reads the games again.
       this.waiting.delete(guildId);
-      return this.attempt(`guild ${guildId}`, route, async () =>
-        guildCommandJson(await this.options.gamesOf(guildId), { withCommon }),
+      return this.attempt(
+        `guild ${guildId}`,
+        route,
+        async () => this.guildJson(guildId, await this.options.gamesOf(guildId)),
+        (list) => this.options.registered?.save(guildId, commandSetDigest(list, this.joinedAt(guildId))),
       );
     });
     this.waiting.set(guildId, run);
@@ -101,13 +133,50 @@ export class CommandRegistrar {
     return run;
   }
 
-  /** Brings many guilds up to date (start-up), a few overwrites at a time. */
-  async syncGuilds(guildIds: readonly string[], parallel = 4): Promise<void> {
+  /**
+   * Brings many guilds up to date (start-up), a few overwrites at a time. A guild whose set, from
+   * the games it has tables of, is the one stored as registered is left as it is: Discord has it.
+   */
+  async syncGuilds(gamesByGuild: ReadonlyMap<string, readonly Game[]>, parallel = 4): Promise<void> {
+    const registered = await this.options.registered?.load().catch((error: unknown) => {
+      this.options.log.warn({ err: error }, "registered command sets not read: putting every guild's");
+      return undefined;
+    });
+    const setDigests = new Map<string, string>(); // per set of games: guilds share a few sets
+    const digestOf = (guildId: string, games: readonly Game[]) => {
+      const key = `${guildId === this.options.devGuildId ? guildId : ""}:${games.join(",")}`;
+      let setDigest = setDigests.get(key);
+      if (setDigest === undefined) {
+        setDigest = sha256(JSON.stringify(this.guildJson(guildId, games)));
+        setDigests.set(key, setDigest);
+      }
+      return registrationDigest(setDigest, this.joinedAt(guildId));
+    };
+    const stale = [...gamesByGuild]
+      .filter(([guildId, games]) => registered?.get(guildId) !== digestOf(guildId, games))
+      .map(([guildId]) => guildId);
+    this.options.log.info(
+      { guilds: gamesByGuild.size, toRegister: stale.length },
+      "guild commands checked at start-up",
+    );
     let next = 0;
     const worker = async () => {
-      while (next < guildIds.length && !this.stopped) await this.syncGuild(guildIds[next++] as string);
+      while (next < stale.length && !this.stopped) await this.syncGuild(stale[next++] as string);
     };
     await Promise.all(Array.from({ length: parallel }, worker));
+  }
+
+  /** The bot was added to a guild while running: a guild with tables gets its games' commands again. */
+  async guildJoined(guildId: string): Promise<void> {
+    if ((await this.options.gamesOf(guildId)).length > 0) await this.syncGuild(guildId);
+  }
+
+  private joinedAt(guildId: string): number | undefined {
+    return this.options.joinedAt?.(guildId);
+  }
+
+  private guildJson(guildId: string, games: readonly Game[]): CommandJson[] {
+    return guildCommandJson(games, { withCommon: guildId === this.options.devGuildId });
   }
 
   /** Stops retrying (shutdown). */
@@ -122,6 +191,8 @@ export class CommandRegistrar {
     what: string,
     route: `/${string}`,
     body: () => CommandJson[] | Promise<CommandJson[]>,
+    /** After Discord took the set. */
+    registered?: (list: CommandJson[]) => Promise<void> | undefined,
     retry = 0,
   ): Promise<boolean> {
     if (this.stopped) return false;
@@ -129,6 +200,10 @@ export class CommandRegistrar {
       const list = await body();
       await this.options.rest.put(route, { body: list });
       this.options.log.info({ scope: what, count: list.length }, "commands registered");
+      // Not stored: the next start-up puts it again.
+      await registered?.(list)?.catch((error: unknown) =>
+        this.options.log.warn({ err: error, scope: what }, "registered command set not stored"),
+      );
       return true;
     } catch (error) {
       const delay = this.delays[retry];
@@ -145,7 +220,7 @@ export class CommandRegistrar {
       );
       const timer = setTimeout(() => {
         this.timers.delete(timer);
-        void this.attempt(what, route, body, retry + 1);
+        void this.attempt(what, route, body, registered, retry + 1);
       }, delay);
       timer.unref();
       this.timers.add(timer);

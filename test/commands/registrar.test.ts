@@ -2,7 +2,12 @@ import type { REST } from "discord.js";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import type { Game } from "../../commands/index.js";
-import { CommandRegistrar } from "../../src/discord/register.js";
+import {
+  CommandRegistrar,
+  commandSetDigest,
+  guildCommandJson,
+  type RegisteredCommandSets,
+} from "../../src/discord/register.js";
 
 /** A REST double for PUT: fails the first `failures` calls, records every body it accepted. */
 function fakeRest(failures: number) {
@@ -100,5 +105,113 @@ describe("command registration", () => {
     expect(maxInFlight()).toBe(1);
     expect(calls.length).toBeLessThanOrEqual(2);
     expect(calls.at(-1)?.names).toEqual(expect.arrayContaining(["check", "duel", "trust"]));
+  });
+
+  /** Stored sets in memory; `loadFails` makes reading them fail. */
+  function storedSets(initial: Record<string, string>, loadFails = false) {
+    const stored = new Map(Object.entries(initial));
+    const registered: RegisteredCommandSets = {
+      load: async () => {
+        if (loadFails) throw new Error("database unavailable");
+        return new Map(stored);
+      },
+      save: async (guildId, digest) => {
+        stored.set(guildId, digest);
+      },
+    };
+    return { registered, stored };
+  }
+
+  it("at start-up, puts only the guilds whose set is not the one stored as registered, and stores what it put", async () => {
+    const { rest, calls } = fakeRest(0);
+    const fate = commandSetDigest(guildCommandJson(["fate"]));
+    // 1: registered with Fate's set, still Fate; 2: registered before it got a Mountain Witch table;
+    // 3: never registered.
+    const { registered, stored } = storedSets({ "1": fate, "2": fate });
+    const { log, lines } = capturedLog();
+    const games: Record<string, Game[]> = {
+      "1": ["fate"],
+      "2": ["fate", "mountain-witch"],
+      "3": ["beast-hunters"],
+    };
+    const registrar = new CommandRegistrar({
+      rest,
+      applicationId: "9",
+      gamesOf: async (guildId) => games[guildId] ?? [],
+      registered,
+      log,
+    });
+    await registrar.syncGuilds(new Map(Object.entries(games)));
+    expect(calls.map((c) => c.route).sort()).toEqual([
+      "/applications/9/guilds/2/commands",
+      "/applications/9/guilds/3/commands",
+    ]);
+    expect(stored.get("2")).toBe(commandSetDigest(guildCommandJson(["fate", "mountain-witch"])));
+    expect(stored.get("3")).toBe(commandSetDigest(guildCommandJson(["beast-hunters"])));
+    expect(lines.find((l) => l.msg === "guild commands checked at start-up")).toMatchObject({
+      guilds: 3,
+      toRegister: 2,
+    });
+
+    // The next start-up finds every set registered: nothing to put.
+    const again = fakeRest(0);
+    await new CommandRegistrar({
+      rest: again.rest,
+      applicationId: "9",
+      gamesOf: async (guildId) => games[guildId] ?? [],
+      registered,
+      log,
+    }).syncGuilds(new Map(Object.entries(games)));
+    expect(again.calls).toEqual([]);
+  });
+
+  it("puts every guild's set at start-up when the stored sets cannot be read", async () => {
+    const { rest, calls } = fakeRest(0);
+    const fate = commandSetDigest(guildCommandJson(["fate"]));
+    const { registered } = storedSets({ "1": fate }, true);
+    const registrar = new CommandRegistrar({
+      rest,
+      applicationId: "9",
+      gamesOf: async () => ["fate"],
+      registered,
+      log: capturedLog().log,
+    });
+    await registrar.syncGuilds(new Map([["1", ["fate"]]]));
+    expect(calls.map((c) => c.route)).toEqual(["/applications/9/guilds/1/commands"]);
+  });
+
+  it("a change of a guild's games always puts its set, even one stored as registered", async () => {
+    const { rest, calls } = fakeRest(0);
+    const { registered } = storedSets({ "1": commandSetDigest(guildCommandJson(["fate"])) });
+    const registrar = new CommandRegistrar({
+      rest,
+      applicationId: "9",
+      gamesOf: async () => ["fate"],
+      registered,
+      log: capturedLog().log,
+    });
+    expect(await registrar.syncGuild("1")).toBe(true);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("at start-up, puts a guild's unchanged set again when the bot joined that guild since it was stored", async () => {
+    const { rest, calls } = fakeRest(0);
+    const { registered, stored } = storedSets({ "1": commandSetDigest(guildCommandJson(["fate"]), 1000) });
+    let joinedAt = 1000;
+    const registrar = () =>
+      new CommandRegistrar({
+        rest,
+        applicationId: "9",
+        gamesOf: async () => ["fate"],
+        registered,
+        joinedAt: () => joinedAt,
+        log: capturedLog().log,
+      });
+    await registrar().syncGuilds(new Map([["1", ["fate"]]]));
+    expect(calls).toEqual([]);
+    joinedAt = 2000; // removed from the guild and invited again: Discord dropped its guild commands
+    await registrar().syncGuilds(new Map([["1", ["fate"]]]));
+    expect(calls.map((c) => c.route)).toEqual(["/applications/9/guilds/1/commands"]);
+    expect(stored.get("1")).toBe(commandSetDigest(guildCommandJson(["fate"]), 2000));
   });
 });

@@ -173,4 +173,34 @@ describe("e2e: each guild sees the commands of the games it plays, and /help lis
     for (const other of [...FATE, ...MOUNTAIN_WITCH]) expect(names(restored)).not.toContain(other);
     await expectHelpLists("beast-hunters", restored, channel);
   });
+
+  it("a restart puts no guild's commands again when none changed; a guild the bot is invited to again gets them back", async () => {
+    const guildPuts = (from: number) =>
+      e2e.double
+        .requests()
+        .slice(from)
+        .filter((r) => r.method === "PUT" && r.route === "/applications/:appId/guilds/:guildId/commands");
+    const fateCommands = names(e2e.guildId);
+    expect(fateCommands).toContain("check");
+
+    const beforeRestart = e2e.double.requests().length;
+    await e2e.restart();
+    await e2e.bot.waitForLog((l) => l.msg === "guild commands checked at start-up");
+    const checked = e2e.bot.logs().find((l) => l.msg === "guild commands checked at start-up");
+    expect(checked).toMatchObject({ toRegister: 0 });
+    expect(checked?.guilds).toBeGreaterThanOrEqual(2);
+    expect(guildPuts(beforeRestart)).toEqual([]);
+    expect(names(e2e.guildId)).toEqual(fateCommands);
+
+    // Kicked and invited again: Discord dropped the guild's commands; the bot puts them back at once.
+    const beforeInvite = e2e.double.requests().length;
+    e2e.double.reinviteBot(e2e.guildId);
+    expect(guildCommands(e2e.guildId)).toEqual([]);
+    await e2e.double.waitFor(() => (names(e2e.guildId).includes("check") ? true : null), {
+      what: "the Fate guild's commands after it invited the bot again",
+    });
+    expect(names(e2e.guildId).sort()).toEqual([...fateCommands].sort());
+    expect(guildPuts(beforeInvite)).toHaveLength(1);
+    await expectHelpLists("fate", e2e.guildId, e2e.channelId);
+  });
 });

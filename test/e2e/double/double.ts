@@ -321,6 +321,19 @@ export class DiscordDouble {
     return id;
   }
 
+  /**
+   * The bot is removed from the guild and invited again, as a server admin would: Discord drops
+   * the app's guild commands, sends GUILD_DELETE, then GUILD_CREATE with a new joined_at.
+   */
+  reinviteBot(guildId: string): void {
+    const guild = this.store.guilds.get(guildId);
+    if (!guild) throw new Error(`DiscordDouble: unknown guild ${guildId}`);
+    for (const command of this.store.commandsFor(guildId)) this.store.commands.delete(command.id);
+    this.gateway.dispatchAll(guildId, "GUILD_DELETE", { id: guildId });
+    guild.joinedAt = Math.max(this.store.now(), guild.joinedAt + 1);
+    this.gateway.dispatchAll(guildId, "GUILD_CREATE", this.store.guildCreateJson(guild));
+  }
+
   addChannel(init: ChannelInit): string {
     const n = ++this.counter;
     if (!this.store.guilds.has(init.guildId)) throw new Error(`DiscordDouble: unknown guild ${init.guildId}`);
