@@ -122,6 +122,17 @@ describe("command registration", () => {
     return { registered, stored };
   }
 
+  /** Application 9's registrar for guilds that all play Fate. */
+  const fateRegistrar = (rest: REST, registered: RegisteredCommandSets, joinedAt?: () => number) =>
+    new CommandRegistrar({
+      rest,
+      applicationId: "9",
+      gamesOf: async () => ["fate"],
+      registered,
+      joinedAt,
+      log: capturedLog().log,
+    });
+
   it("at start-up, puts only the guilds whose set is not the one stored as registered, and stores what it put", async () => {
     const { rest, calls } = fakeRest(0);
     const fate = commandSetDigest(guildCommandJson(["fate"]));
@@ -169,28 +180,14 @@ describe("command registration", () => {
     const { rest, calls } = fakeRest(0);
     const fate = commandSetDigest(guildCommandJson(["fate"]));
     const { registered } = storedSets({ "1": fate }, true);
-    const registrar = new CommandRegistrar({
-      rest,
-      applicationId: "9",
-      gamesOf: async () => ["fate"],
-      registered,
-      log: capturedLog().log,
-    });
-    await registrar.syncGuilds(new Map([["1", ["fate"]]]));
+    await fateRegistrar(rest, registered).syncGuilds(new Map([["1", ["fate"]]]));
     expect(calls.map((c) => c.route)).toEqual(["/applications/9/guilds/1/commands"]);
   });
 
   it("a change of a guild's games always puts its set, even one stored as registered", async () => {
     const { rest, calls } = fakeRest(0);
     const { registered } = storedSets({ "1": commandSetDigest(guildCommandJson(["fate"])) });
-    const registrar = new CommandRegistrar({
-      rest,
-      applicationId: "9",
-      gamesOf: async () => ["fate"],
-      registered,
-      log: capturedLog().log,
-    });
-    expect(await registrar.syncGuild("1")).toBe(true);
+    expect(await fateRegistrar(rest, registered).syncGuild("1")).toBe(true);
     expect(calls).toHaveLength(1);
   });
 
@@ -198,15 +195,7 @@ describe("command registration", () => {
     const { rest, calls } = fakeRest(0);
     const { registered, stored } = storedSets({ "1": commandSetDigest(guildCommandJson(["fate"]), 1000) });
     let joinedAt = 1000;
-    const registrar = () =>
-      new CommandRegistrar({
-        rest,
-        applicationId: "9",
-        gamesOf: async () => ["fate"],
-        registered,
-        joinedAt: () => joinedAt,
-        log: capturedLog().log,
-      });
+    const registrar = () => fateRegistrar(rest, registered, () => joinedAt);
     await registrar().syncGuilds(new Map([["1", ["fate"]]]));
     expect(calls).toEqual([]);
     joinedAt = 2000; // removed from the guild and invited again: Discord dropped its guild commands
