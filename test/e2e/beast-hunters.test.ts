@@ -206,6 +206,12 @@ describe("e2e: Beast Hunters", () => {
     const gmMove = await e2e.double.click(gm, maneuver.panel, maneuver.id).settled();
     expect(gmMove.ack?.type).toBe(7);
     state = (await challenge()).state.challenge;
+    // A maneuver of 12+ grants the bandits a free action first (the dice decide): the GM lets it go.
+    if (state.pendingBonus) {
+      expect(state.turn).toBe("obstacle");
+      await slash(gm, "challenge", ["skip"]).settled();
+      state = (await challenge()).state.challenge;
+    }
     expect(state.turn).toBe(yakhara);
 
     // Yakhara presses on: each GM turn is a maneuver; each of hers takes 12 AP from the GM and strikes for free.
