@@ -38,7 +38,9 @@ const dir = mkdtempSync(path.join(tmpdir(), "storybot-statements-"));
 chmodSync(dir, 0o711); // ours: as root the server runs as `postgres` and must pass through it
 const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg") });
 await migrate(server.url);
-const db = createDb(syncCommitOff ? `${server.url}?options=-c%20synchronous_commit%3Doff` : server.url);
+const url = new URL(server.url);
+if (syncCommitOff) url.searchParams.set("options", "-c synchronous_commit=off");
+const db = createDb(url.toString());
 const registry = createRegistry();
 const GM = "100000000000000001";
 const PLAYER = "100000000000000002";

@@ -43,11 +43,11 @@ function readConfig(): Config {
   }
 }
 
-/** Where the database is, for logs: host, port and database name, never the password. */
-function databaseName(databaseUrl: string): string {
+/** Where the database is, for logs: host (or socket directory), port and database name, never the password. */
+export function databaseName(databaseUrl: string): string {
   try {
     const url = new URL(databaseUrl);
-    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+    return `${url.searchParams.get("host") ?? url.hostname}:${url.port || 5432}${url.pathname}`;
   } catch {
     return "DATABASE_URL";
   }

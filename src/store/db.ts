@@ -379,8 +379,9 @@ export async function closeDb(db: Db): Promise<void> {
 export function isDatabaseUnavailable(error: unknown): boolean {
   const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? ""} ${(error as { code?: string })?.code ?? ""}`;
   // 57P01–57P03: the server is shutting down, restarting or recovering; 08xxx: the connection failed;
-  // "timeout expired": pg's client found no server answering its connection in time.
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND|P1001|P1002|P1017|P2024|\b57P0[1-3]\b|\b08(000|001|003|004|006|P01)\b|timeout exceeded when trying to connect|timeout expired|Connection terminated|Query read timeout|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection|not queryable|Unable to start a transaction/i.test(
+  // "timeout expired": pg's client found no server answering its connection in time; "connect ENOENT":
+  // no server socket (a stopped server removes its Unix socket).
+  return /ECONNREFUSED|connect ENOENT|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND|P1001|P1002|P1017|P2024|\b57P0[1-3]\b|\b08(000|001|003|004|006|P01)\b|timeout exceeded when trying to connect|timeout expired|Connection terminated|Query read timeout|DatabaseNotReachable|Can't reach database|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection|not queryable|Unable to start a transaction/i.test(
     text,
   );
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { closeDb, createDb, type Db } from "../../src/store/db.js";
+import { databaseUrlNamed } from "../../src/store/embedded-postgres.js";
 import { migrate } from "../../src/store/migrate.js";
 
 export interface TestDatabase {
@@ -20,7 +21,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = adminUrl.replace(/\/postgres$/, `/${name}`);
+  const url = databaseUrlNamed(adminUrl, name);
   if (options.migrated !== false) await migrate(url);
   const db = createDb(url);
   const pool = new pg.Pool({ connectionString: url, max: 2 });

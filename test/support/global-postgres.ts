@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../../src/store/embedded-postgres.js";
+import { databaseUrlNamed, startEmbeddedPostgres } from "../../src/store/embedded-postgres.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,7 +17,7 @@ export default async function setup(project: TestProject) {
   // Our own directory (mkdtemp makes it 0700): as root the server runs as `postgres` and must pass through it.
   await chmod(root, 0o711);
   const db = await startEmbeddedPostgres({ dataDir: path.join(root, "db") });
-  project.provide("pgAdminUrl", db.url.replace(/\/[^/]+$/, "/postgres"));
+  project.provide("pgAdminUrl", databaseUrlNamed(db.url, "postgres"));
   return async () => {
     await db.stop();
     await rm(root, { recursive: true, force: true });

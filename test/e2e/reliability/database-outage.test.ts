@@ -154,7 +154,9 @@ describe("e2e reliability: database outage", () => {
     );
     const waits = bot.logs().filter((l) => l.msg === "waiting for the database");
     const url = new URL(postgres.url);
-    expect(waits[0]?.database).toBe(`${url.hostname}:${url.port}${url.pathname}`);
+    expect(waits[0]?.database).toBe(
+      `${url.searchParams.get("host") ?? url.hostname}:${url.port}${url.pathname}`,
+    );
     expect(waits.slice(0, 2).map((l) => l.retryInMs)).toEqual([500, 1000]);
     expect((await bot.writtenOutput()).join("\n")).not.toContain(`${url.username}:${url.password}@`);
     expect(bot.alive()).toBe(true);
