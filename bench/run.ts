@@ -167,6 +167,8 @@ interface PhaseResult {
   cpu: Record<string, number>;
   /** CPU milliseconds per interaction: the bot's and PostgreSQL's (steadier than latency on a busy machine). */
   cpuMsPerInteraction: { bot: number; postgres: number };
+  /** REST requests the bot made to Discord in the window, per interaction (its answers included). */
+  discordCallsPerInteraction?: number;
 }
 
 interface MemorySample {
@@ -661,7 +663,7 @@ function printPhase(p: PhaseResult) {
     .map(([k, v]) => `${k} ${Math.round(v * 100)}%`)
     .join(", ");
   say(
-    `${p.name}: ${p.interactions} interactions in ${p.seconds} s = ${p.achievedRate}/s; ack p50 ${p.ack.p50} p99 ${p.ack.p99} max ${p.ack.max} ms; failed ${p.failed}; machine CPU: ${cpu}; CPU per interaction: bot ${p.cpuMsPerInteraction.bot} ms, PostgreSQL ${p.cpuMsPerInteraction.postgres} ms`,
+    `${p.name}: ${p.interactions} interactions in ${p.seconds} s = ${p.achievedRate}/s; ack p50 ${p.ack.p50} p99 ${p.ack.p99} max ${p.ack.max} ms; failed ${p.failed}; machine CPU: ${cpu}; CPU per interaction: bot ${p.cpuMsPerInteraction.bot} ms, PostgreSQL ${p.cpuMsPerInteraction.postgres} ms${p.discordCallsPerInteraction === undefined ? "" : `; Discord calls per interaction ${p.discordCallsPerInteraction}`}`,
   );
   if ((p.cpu.other ?? 0) > 0.1)
     say(
@@ -939,6 +941,9 @@ interface RatioRow {
   refused: number;
   /** Share of the machine used by processes that are neither ours nor the bench's. */
   otherShare: number;
+  /** REST requests to Discord per interaction, the bot's and the floor's (its one answer). */
+  discordCalls: number;
+  floorDiscordCalls: number;
   /** `--sql-census`: the statements the window's interactions sent, per interaction. */
   sql: { perInteraction: number; statements: Array<{ perInteraction: number; text: string }> } | null;
 }
@@ -1065,16 +1070,19 @@ async function runRatioPhase(input: {
     const windowStart = Date.now();
     const cpu = meter(target.pid);
     cpu.begin();
+    const requestsBefore = double.requestCount();
     const startedAt = performance.now();
     pacer.begin(rate);
     await sleep(windowS * 1000);
     pacer.stop();
     const seconds = (performance.now() - startedAt) / 1000;
     const used = cpu.end();
+    const requests = double.requestCount() - requestsBefore;
     await driver.drain();
     await loop;
     await waitForOutcomes(target, driver.samples, name);
     const phase = summarizePhase(name, driver.samples, seconds, windowStart, double, target, used, rate);
+    phase.discordCallsPerInteraction = round(requests / Math.max(1, phase.interactions), 2);
     printPhase(phase);
     // The census window closes once the window's interactions, the scenarios' last steps after it
     // (the cooldown) and their effects are done: its statements are theirs.
@@ -1141,6 +1149,10 @@ async function runRatioPhase(input: {
   const med = (values: number[], digits = 3) => round(median(values), digits);
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const floorMs = med(floors.map((f) => f.cpuMsPerInteraction.bot));
+  const floorDiscordCalls = med(
+    floors.map((f) => f.discordCallsPerInteraction ?? Number.NaN),
+    2,
+  );
   const floorAckP50 = med(
     floors.map((f) => f.ack.p50),
     2,
@@ -1190,6 +1202,11 @@ async function runRatioPhase(input: {
       late: sum(phasesOf.map((p) => p.late)),
       refused: sum(phasesOf.map((p) => p.outcomes.refused ?? 0)),
       otherShare: med(phasesOf.map((p) => p.cpu.other ?? 0)),
+      discordCalls: med(
+        phasesOf.map((p) => p.discordCallsPerInteraction ?? Number.NaN),
+        2,
+      ),
+      floorDiscordCalls,
       sql:
         censuses.length > 0
           ? {
@@ -1263,12 +1280,12 @@ function ratioTable(report: RatioReport): string[] {
   const ms = (v: number) => `${v.toFixed(2)} ms`;
   const times = (v: number) => `${v.toFixed(1)}×`;
   const lines = [
-    "| command | interactions/s | bot CPU | PostgreSQL CPU | total | floor | ratio | ack p50 / p99 | floor ack p50 / p99 | p99 ratio | failed (late) | refused | other load |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| command | interactions/s | bot CPU | PostgreSQL CPU | total | floor | ratio | ack p50 / p99 | floor ack p50 / p99 | p99 ratio | Discord calls (floor) | failed (late) | refused | other load |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const r of report.rows) {
     lines.push(
-      `| ${r.command.replace(/\/[a-z]+(?: [a-z0-9][\w+]*)?/g, "`$&`")} | ${r.achievedRate} | ${ms(r.botMs)} | ${ms(r.postgresMs)} | ${ms(r.totalMs)} | ${ms(r.floorMs)} | ${times(r.ratio)} | ${r.ackP50} / ${r.ackP99} ms | ${r.floorAckP50} / ${r.floorAckP99} ms | ${times(r.p99Ratio)} | ${r.failed} (${r.late}) | ${r.refused} | ${Math.round(r.otherShare * 100)} % |`,
+      `| ${r.command.replace(/\/[a-z]+(?: [a-z0-9][\w+]*)?/g, "`$&`")} | ${r.achievedRate} | ${ms(r.botMs)} | ${ms(r.postgresMs)} | ${ms(r.totalMs)} | ${ms(r.floorMs)} | ${times(r.ratio)} | ${r.ackP50} / ${r.ackP99} ms | ${r.floorAckP50} / ${r.floorAckP99} ms | ${times(r.p99Ratio)} | ${r.discordCalls} (${r.floorDiscordCalls}) | ${r.failed} (${r.late}) | ${r.refused} | ${Math.round(r.otherShare * 100)} % |`,
     );
   }
   return lines;

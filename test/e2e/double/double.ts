@@ -611,6 +611,11 @@ export class DiscordDouble {
     return structuredClone(this.requestLog);
   }
 
+  /** How many REST requests have been answered so far (cheap, unlike `requests()`). */
+  requestCount(): number {
+    return this.requestLog.length;
+  }
+
   /** "METHOD /path" of requests no route matched (gaps in the double, or bot bugs). */
   unknownRoutes(): string[] {
     return [...this.unknown];
