@@ -141,9 +141,8 @@ function openedFlows(tx: Db | Tx, kind: FlowKind, tableId: number): Flow[] | und
   const read = openingReadOfKind.get(kind);
   if (!read || !(tx instanceof Tx)) return undefined;
   return tx
-    .openedRows(read, String(tableId))
-    ?.map((row) => modelFromRow<Flow>(row))
-    .filter((flow) => flow.kind === kind);
+    .openedRows(read, String(tableId), (row) => row.kind === kind)
+    ?.map((row) => modelFromRow<Flow>(row));
 }
 
 /** A new flow of a kind at a table, opened by whoever acts. */

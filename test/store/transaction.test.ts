@@ -250,7 +250,7 @@ describe("transactions of our own", () => {
     it("rows read with the opening are handed out until the transaction writes their table, however it sends the write", async () => {
       const read: OpeningRead = {
         statement: ({ tableId }) =>
-          literalSql`SELECT name FROM "character" WHERE table_id = ${tableId} ORDER BY id`,
+          literalSql`SELECT name, created_at FROM "character" WHERE table_id = ${tableId} ORDER BY id`,
         scope: ({ tableId }) => String(tableId),
         table: "character",
       };
@@ -281,16 +281,21 @@ describe("transactions of our own", () => {
           async (tx, [rows = []]) => {
             tx.noteOpened(read, read.scope(at), rows);
             const before = tx.openedRows(read, read.scope(at));
+            const kept = tx.openedRows(read, read.scope(at), (row) => row.name === before?.[0]?.name);
             // Another table's write, and a lookup for another scope, leave them be.
             await tx.sql().run`UPDATE game_table SET language = language WHERE id = ${0}`;
             const otherScope = tx.openedRows(read, "elsewhere");
             const still = tx.openedRows(read, read.scope(at));
             await write(tx);
-            return { before, otherScope, still, after: tx.openedRows(read, read.scope(at)) };
+            return { before, kept, otherScope, still, after: tx.openedRows(read, read.scope(at)) };
           },
           [read.statement(at)],
         );
-        expect(seen.before?.length, how).toBeGreaterThan(0);
+        expect(seen.before?.length, how).toBeGreaterThan(1);
+        // Copies as a query returns them (timestamps as Dates); `keep` hands out only its rows.
+        expect(seen.before?.[0]?.created_at, how).toBeInstanceOf(Date);
+        expect(seen.kept, how).toEqual(seen.before?.filter((row) => row.name === seen.before?.[0]?.name));
+        expect(seen.kept?.length, how).toBeLessThan(seen.before?.length ?? 0);
         expect(seen.otherScope, how).toBeUndefined();
         expect(seen.still, how).toEqual(seen.before);
         expect(seen.after, how).toBeUndefined();

@@ -1,3 +1,4 @@
+import { klona } from "klona";
 import type { Character } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import {
@@ -42,7 +43,7 @@ async function editSheet(
   const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
   await refuseIfInChallenge(ctx, table.id, character);
   const before = hunterSheet(character);
-  const after = change(structuredClone(before));
+  const after = change(klona(before));
   validateSheet(after);
   // Saved and read back in one statement (the reply shows the row as stored).
   const fresh = await saveCharacterSheet(ctx.tx, character.id, after);

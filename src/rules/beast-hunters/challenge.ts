@@ -17,6 +17,7 @@
  *   task; a remainder goes one point each to the earliest buyers.
  * - A help bonus is spent on the helped hunter's next rolled action of their own.
  */
+import { klona } from "klona";
 import { type DiceSource, rollMany } from "../dice.js";
 import { refuse } from "../errors.js";
 import { challengeVpRemainder, splitChallengeVp } from "./adventure.js";
@@ -53,7 +54,7 @@ export function applyChallengeAction(
   action: ChallengeAction,
   dice: DiceSource,
 ): ActionResult {
-  const next = structuredClone(state);
+  const next = klona(state);
   const events: ChallengeEvent[] = [];
   const handler = HANDLERS[action.type] as
     | ((s: ChallengeState, a: ChallengeAction, d: DiceSource, e: ChallengeEvent[]) => void)
