@@ -44,7 +44,7 @@ function readConfig(): Config {
 }
 
 /** Where the database is, for logs: host (or socket directory), port and database name, never the password. */
-export function databaseName(databaseUrl: string): string {
+function databaseName(databaseUrl: string): string {
   try {
     const url = new URL(databaseUrl);
     return `${url.searchParams.get("host") ?? url.hostname}:${url.port || 5432}${url.pathname}`;
