@@ -220,14 +220,22 @@ export async function saveFlowState<S>(
   }
 }
 
+/**
+ * Where a panel was posted, stored once Discord has answered: its own statement, outside the
+ * action's transaction. Its commit does not wait for the disk: were the server to crash within
+ * that fraction of a second, the flow would lack its panel's id, which it already does between the
+ * answer and this write (`isFromPanel`), and the next action would not redraw the old panel.
+ */
 export async function setFlowPanel(
-  tx: Db | Tx,
+  db: Db,
   flowId: number,
   channelId: string,
   messageId: string,
 ): Promise<void> {
-  await sqlFor(tx).run`
-    UPDATE flow SET panel_channel_id = ${channelId}, panel_message_id = ${messageId} WHERE id = ${flowId}`;
+  await sqlFor(db).run`
+    WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
+    UPDATE flow SET panel_channel_id = ${channelId}, panel_message_id = ${messageId}
+    FROM quick WHERE id = ${flowId}`;
 }
 
 /** Where a flow's panel is, if it has one (for editing it after an action). */
