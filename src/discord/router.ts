@@ -7,11 +7,9 @@ import {
   type CommandInteractionOption,
   DiscordAPIError,
   type Interaction,
-  InteractionResponseType,
   MessageFlags,
   type ModalSubmitInteraction,
   PermissionFlagsBits,
-  type RESTPostAPIInteractionCallbackWithResponseResult,
   Routes,
   type StringSelectMenuInteraction,
 } from "discord.js";
@@ -468,7 +466,8 @@ export function createRouter(client: Client, deps: RouterDeps) {
     } else {
       // Only a panel needs its message id back; without it Discord's answer is empty (less to parse).
       if (result.replyIsPanelOf !== undefined) {
-        messageId = await replyReadingId(interaction, view);
+        const response = await interaction.reply({ ...renderReply(view), withResponse: true });
+        messageId = response.resource?.message?.id;
       } else {
         await interaction.reply(renderReply(view));
       }
@@ -476,28 +475,6 @@ export function createRouter(client: Client, deps: RouterDeps) {
     if (result.replyIsPanelOf !== undefined && messageId && interaction.channelId) {
       await setFlowPanel(deps.app.db, result.replyIsPanelOf, interaction.channelId, messageId);
     }
-  }
-
-  /**
-   * An answer whose message id is needed (a panel's), sent as the interaction callback itself:
-   * discord.js's `reply({ withResponse })` would build a whole Message (embeds, components, author,
-   * metadata) for us to read one id from. A view with files goes through discord.js (multipart).
-   */
-  async function replyReadingId(interaction: ActionInteraction, view: MessageView) {
-    if (view.files?.length) {
-      const response = await interaction.reply({ ...renderReply(view), withResponse: true });
-      return response.resource?.message?.id;
-    }
-    const data = { ...renderApiMessage(view), ...(view.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) };
-    const response = (await client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
-      body: { type: InteractionResponseType.ChannelMessageWithSource, data },
-      query: new URLSearchParams({ with_response: "true" }),
-      auth: false,
-    })) as RESTPostAPIInteractionCallbackWithResponseResult;
-    // What discord.js's reply() records: the error path and followups read them.
-    interaction.replied = true;
-    interaction.ephemeral = Boolean(view.ephemeral);
-    return response.resource?.message?.id;
   }
 
   /**
