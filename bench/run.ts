@@ -169,6 +169,49 @@ interface PhaseResult {
   cpuMsPerInteraction: { bot: number; postgres: number };
   /** REST requests the bot made to Discord in the window, per interaction (its answers included). */
   discordCallsPerInteraction?: number;
+  /** The bot's garbage collections and event-loop delay over the window (from its /metrics). */
+  pauses?: PauseSummary;
+}
+
+interface PauseSummary {
+  /** Milliseconds of GC per interaction, all kinds. */
+  gcMsPerInteraction: number;
+  /** Per kind (minor, major, incremental, weakcb): how many, and their milliseconds in all. */
+  gc: Record<string, { count: number; ms: number }>;
+  /** The event loop's delay over the window (a 10 ms timer's lateness): p99 and max, ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+const GC_SERIES = /^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\}$/;
+
+/**
+ * What the bot's GC and event loop did between two scrapes of its /metrics. prom-client resets
+ * its event-loop delay histogram at every scrape, so the second scrape's figures are the window's.
+ */
+function pausesBetween(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  interactions: number,
+): PauseSummary {
+  const gc: Record<string, { count: number; ms: number }> = {};
+  for (const [series, value] of Object.entries(after)) {
+    const match = GC_SERIES.exec(series);
+    if (!match) continue;
+    const [, part, kind] = match as unknown as [string, "sum" | "count", string];
+    const delta = value - (before[series] ?? 0);
+    gc[kind] ??= { count: 0, ms: 0 };
+    const entry = gc[kind];
+    if (part === "sum") entry.ms = round(delta * 1000, 1);
+    else entry.count = delta;
+  }
+  const totalMs = Object.values(gc).reduce((sum, k) => sum + k.ms, 0);
+  return {
+    gcMsPerInteraction: round(totalMs / Math.max(1, interactions), 3),
+    gc,
+    loopDelayP99Ms: round((after.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000, 1),
+    loopDelayMaxMs: round((after.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000, 1),
+  };
 }
 
 interface MemorySample {
@@ -665,6 +708,15 @@ function printPhase(p: PhaseResult) {
   say(
     `${p.name}: ${p.interactions} interactions in ${p.seconds} s = ${p.achievedRate}/s; ack p50 ${p.ack.p50} p99 ${p.ack.p99} max ${p.ack.max} ms; failed ${p.failed}; machine CPU: ${cpu}; CPU per interaction: bot ${p.cpuMsPerInteraction.bot} ms, PostgreSQL ${p.cpuMsPerInteraction.postgres} ms${p.discordCallsPerInteraction === undefined ? "" : `; Discord calls per interaction ${p.discordCallsPerInteraction}`}`,
   );
+  if (p.pauses) {
+    const kinds = Object.entries(p.pauses.gc)
+      .filter(([, k]) => k.count > 0)
+      .map(([kind, k]) => `${kind} ${k.count} (${k.ms} ms)`)
+      .join(", ");
+    say(
+      `  bot GC ${p.pauses.gcMsPerInteraction} ms per interaction: ${kinds || "none"}; event-loop delay p99 ${p.pauses.loopDelayP99Ms} ms, max ${p.pauses.loopDelayMaxMs} ms`,
+    );
+  }
   if ((p.cpu.other ?? 0) > 0.1)
     say(
       `  warning: other processes used ${Math.round((p.cpu.other ?? 0) * 100)}% of the machine; numbers are noisy`,
@@ -1068,6 +1120,8 @@ async function runRatioPhase(input: {
     if (censusFile && target.name === "bot") await censusWindow(target, censusFile);
     driver.phase = name;
     const windowStart = Date.now();
+    // Scraped outside the CPU window: the scrape is the bench's work, not an interaction's.
+    const metricsBefore = await target.metrics();
     const cpu = meter(target.pid);
     cpu.begin();
     const requestsBefore = double.requestCount();
@@ -1078,11 +1132,14 @@ async function runRatioPhase(input: {
     const seconds = (performance.now() - startedAt) / 1000;
     const used = cpu.end();
     const requests = double.requestCount() - requestsBefore;
+    const metricsAfter = metricsBefore ? await target.metrics() : null;
     await driver.drain();
     await loop;
     await waitForOutcomes(target, driver.samples, name);
     const phase = summarizePhase(name, driver.samples, seconds, windowStart, double, target, used, rate);
     phase.discordCallsPerInteraction = round(requests / Math.max(1, phase.interactions), 2);
+    if (metricsBefore && metricsAfter)
+      phase.pauses = pausesBetween(metricsBefore, metricsAfter, phase.interactions);
     printPhase(phase);
     // The census window closes once the window's interactions, the scenarios' last steps after it
     // (the cooldown) and their effects are done: its statements are theirs.
