@@ -178,7 +178,7 @@ interface PauseSummary {
   gcMsPerInteraction: number;
   /** Per kind (minor, major, incremental, weakcb): how many, and their milliseconds in all. */
   gc: Record<string, { count: number; ms: number }>;
-  /** The event loop's delay over the window (a 10 ms timer's lateness): p99 and max, ms. */
+  /** The event loop's delay over the window: p99 and max of the time between a 10 ms timer's runs (10 when nothing blocks it), ms. */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
 }
