@@ -21,6 +21,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { GAMES, gameCommandModules } from "../commands/index.js";
 import { buildCommand } from "../commands/spec.js";
@@ -171,6 +172,51 @@ interface PhaseResult {
   discordCallsPerInteraction?: number;
   /** The bot's garbage collections and event-loop delay over the window (from its /metrics). */
   pauses?: PauseSummary;
+  /**
+   * The bench process's own (the double and the load generator): latencies are taken in its event
+   * loop, so a pause of its own shows as a slow answer of the bot.
+   */
+  harness?: HarnessPauses;
+}
+
+interface HarnessPauses {
+  gcMs: number;
+  gcMaxMs: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+/** The bench process's GC pauses and event-loop delay, from `begin()` to `end()`. */
+class HarnessMonitor {
+  private readonly delay = monitorEventLoopDelay({ resolution: 10 });
+  private gcMs = 0;
+  private gcMaxMs = 0;
+  private readonly observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      this.gcMs += entry.duration;
+      this.gcMaxMs = Math.max(this.gcMaxMs, entry.duration);
+    }
+  });
+
+  constructor() {
+    this.delay.enable();
+    this.observer.observe({ entryTypes: ["gc"] });
+  }
+
+  begin(): void {
+    this.delay.reset();
+    this.gcMs = 0;
+    this.gcMaxMs = 0;
+  }
+
+  end(): HarnessPauses {
+    return {
+      gcMs: round(this.gcMs, 1),
+      gcMaxMs: round(this.gcMaxMs, 1),
+      loopDelayP99Ms: round(this.delay.percentile(99) / 1e6, 1),
+      loopDelayMaxMs: round(this.delay.max / 1e6, 1),
+    };
+  }
 }
 
 interface PauseSummary {
@@ -717,6 +763,12 @@ function printPhase(p: PhaseResult) {
       `  bot GC ${p.pauses.gcMsPerInteraction} ms per interaction: ${kinds || "none"}; event-loop delay p99 ${p.pauses.loopDelayP99Ms} ms, max ${p.pauses.loopDelayMaxMs} ms`,
     );
   }
+  if (p.harness) {
+    const h = p.harness;
+    say(
+      `  bench process: GC ${h.gcMs} ms in all (longest ${h.gcMaxMs} ms); event-loop delay p99 ${h.loopDelayP99Ms} ms, max ${h.loopDelayMaxMs} ms`,
+    );
+  }
   if ((p.cpu.other ?? 0) > 0.1)
     say(
       `  warning: other processes used ${Math.round((p.cpu.other ?? 0) * 100)}% of the machine; numbers are noisy`,
@@ -1100,6 +1152,7 @@ async function runRatioPhase(input: {
       bench: jiffiesOf([process.pid]),
     }));
   const pacer = new Pacer(rate);
+  const harness = new HarnessMonitor();
 
   /** Warm-up, then the measured window; returns the window's phase (and its SQL census). */
   const measure = async (
@@ -1124,6 +1177,7 @@ async function runRatioPhase(input: {
     const metricsBefore = await target.metrics();
     const cpu = meter(target.pid);
     cpu.begin();
+    harness.begin();
     const requestsBefore = double.requestCount();
     const startedAt = performance.now();
     pacer.begin(rate);
@@ -1131,6 +1185,7 @@ async function runRatioPhase(input: {
     pacer.stop();
     const seconds = (performance.now() - startedAt) / 1000;
     const used = cpu.end();
+    const harnessPauses = harness.end();
     const requests = double.requestCount() - requestsBefore;
     const metricsAfter = metricsBefore ? await target.metrics() : null;
     await driver.drain();
@@ -1140,6 +1195,7 @@ async function runRatioPhase(input: {
     phase.discordCallsPerInteraction = round(requests / Math.max(1, phase.interactions), 2);
     if (metricsBefore && metricsAfter)
       phase.pauses = pausesBetween(metricsBefore, metricsAfter, phase.interactions);
+    phase.harness = harnessPauses;
     printPhase(phase);
     // The census window closes once the window's interactions, the scenarios' last steps after it
     // (the cooldown) and their effects are done: its statements are theirs.
