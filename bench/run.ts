@@ -171,12 +171,53 @@ interface PhaseResult {
   /** REST requests the bot made to Discord in the window, per interaction (its answers included). */
   discordCallsPerInteraction?: number;
   /** The bot's garbage collections and event-loop delay over the window (from its /metrics). */
-  pauses?: PauseSummary;
+  pauses?: BotPauses;
   /**
    * The bench process's own (the double and the load generator): latencies are taken in its event
    * loop, so a pause of its own shows as a slow answer of the bot.
    */
   harness?: HarnessPauses;
+}
+
+interface BotPauses {
+  /** Milliseconds of GC per interaction, all kinds. */
+  gcMsPerInteraction: number;
+  /** Per kind (minor, major, incremental, weakcb): how many, and their milliseconds in all. */
+  gc: Record<string, { count: number; ms: number }>;
+  /** The event loop's delay over the window: p99 and max of the time between a 10 ms timer's runs (10 when nothing blocks it), ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+const GC_SERIES = /^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\}$/;
+
+/**
+ * What the bot's GC and event loop did between two scrapes of its /metrics. prom-client resets
+ * its event-loop delay histogram at every scrape, so the second scrape's figures are the window's.
+ */
+function pausesBetween(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  interactions: number,
+): BotPauses {
+  const gc: Record<string, { count: number; ms: number }> = {};
+  for (const [series, value] of Object.entries(after)) {
+    const match = GC_SERIES.exec(series);
+    if (!match) continue;
+    const [, part, kind] = match as unknown as [string, "sum" | "count", string];
+    const delta = value - (before[series] ?? 0);
+    gc[kind] ??= { count: 0, ms: 0 };
+    const entry = gc[kind];
+    if (part === "sum") entry.ms = round(delta * 1000, 1);
+    else entry.count = delta;
+  }
+  const totalMs = Object.values(gc).reduce((sum, k) => sum + k.ms, 0);
+  return {
+    gcMsPerInteraction: round(totalMs / Math.max(1, interactions), 3),
+    gc,
+    loopDelayP99Ms: round((after.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000, 1),
+    loopDelayMaxMs: round((after.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000, 1),
+  };
 }
 
 interface HarnessPauses {
@@ -217,47 +258,6 @@ class HarnessMonitor {
       loopDelayMaxMs: round(this.delay.max / 1e6, 1),
     };
   }
-}
-
-interface PauseSummary {
-  /** Milliseconds of GC per interaction, all kinds. */
-  gcMsPerInteraction: number;
-  /** Per kind (minor, major, incremental, weakcb): how many, and their milliseconds in all. */
-  gc: Record<string, { count: number; ms: number }>;
-  /** The event loop's delay over the window: p99 and max of the time between a 10 ms timer's runs (10 when nothing blocks it), ms. */
-  loopDelayP99Ms: number;
-  loopDelayMaxMs: number;
-}
-
-const GC_SERIES = /^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\}$/;
-
-/**
- * What the bot's GC and event loop did between two scrapes of its /metrics. prom-client resets
- * its event-loop delay histogram at every scrape, so the second scrape's figures are the window's.
- */
-function pausesBetween(
-  before: Record<string, number>,
-  after: Record<string, number>,
-  interactions: number,
-): PauseSummary {
-  const gc: Record<string, { count: number; ms: number }> = {};
-  for (const [series, value] of Object.entries(after)) {
-    const match = GC_SERIES.exec(series);
-    if (!match) continue;
-    const [, part, kind] = match as unknown as [string, "sum" | "count", string];
-    const delta = value - (before[series] ?? 0);
-    gc[kind] ??= { count: 0, ms: 0 };
-    const entry = gc[kind];
-    if (part === "sum") entry.ms = round(delta * 1000, 1);
-    else entry.count = delta;
-  }
-  const totalMs = Object.values(gc).reduce((sum, k) => sum + k.ms, 0);
-  return {
-    gcMsPerInteraction: round(totalMs / Math.max(1, interactions), 3),
-    gc,
-    loopDelayP99Ms: round((after.nodejs_eventloop_lag_p99_seconds ?? Number.NaN) * 1000, 1),
-    loopDelayMaxMs: round((after.nodejs_eventloop_lag_max_seconds ?? Number.NaN) * 1000, 1),
-  };
 }
 
 interface MemorySample {
