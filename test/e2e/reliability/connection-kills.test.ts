@@ -40,7 +40,8 @@ describe("e2e reliability: one database connection killed under the running bot"
         [LISTENER_APPLICATION_NAME],
       )
     ).rows.map((r) => r.pid);
-  const listening = () => e2e.bot.logs().filter((l) => l.msg === "table cache listening for changes").length;
+  const listening = (logs = e2e.bot.logs()) =>
+    logs.filter((l) => l.msg === "table cache listening for changes").length;
   const fatePoints = async () =>
     (await sql.query<{ fate_points: number }>("SELECT fate_points FROM character WHERE name = 'Ash'"))
       .rows[0]!.fate_points;
@@ -128,7 +129,8 @@ describe("e2e reliability: one database connection killed under the running bot"
         50,
       );
       expect(await listenerPids()).toHaveLength(1);
-      const connectedBefore = listening();
+      // The bot writes its log in batches: count its "listening" lines once they are all written.
+      const connectedBefore = listening(await e2e.bot.writtenLogs());
 
       const [pid] = await listenerPids();
       await sql.query("SELECT pg_terminate_backend($1)", [pid]);
