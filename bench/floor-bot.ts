@@ -15,9 +15,11 @@ const log = (fields: Record<string, unknown>) => process.stdout.write(`${JSON.st
  * `FLOOR_REPLY=panel`: the Discord work of a Fate check instead of a fixed reply — a panel-sized
  * answer (an embed, four buttons, a select menu) whose message id is read back, and every other
  * answer also redraws the channel's previous panel. It shows what that work costs discord.js
- * alone, with no database and no rules.
+ * alone, with no database and no rules. `FLOOR_REPLY=panel-no-redraw`: the same panels, never a
+ * redraw — what the redraws themselves cost.
  */
-const panelReplies = process.env.FLOOR_REPLY === "panel";
+const panelReplies = process.env.FLOOR_REPLY === "panel" || process.env.FLOOR_REPLY === "panel-no-redraw";
+const redrawsPanels = process.env.FLOOR_REPLY === "panel";
 const PANEL_EMBED = {
   title: "Kenji: Fight, overcome",
   description:
@@ -65,7 +67,7 @@ async function answerWithPanel(interaction: RepliableInteraction) {
   const previous = lastPanelIn.get(channelId);
   const id = response.resource?.message?.id;
   if (id) lastPanelIn.set(channelId, id);
-  if (previous && panelsPosted++ % 2 === 0) {
+  if (previous && redrawsPanels && panelsPosted++ % 2 === 0) {
     await client.rest.patch(Routes.channelMessage(channelId, previous), {
       body: { embeds: [PANEL_EMBED], components: [] },
     });
