@@ -258,6 +258,12 @@ class HarnessMonitor {
       loopDelayMaxMs: round(this.delay.max / 1e6, 1),
     };
   }
+
+  /** Stops watching: the phases after the cost windows do not pay for it. */
+  close(): void {
+    this.observer.disconnect();
+    this.delay.disable();
+  }
 }
 
 interface MemorySample {
@@ -1257,6 +1263,7 @@ async function runRatioPhase(input: {
     floors.push(floor);
     await floorBot.stop();
   }
+  harness.close();
 
   // One round: its numbers; several: the median of the rounds' (counts are summed).
   const med = (values: number[], digits = 3) => round(median(values), digits);
