@@ -71,6 +71,13 @@ function embeddedPostgresPath(): string {
 /** The system user the embedded server runs as when the bot runs as root (PostgreSQL refuses root). */
 const SERVER_USER = "postgres";
 
+/**
+ * PostgreSQL refuses to run as root, so only root hands the server to `SERVER_USER` (creating that
+ * user if needed). Any other user runs the server as itself, with nothing created outside DATA_DIR:
+ * an ordinary user may not create system users, and needs none.
+ */
+const runsAsRoot = () => process.getuid?.() === 0;
+
 /** Said when the server's user cannot reach its data or binaries; the bot never changes a directory it did not create. */
 export class EmbeddedPostgresAccessError extends Error {
   constructor(
@@ -135,7 +142,7 @@ export function firstUntraversable(dir: string, user: SystemUser): string | null
 async function prepareForServerUser(dataDir: string): Promise<void> {
   const parent = path.dirname(dataDir);
   const firstCreated = await mkdir(parent, { recursive: true });
-  if (process.getuid?.() !== 0) return;
+  if (!runsAsRoot()) return;
   if (firstCreated) {
     // mkdir may have created several levels; those, and only those, are ours to open.
     for (let dir = parent; ; dir = path.dirname(dir)) {
@@ -207,7 +214,7 @@ export async function startEmbeddedPostgres(options: {
     user: USER,
     password: PASSWORD,
     persistent: true,
-    createPostgresUser: true,
+    createPostgresUser: runsAsRoot(),
     authMethod: "scram-sha-256",
     initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
     postgresFlags: [
