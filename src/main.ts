@@ -11,6 +11,13 @@ import { autocompleteSources, createRegistry } from "./app/registry.js";
 import { TableCache } from "./app/table-cache.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { createClient } from "./discord/client.js";
+import {
+  DiscordRefusedSettingError,
+  isNetworkFailure,
+  refusedAtLogin,
+  refusedByGateway,
+  tokenShapeProblem,
+} from "./discord/first-contact.js";
 import { CommandRegistrar } from "./discord/register.js";
 import { answerUnavailable, createRouter } from "./discord/router.js";
 import { startHttpServer } from "./http.js";
@@ -237,8 +244,31 @@ async function runShardingManager(config: Config, shardCount: number) {
   log.info({ shardCount }, "all shards ready");
 }
 
+/**
+ * Logs in, waiting out a network that cannot reach Discord (no DNS, no route): one line per try,
+ * 1 s doubling to a minute, since that is not a setting to fix. A refusal by Discord is thrown.
+ */
+async function loginWhenReachable(client: Client, token: string, log: Logger): Promise<void> {
+  for (let delayMs = 1000, attempt = 1; ; attempt++) {
+    try {
+      await client.login(token);
+      return;
+    } catch (error) {
+      if (!isNetworkFailure(error) || startupAbort.signal.aborted) throw error;
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+      log.warn({ attempt, retryInMs: delayMs, cause }, "cannot reach Discord; trying again");
+      await delay(delayMs, undefined, { signal: startupAbort.signal }).catch(() => {
+        throw error;
+      });
+      delayMs = Math.min(delayMs * 2, 60_000);
+    }
+  }
+}
+
 async function runBot(config: Config) {
   const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
+  const tokenProblem = tokenShapeProblem(config.DISCORD_TOKEN);
+  if (tokenProblem) throw new DiscordRefusedSettingError(tokenProblem);
   const metrics = createMetrics();
   const client = createClient({
     apiBase: config.DISCORD_API_BASE,
@@ -345,6 +375,7 @@ async function runBot(config: Config) {
   );
 
   let stopping = false;
+  let startedUp = false;
   let router: Awaited<typeof app> | null = null;
   app.then(
     (r) => {
@@ -394,10 +425,27 @@ async function runBot(config: Config) {
     }
     readyShards.add(shardId);
   });
-  client.on(Events.ShardReconnecting, (shardId) => log.warn({ shardId }, "gateway reconnecting"));
+  // A clean shutdown closes the gateway too, which discord.js reports as a reconnect: not one.
+  client.on(Events.ShardReconnecting, (shardId) => {
+    if (!stopping) log.warn({ shardId }, "gateway reconnecting");
+  });
+  // A close Discord will not take back (a revoked token, refused intents or shards), at start-up
+  // or later: say which setting, stop cleanly, and exit with the code no supervisor retries.
+  let refused: ((error: DiscordRefusedSettingError) => void) | null = null;
+  const refusal = new Promise<never>((_, reject) => {
+    refused = reject;
+  });
+  refusal.catch(() => {});
+  client.on(Events.ShardDisconnect, (event, shardId) => {
+    const error = refusedByGateway(event.code);
+    if (!error || stopping) return;
+    log.error({ shardId, code: event.code }, "Discord refused a setting");
+    refused?.(error);
+    if (startedUp) void refuseAndExit(error);
+  });
   client.on(Events.Error, (error) => log.error({ err: error }, "discord client error"));
 
-  async function shutdown(signal: string) {
+  async function shutdown(signal: string, exitCode = 0) {
     if (stopping) return;
     stopping = true;
     log.info({ signal, inFlight: router?.inFlight() ?? 0 }, "shutting down");
@@ -406,7 +454,7 @@ async function runBot(config: Config) {
     let step = "draining interactions";
     setTimeout(() => {
       log.error({ step }, "shutdown did not finish in time; exiting");
-      process.exit(0);
+      process.exit(exitCode);
     }, SHUTDOWN_DEADLINE_MS).unref();
     // A start-up still waiting for PostgreSQL gives up now instead of holding the shutdown.
     startupAbort.abort();
@@ -425,7 +473,12 @@ async function runBot(config: Config) {
     step = "stopping the embedded database";
     if (opened?.embedded) await opened.embedded.stop().catch(() => {});
     log.info("stopped");
-    process.exit(0);
+    process.exit(exitCode);
+  }
+  /** A refused setting: its one line on standard error, then a clean stop (the embedded server too). */
+  async function refuseAndExit(error: DiscordRefusedSettingError): Promise<void> {
+    process.stderr.write(`${error.message}\n`);
+    await shutdown("Discord refused a setting", 2);
   }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
@@ -436,14 +489,17 @@ async function runBot(config: Config) {
 
   let ready: Client<true>;
   try {
-    await client.login(config.DISCORD_TOKEN);
-    [ready] = await Promise.all([gatewayReady, app]);
+    await Promise.race([loginWhenReachable(client, config.DISCORD_TOKEN, log), refusal]);
+    [ready] = await Promise.race([Promise.all([gatewayReady, app]), refusal]);
     await registration;
   } catch (error) {
     // Stopped before start-up was over (e.g. while waiting for the database): the shutdown exits.
     if (stopping) return;
+    const refusedSetting = error instanceof DiscordRefusedSettingError ? error : refusedAtLogin(error);
+    if (refusedSetting) return refuseAndExit(refusedSetting);
     throw error;
   }
+  startedUp = true;
   await collectStartupGarbage();
   log.info(
     {
@@ -473,6 +529,7 @@ main().catch((error) => {
     error instanceof EmbeddedPostgresAccessError ||
     error instanceof EmbeddedPostgresMissingError ||
     error instanceof ConfigError ||
+    error instanceof DiscordRefusedSettingError ||
     error instanceof LogFormatUnavailableError
   ) {
     process.stderr.write(`${error.message}\n`);

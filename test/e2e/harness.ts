@@ -30,6 +30,8 @@ export class BotProcess {
       /** The sources through tsx under the supervisor (src/supervisor.ts), as npm start runs the built ones. */
       supervisedSources?: boolean;
       cwd?: string;
+      /** Run as this system user (the test runner must be root to give another user). */
+      user?: { uid: number; gid: number };
     } = {},
   ) {}
 
@@ -52,6 +54,7 @@ export class BotProcess {
           : ["--import", "tsx", "src/main.ts"];
     const child = spawn(process.execPath, args, {
       cwd: this.options.cwd,
+      ...this.options.user,
       env: { ...process.env, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -115,6 +118,24 @@ export class BotProcess {
   /** Is the process still running (not exited, not killed)? */
   alive(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves with the exit code once the process has exited by itself (within `timeoutMs`). */
+  async exited(timeoutMs = 30_000): Promise<number | null> {
+    const child = this.child;
+    if (!child) throw new Error("the bot was never started");
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`bot still running after ${timeoutMs} ms:\n${this.output.slice(-30).join("\n")}`)),
+        timeoutMs,
+      );
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
   }
 
   /** Graceful stop (SIGTERM), as a deployment would. */

@@ -739,6 +739,14 @@ export class DiscordDouble {
     return this.gateway.drop(opts);
   }
 
+  /**
+   * From now on every gateway IDENTIFY is closed with `code` (4004 authentication failed, 4014
+   * disallowed intents, …), as Discord answers a token or a setting it refuses; `null` ends it.
+   */
+  refuseIdentify(code: number | null): void {
+    this.gateway.refuseIdentifyWith = code;
+  }
+
   setDmsClosed(userId: string, closed = true): void {
     this.store.user(userId).dmsClosed = closed;
   }

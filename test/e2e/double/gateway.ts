@@ -48,6 +48,8 @@ export class Gateway {
   private readonly sessions = new Map<string, Session>();
   private readonly sockets = new Set<WebSocket>();
   private url = "";
+  /** A close code every IDENTIFY is answered with (as Discord refuses a revoked token or a disallowed intent). */
+  refuseIdentifyWith: number | null = null;
 
   constructor(private readonly host: GatewayHost) {}
 
@@ -211,6 +213,10 @@ export class Gateway {
 
   private identify(ws: WebSocket, d: unknown): Session | null {
     const data = (d ?? {}) as { token?: unknown; shard?: unknown; intents?: unknown };
+    if (this.refuseIdentifyWith !== null) {
+      ws.close(this.refuseIdentifyWith, "Refused");
+      return null;
+    }
     if (data.token !== this.host.token && data.token !== `Bot ${this.host.token}`) {
       ws.close(4004, "Authentication failed");
       return null;
