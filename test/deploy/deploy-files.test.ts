@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -64,5 +65,41 @@ describe("deployment files", () => {
       services: Record<string, { restart?: string }>;
     };
     expect(["always", "unless-stopped"]).toContain(compose.services.bot!.restart);
+  });
+});
+
+describe("the systemd recipe", () => {
+  const readme = readFileSync("README.md", "utf8");
+  const section = readme.slice(readme.indexOf("### Running under systemd"), readme.indexOf("### Docker"));
+  const recipe = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  const unit = readFileSync("deploy/storybot.service", "utf8");
+
+  it("clones into the service user's home only when useradd has not created it (git refuses a directory that is not empty)", () => {
+    const useradd = recipe.split("\n").find((line) => line.startsWith("useradd"));
+    expect(useradd).toContain("--home-dir /opt/storybot");
+    expect(useradd).not.toMatch(/--create-home|\s-m\b/);
+    expect(recipe).toMatch(/git clone .* \/opt\/storybot/);
+  });
+
+  it("makes the one directory the unit opens for writing, as the service user", () => {
+    const writable = /^ReadWritePaths=(.*)$/m.exec(unit)?.[1];
+    expect(writable).toBe("/opt/storybot/data");
+    expect(recipe).toMatch(/sudo -u storybot -H sh -c '[^']*mkdir -p data/);
+    expect(/^WorkingDirectory=(.*)$/m.exec(unit)?.[1]).toBe("/opt/storybot");
+  });
+
+  it("is rated 4.0 or lower by systemd-analyze security", () => {
+    const analyze = spawnSync("systemd-analyze", ["security", "--offline=yes", "deploy/storybot.service"], {
+      encoding: "utf8",
+    });
+    if (analyze.error) {
+      // No systemd tools on this machine: the unit's hardening settings are checked one by one instead.
+      for (const key of ["ProtectHome", "PrivateDevices", "RestrictAddressFamilies", "SystemCallFilter"]) {
+        expect(unit).toMatch(new RegExp(`^${key}=`, "m"));
+      }
+      return;
+    }
+    const score = Number(/Overall exposure level for storybot\.service: ([\d.]+)/.exec(analyze.stdout)?.[1]);
+    expect(score).toBeLessThanOrEqual(4.0);
   });
 });
