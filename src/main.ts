@@ -19,7 +19,12 @@ import {
   tokenShapeProblem,
 } from "./discord/first-contact.js";
 import { CommandRegistrar } from "./discord/register.js";
-import { answerUnavailable, createRouter } from "./discord/router.js";
+import {
+  acknowledgeWhileStarting,
+  answerHelpWhileStarting,
+  answerUnavailable,
+  createRouter,
+} from "./discord/router.js";
 import { startHttpServer } from "./http.js";
 import { createLogger, LogFormatUnavailableError, type Logger } from "./log.js";
 import { createMetrics } from "./metrics.js";
@@ -65,7 +70,6 @@ function databaseName(databaseUrl: string): string {
  * network not up) is waited for with backoff, saying what is waited for; any other failure (a wrong
  * password, a failing migration) is thrown at once.
  */
-let waitingForDatabase = false;
 /** Aborted by a shutdown: start-up stops waiting for the database, so SIGTERM ends the process at once. */
 const startupAbort = new AbortController();
 async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () => Promise<T>): Promise<T> {
@@ -73,11 +77,9 @@ async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () 
   for (let tries = 1; ; tries++) {
     try {
       const result = await attempt();
-      waitingForDatabase = false;
       return result;
     } catch (error) {
       if (!isDatabaseUnavailable(error) || startupAbort.signal.aborted) throw error;
-      waitingForDatabase = true;
       log.warn(
         { err: error, database: databaseName(databaseUrl), attempt: tries, retryInMs: delayMs },
         "waiting for the database",
@@ -138,10 +140,9 @@ function shardIdsOf(client: Client): number[] {
 
 /**
  * How old an interaction that arrives during start-up may get while it waits for the app to be
- * ready; after that it gets the unavailable notice. The router defers 1.2 s after it starts, so
- * an interaction handed over at this age is still deferred within Discord's 3 s.
+ * ready (it is acknowledged at once, so Discord waits too); after that it gets the unavailable notice.
  */
-const STARTUP_WAIT_MS = 1000;
+const STARTUP_WAIT_MS = 10_000;
 
 /**
  * The longest a SIGTERM may take: in-flight interactions get most of it to finish; past it the
@@ -354,11 +355,12 @@ async function runBot(config: Config) {
   })();
   // An interaction can only arrive after the gateway is ready; if the database is still starting
   // then, it waits for it (the router defers past 1.2 s, so Discord's 3 s are still kept).
+  const registry = createRegistry();
   const app = database.then(({ db, tables }) => {
     const deps: AppDeps = { db, dice: cryptoDice, tables };
     return createRouter(client, {
       app: deps,
-      registry: createRegistry(),
+      registry,
       commands,
       autocomplete: autocompleteSources,
       log,
@@ -390,21 +392,32 @@ async function runBot(config: Config) {
   client.on(Events.InteractionCreate, (interaction) => {
     if (stopping) return;
     if (router) return void router.handle(interaction);
-    // Start-up is waiting for PostgreSQL: say so now rather than let Discord time out.
-    if (waitingForDatabase) return void unavailable(interaction);
-    // An ordinary start-up is done in a moment: the interaction waits for it (the router then
-    // defers in time) — but not past STARTUP_WAIT_MS of its age, in case the database is not there
-    // and start-up has not found out yet.
-    const waitMs = Math.max(0, STARTUP_WAIT_MS - (Date.now() - interaction.createdTimestamp));
-    void Promise.race([app, delay(waitMs).then(() => null)]).then(
-      (ready) => {
-        if (stopping) return;
-        if (ready) return ready.handle(interaction);
-        return unavailable(interaction);
-      },
-      () => (stopping ? undefined : unavailable(interaction)),
-    );
+    void answerWhileStarting(interaction);
   });
+  /**
+   * Start-up is not over (the database is starting, migrating, or not there yet): `/help` is
+   * answered at once; anything else is acknowledged now and answered as soon as the app is ready,
+   * or told "temporarily unavailable" once it has waited STARTUP_WAIT_MS.
+   */
+  async function answerWhileStarting(interaction: Interaction): Promise<void> {
+    try {
+      if (interaction.isChatInputCommand() && interaction.commandName === "help") {
+        return await answerHelpWhileStarting(interaction);
+      }
+      if (!(await acknowledgeWhileStarting(interaction, registry))) return;
+    } catch (error) {
+      log.warn(
+        { err: error, interactionId: interaction.id },
+        "could not acknowledge an interaction during start-up",
+      );
+      return;
+    }
+    const waitMs = Math.max(0, STARTUP_WAIT_MS - (Date.now() - interaction.createdTimestamp));
+    const ready = await Promise.race([app, delay(waitMs).then(() => null)]).catch(() => null);
+    if (stopping) return;
+    if (ready) return ready.handle(interaction);
+    return unavailable(interaction);
+  }
   // Added to a guild while running (discord.js emits this only for a guild it did not have): Discord
   // dropped the bot's guild commands when it was removed, so a guild with tables gets them again.
   client.on(Events.GuildCreate, (guild) => {

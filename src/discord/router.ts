@@ -15,6 +15,7 @@ import {
 } from "discord.js";
 import { type CommandModule, defaultIntent, type SlashInput } from "../../commands/command.js";
 import { findOptionSpec } from "../../commands/spec.js";
+import { HELP_TOPICS, helpMessages } from "../app/common/help.js";
 import {
   AlreadyProcessed,
   type AppDeps,
@@ -163,6 +164,58 @@ function slashInput(interaction: ChatInputCommandInteraction): SlashInput {
 
 function errorView(lang: Lang, key: MessageKey, params: Record<string, string | number> = {}): MessageView {
   return { ephemeral: true, embeds: [{ description: `⚠️ ${t(lang, key, params)}`, tone: "failure" }] };
+}
+
+/** Whether a command's answer is private: the guess a deferral must make before the use case has run. */
+function repliesPrivately(registry: UseCaseRegistry, intent: Intent): boolean {
+  return registry
+    .candidates(intent.type)
+    .some((u) => (typeof u.ephemeral === "function" ? u.ephemeral(intent as never) : u.ephemeral));
+}
+
+/** Acknowledges now and answers later: a component updates its message, a command "is thinking". */
+function deferAnswer(interaction: ActionInteraction, ephemeral: boolean) {
+  return interaction.isChatInputCommand()
+    ? interaction.deferReply(ephemeral ? { flags: "Ephemeral" } : {})
+    : (interaction as ButtonInteraction).deferUpdate();
+}
+
+/**
+ * Start-up is not over (the database is starting, or not there yet): acknowledge the interaction
+ * now, so Discord's 3 s are kept, for the router to answer once it exists (or `answerUnavailable`).
+ * Autocomplete cannot wait and gets no choices. False when it could not be acknowledged any more
+ * (it expired on the way): the user was told it failed, so it must not be applied.
+ */
+export async function acknowledgeWhileStarting(
+  interaction: Interaction,
+  registry: UseCaseRegistry,
+): Promise<boolean> {
+  if (interaction.isAutocomplete()) {
+    await interaction.respond([]);
+    return false;
+  }
+  if (interaction.isChatInputCommand()) {
+    await deferAnswer(interaction, repliesPrivately(registry, defaultIntent(slashInput(interaction))));
+    return true;
+  }
+  if (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) {
+    await deferAnswer(interaction, true);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * `/help` needs no database: while start-up waits for it, answer at once in the user's Discord
+ * language (the table's game and a chosen bot language are in the database: the topic "start").
+ */
+export async function answerHelpWhileStarting(interaction: ChatInputCommandInteraction): Promise<void> {
+  const chosen = interaction.options.getString("topic");
+  const topic = HELP_TOPICS.find((t) => t === chosen) ?? "start";
+  const [first, ...more] = helpMessages(langFromLocale(interaction.locale), topic);
+  // Private, as the help use case's answers are.
+  await interaction.reply(renderReply({ ...first!, ephemeral: true }));
+  for (const view of more) await interaction.followUp(renderReply({ ...view, ephemeral: true }));
 }
 
 export function createRouter(client: Client, deps: RouterDeps) {
@@ -337,14 +390,7 @@ export function createRouter(client: Client, deps: RouterDeps) {
   ) {
     const started = performance.now();
     const isComponent = !interaction.isChatInputCommand();
-    const candidates = deps.registry.candidates(rawIntent.type);
-    const ephemeralGuess = candidates.some((u) =>
-      typeof u.ephemeral === "function" ? u.ephemeral(rawIntent as never) : u.ephemeral,
-    );
-    const defer = () =>
-      isComponent
-        ? (interaction as ButtonInteraction).deferUpdate()
-        : interaction.deferReply(ephemeralGuess ? { flags: "Ephemeral" } : {});
+    const defer = () => deferAnswer(interaction, repliesPrivately(deps.registry, rawIntent));
     let deferral: Promise<unknown> | null = null;
     let timer: NodeJS.Timeout | undefined;
 
@@ -352,7 +398,10 @@ export function createRouter(client: Client, deps: RouterDeps) {
     const lang: Lang = langFromLocale(interaction.locale);
     let outcome = "ok";
     try {
-      if (Date.now() - interaction.createdTimestamp > LATE_ARRIVAL_MS) {
+      if (interaction.deferred) {
+        // Acknowledged while start-up was still going on (acknowledgeWhileStarting).
+        deferral = Promise.resolve();
+      } else if (Date.now() - interaction.createdTimestamp > LATE_ARRIVAL_MS) {
         try {
           await defer();
           deferral = Promise.resolve();
@@ -628,5 +677,9 @@ export async function answerUnavailable(interaction: Interaction): Promise<void>
     return;
   }
   if (!interaction.isRepliable()) return;
-  await interaction.reply(renderReply(errorView(langFromLocale(interaction.locale), "errors.unavailable")));
+  const view = errorView(langFromLocale(interaction.locale), "errors.unavailable");
+  if (!interaction.deferred) return void (await interaction.reply(renderReply(view)));
+  // Acknowledged while starting: a command's "thinking" becomes the notice; a panel stays as it was.
+  if (interaction.isChatInputCommand()) await interaction.editReply(renderEdit(view));
+  else await interaction.followUp(renderReply(view));
 }

@@ -138,7 +138,7 @@ describe("e2e reliability: database outage", () => {
     expect(e2e.double.lateInteractions()).toEqual([]);
   });
 
-  it("starts while PostgreSQL is not there yet: waits with backoff saying so, /healthz up, /readyz 503, interactions told 'unavailable'; ready once it appears", async () => {
+  it("starts while PostgreSQL is not there yet: waits with backoff saying so, /healthz up, /readyz 503, /help answered at once, a command acknowledged and answered once it appears (or told 'unavailable' after 10 s)", async () => {
     await postgres.stop();
     const bot = await e2e.relaunchProcess(0);
     await bot.waitForLog((l) => l.msg === "waiting for the database", 15_000);
@@ -161,14 +161,31 @@ describe("e2e reliability: database outage", () => {
     expect((await bot.writtenOutput()).join("\n")).not.toContain(`${url.username}:${url.password}@`);
     expect(bot.alive()).toBe(true);
 
-    // The gateway is up meanwhile: a command is answered at once, privately, in the user's language.
+    // The gateway is up meanwhile. /help needs no database: answered at once, privately, in the user's language.
     await e2e.double.waitForBot({ timeoutMs: 15_000 });
-    const early = await e2e.double.slash(player, e2e.channelId, "table", ["show"]).settled();
-    expect(early.original?.ephemeral).toBe(true);
-    expect(early.original?.text).toContain("временно недоступна");
-    expect(early.ack?.ms).toBeLessThan(3000);
+    const help = await e2e.double.slash(player, e2e.channelId, "help", [], { topic: "dice" }).settled();
+    expect(help.original?.ephemeral).toBe(true);
+    expect(help.original?.text).toContain("4d6");
+    expect(help.ack?.ms).toBeLessThan(3000);
 
+    // A command is acknowledged in time and, with no database for 10 s, told so privately in the user's language.
+    const early = await e2e.double
+      .slash(player, e2e.channelId, "table", ["show"])
+      .settled({ timeoutMs: 20_000 });
+    expect(early.ack?.ms).toBeLessThan(3000);
+    expect(early.original?.text).toContain("временно недоступна");
+
+    // One sent just before PostgreSQL comes back is answered once it is there, not refused.
+    const waitsSoFar = bot.logs().filter((l) => l.msg === "waiting for the database").length;
+    await bot.waitForLog(
+      () => bot.logs().filter((l) => l.msg === "waiting for the database").length > waitsSoFar,
+      15_000,
+    );
+    const beforeReady = e2e.double.slash(gm, e2e.channelId, "table", ["show"]);
     postgres = await startEmbeddedPostgres({ dataDir: postgres.dataDir, port: postgres.port });
+    const answeredOnceReady = await beforeReady.settled({ timeoutMs: 20_000 });
+    expect(answeredOnceReady.ack?.ms).toBeLessThan(3000);
+    expect(answeredOnceReady.original?.text).toContain("Fate");
     await bot.waitForLog((l) => l.msg === "ready", 30_000);
     expect((await fetch(`${waiting}/readyz`)).status).toBe(200);
     const show = await e2e.double.slash(gm, e2e.channelId, "table", ["show"]).settled();
