@@ -152,3 +152,22 @@ export function startDailyBackups(options: {
     },
   };
 }
+
+/** The daily backups of the embedded database (none with DATABASE_URL, or BACKUP_KEEP=0). */
+export function dailyBackupsOf(
+  config: { DATA_DIR: string; BACKUP_KEEP: number; BACKUP_HOUR: number },
+  embedded: { url: string } | null,
+  log: BackupLog,
+): DailyBackups | null {
+  if (!embedded || config.BACKUP_KEEP === 0) return null;
+  return startDailyBackups({
+    databaseUrl: embedded.url,
+    dir: backupDirOf(config),
+    keep: config.BACKUP_KEEP,
+    hour: config.BACKUP_HOUR,
+    log,
+  });
+}
+
+/** Where the daily backups go: DATA_DIR/backups. */
+export const backupDirOf = (config: { DATA_DIR: string }) => path.join(config.DATA_DIR, "backups");
