@@ -63,7 +63,8 @@ async function onDatabase<T>(
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  const force = rest.includes("--force");
+  // `npm run restore file --force` hands --force to npm, which passes it on as npm_config_force.
+  const force = rest.includes("--force") || process.env.npm_config_force === "true";
   const files = rest.filter((a) => a !== "--force");
   if (
     (command !== "backup" && command !== "restore") ||
