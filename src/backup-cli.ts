@@ -1,7 +1,7 @@
 // `npm run backup [file]` and `npm run restore -- file [--force]`: a whole-database backup and its
 // restore, with nothing but this checkout (no PostgreSQL client tools), for the embedded database
 // and for DATABASE_URL alike. Reads the same settings as the bot (.env, the environment).
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { ConfigError, loadConfig } from "./config.js";
 import { BackupFileError, RestoreRefusedError, restoreBackup, writeBackup } from "./store/backup.js";
@@ -45,6 +45,15 @@ async function onDatabase<T>(
 ): Promise<T> {
   if (config.DATABASE_URL) return work(config.DATABASE_URL);
   const dataDir = path.resolve(config.DATA_DIR, "postgres");
+  try {
+    accessSync(dataDir, constants.R_OK | constants.X_OK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EACCES") {
+      throw new UsageError(
+        `${dataDir} is not yours to read: run this as the user the bot runs as (e.g. sudo -u storybot npm run ${purpose} …).`,
+      );
+    }
+  }
   const running = runningEmbeddedServer(dataDir);
   if (running) return work(running.url);
   if (purpose === "backup" && !existsSync(path.join(dataDir, "PG_VERSION"))) {
