@@ -323,6 +323,42 @@ describe("whole-database backups (npm run backup / npm run restore)", () => {
     }
   });
 
+  it("is one snapshot: what commits while it runs is wholly out of it, in every table", async () => {
+    const busy = await createTestDatabase();
+    try {
+      await busy.query(
+        `INSERT INTO game_table (guild_id, channel_id, system, gm_user_id) VALUES ('1', '0', 'fate', '3')`,
+      );
+      await busy.query(
+        `INSERT INTO log_entry (table_id, actor_user_id, action, summary)
+           SELECT 1, '3', 'roll', '{"key": "x"}' FROM generate_series(1, 40000)`,
+      );
+      // Meanwhile: a table and ten log entries for it, committed together, again and again.
+      let done = false;
+      let commits = 0;
+      const writer = (async () => {
+        while (!done) {
+          await busy.query(
+            `WITH t AS (INSERT INTO game_table (guild_id, channel_id, system, gm_user_id) VALUES ('1', '9', 'fate', '3') RETURNING id)
+             INSERT INTO log_entry (table_id, actor_user_id, action, summary)
+               SELECT t.id, '3', 'roll', '{"key": "y"}' FROM t, generate_series(1, 10)`,
+          );
+          commits++;
+        }
+      })();
+      const during = path.join(dir, "during.backup.gz");
+      await writeBackup(busy.url, during);
+      done = true;
+      await writer;
+      expect(commits).toBeGreaterThan(0);
+      const { header } = await checkBackupFile(during);
+      const rows = (name: string) => header.tables.find((t) => t.name === name)!.rows;
+      expect(rows("log_entry")).toBe(40000 + 10 * (rows("game_table") - 1));
+    } finally {
+      await busy.drop();
+    }
+  });
+
   it("a backup made by a newer bot is refused, naming what to do", async () => {
     const text = gunzipSync(await readFile(file)).toString("utf8");
     const newer = path.join(dir, "newer.backup.gz");
