@@ -4,7 +4,13 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { ConfigError, loadConfig } from "./config.js";
-import { BackupFileError, RestoreRefusedError, restoreBackup, writeBackup } from "./store/backup.js";
+import {
+  BackupFileError,
+  checkBackupFile,
+  RestoreRefusedError,
+  restoreBackup,
+  writeBackup,
+} from "./store/backup.js";
 import { dailyBackupName } from "./store/daily-backup.js";
 import {
   EmbeddedPostgresAccessError,
@@ -98,9 +104,11 @@ async function main(): Promise<number> {
   if (!files[0]) throw new UsageError(USAGE);
   const file = path.resolve(here, files[0]);
   if (!existsSync(file)) throw new UsageError(`There is no file ${file}.`);
-  const summary = await onDatabase(config, "restore", (url) => restoreBackup(url, file, { force }));
+  // The file first: a damaged one is refused before any database is started or reached.
+  const checked = await checkBackupFile(file);
+  const summary = await onDatabase(config, "restore", (url) => restoreBackup(url, file, { force, checked }));
   say(
-    `Restored ${file}: ${summary.rows} rows in ${summary.tables} tables${summary.replaced ? ", replacing the data that was there" : ""}.` +
+    `Restored ${file} (a backup of ${summary.createdAt}): ${summary.rows} rows in ${summary.tables} tables${summary.replaced ? ", replacing the data that was there" : ""}.` +
       (summary.migratedAfter.length > 0
         ? ` Migrations newer than the backup applied: ${summary.migratedAfter.join(", ")}.`
         : ""),

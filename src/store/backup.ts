@@ -424,6 +424,8 @@ export async function checkBackupFile(file: string): Promise<CheckedBackup> {
 }
 
 export interface RestoreSummary {
+  /** When the backup was made. */
+  createdAt: string;
   tables: number;
   rows: number;
   /** Migrations newer than the backup, applied after its rows. */
@@ -453,9 +455,14 @@ async function botSessions(client: pg.ClientBase): Promise<number> {
 export async function restoreBackup(
   databaseUrl: string,
   file: string,
-  options: { force?: boolean; migrationsDir?: string } = {},
+  options: {
+    force?: boolean;
+    migrationsDir?: string;
+    /** The file's `checkBackupFile`, when the caller has just checked it. */
+    checked?: CheckedBackup;
+  } = {},
 ): Promise<RestoreSummary> {
-  const { header, rows } = await checkBackupFile(file);
+  const { header, rows } = options.checked ?? (await checkBackupFile(file));
   const known = await listMigrations(options.migrationsDir ?? MIGRATIONS_DIR);
   const knownByName = new Map(known.map((m) => [m.name, m]));
   for (const { name, checksum } of header.migrations) {
@@ -554,7 +561,13 @@ export async function restoreBackup(
       migratedAfter.push(migration.name);
     }
     await client.query("COMMIT");
-    return { tables: header.tables.length, rows, migratedAfter, replaced: holding.length > 0 };
+    return {
+      createdAt: header.createdAt,
+      tables: header.tables.length,
+      rows,
+      migratedAfter,
+      replaced: holding.length > 0,
+    };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { chmod, mkdtemp, readdir, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -100,7 +101,7 @@ describe("npm run backup / npm run restore, with the embedded database and no Po
     const newData = path.join(root, "new-machine");
     const restored = await npmRun("restore", [file], { DATA_DIR: newData }, root);
     expect(restored.stderr).toContain("The bot is not running: starting its database");
-    expect(restored.stderr).toContain(`Restored ${file}: 2 rows in`);
+    expect(restored.stderr).toMatch(/Restored .*running\.backup\.gz \(a backup of 20\d\d-.*Z\): 2 rows in/);
     expect(restored.code).toBe(0);
 
     // The default file name, in the directory the command was typed in.
@@ -128,6 +129,16 @@ describe("npm run backup / npm run restore, with the embedded database and no Po
     );
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe(`There is no file ${path.join(root, "nope.gz")}.`);
+    // A cut file is refused before any database is started: no DATA_DIR appears.
+    const cut = path.join(root, "cut.backup.gz");
+    await writeFile(cut, (await readFile(path.join(root, "running.backup.gz"))).subarray(0, 200));
+    const untouched = path.join(root, "untouched");
+    const refused = await npmRun("restore", [cut], { DATA_DIR: untouched }, root);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      `${cut} is not a usable backup: it ends early (the file is truncated). Nothing was changed.`,
+    );
+    expect(existsSync(untouched)).toBe(false);
     const badKey = await npmRun(
       "backup",
       [],
