@@ -43,7 +43,7 @@ export function createMetrics(options: { backupDir?: string } = {}) {
     // Read from the files at each scrape: the process that takes the backups (the sharding
     // manager, with shards) is not always the one that serves the metrics.
     new Gauge({
-      name: "storybot_backup_last_success_seconds",
+      name: "storybot_backup_last_success_timestamp_seconds",
       help: "When the newest daily backup in DATA_DIR/backups was written (Unix time); 0: none yet.",
       registers: [registry],
       async collect() {

@@ -120,7 +120,7 @@ describe("the daily backup of the embedded database", () => {
         expect((await fake.nextTimer()).ms).toBe(24 * 3600_000);
         // /metrics: the newest backup's time.
         const metrics = await createMetrics({ backupDir: dir }).registry.metrics();
-        const seconds = Number(/^storybot_backup_last_success_seconds (\d+)$/m.exec(metrics)?.[1]);
+        const seconds = Number(/^storybot_backup_last_success_timestamp_seconds (\d+)$/m.exec(metrics)?.[1]);
         expect(Math.abs(seconds - Date.now() / 1000)).toBeLessThan(60);
       } finally {
         backups.stop();
@@ -163,7 +163,7 @@ describe("the daily backup of the embedded database", () => {
         backups.stop();
       }
       const metrics = await createMetrics({ backupDir: path.join(dir, "none") }).registry.metrics();
-      expect(metrics).toMatch(/^storybot_backup_last_success_seconds 0$/m);
+      expect(metrics).toMatch(/^storybot_backup_last_success_timestamp_seconds 0$/m);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
