@@ -213,6 +213,13 @@ export async function writeBackup(
     }
     const migrations = [...(await appliedMigrations(client))].map(([name, checksum]) => ({ name, checksum }));
     const known = await listMigrations(options.migrationsDir ?? MIGRATIONS_DIR);
+    // The tables are the ones this version's migrations create: a newer version's would be missed.
+    const unknown = migrations.find((m) => !known.some((k) => k.name === m.name));
+    if (unknown) {
+      throw new Error(
+        `the database has migration ${unknown.name}, from a newer version of the bot than this one: back it up with that version`,
+      );
+    }
     const botTables = objectsCreatedBy(known)
       .filter((o) => o.kind === "TABLE")
       .map((o) => o.name);

@@ -317,6 +317,10 @@ describe("whole-database backups (npm run backup / npm run restore)", () => {
         `INSERT INTO game_table (guild_id, channel_id, system, gm_user_id) VALUES ('1', '5', 'fate', '3') RETURNING id`,
       );
       expect(next[0]!.id).toBe(2);
+      // The older version's backup of the newer database would miss the newer tables: refused.
+      await expect(
+        writeBackup(target.url, path.join(dir, "by-older.backup.gz"), { migrationsDir: olderDir }),
+      ).rejects.toThrow(/has migration \S+_flow_state_version, from a newer version of the bot/);
     } finally {
       await older.drop();
       await target.drop();
