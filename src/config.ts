@@ -30,6 +30,16 @@ const ConfigSchema = z.object({
     .regex(/^\d+(,\d+)*$/, "must be a comma-separated list of shard numbers, e.g. 0,1")
     .transform((s) => s.split(",").map(Number))
     .optional(),
+  /** Daily backups of the embedded database kept in DATA_DIR/backups (0: none taken). */
+  BACKUP_KEEP: z.coerce.number().int().min(0).max(1000).default(7),
+  /** The local hour (0–23) the daily backup is taken at. */
+  BACKUP_HOUR: z.coerce.number().int().min(0).max(23).default(4),
+  /** The key that seals and signs `/table export` files, so another database can read them. */
+  TABLE_BACKUP_KEY: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex digits (e.g. from `openssl rand -hex 32`)")
+    .optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { DISCORD_TOKEN: string };
@@ -55,14 +65,19 @@ To get a token:
        DISCORD_TOKEN=... npm start`;
 
 /** Reads and validates the environment. Every problem is listed at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  /** False for tools that never reach Discord (`npm run backup`). */
+  options: { needsToken?: boolean } = {},
+): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = ConfigSchema.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`, "invalid");
   }
-  if (!parsed.data.DISCORD_TOKEN) throw new ConfigError(TOKEN_HELP, "missing-token");
+  if (!parsed.data.DISCORD_TOKEN && options.needsToken !== false)
+    throw new ConfigError(TOKEN_HELP, "missing-token");
   if (parsed.data.SHARD_IDS && parsed.data.SHARD_COUNT) {
     const bad = parsed.data.SHARD_IDS.filter((id) => id >= parsed.data.SHARD_COUNT!);
     if (bad.length > 0) {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { type Client, Events, type Interaction, ShardingManager } from "discord.js";
 import { commands } from "../commands/index.js";
+import { useTableBackupKey } from "./app/common/table-backup.js";
 import type { AppDeps } from "./app/execute.js";
 import { gamesByGuild, gamesOfGuild, registeredCommandSets } from "./app/guild-games.js";
 import { autocompleteSources, createRegistry } from "./app/registry.js";
@@ -30,6 +31,8 @@ import { createLogger, LogFormatUnavailableError, type Logger } from "./log.js";
 import { createMetrics } from "./metrics.js";
 import { handleProcessErrors } from "./process-errors.js";
 import { cryptoDice } from "./rules/dice.js";
+import { holdBotPresence } from "./store/bot-presence.js";
+import { backupDirOf, dailyBackupsOf } from "./store/daily-backup.js";
 import { closeDb, createDb, type Db, inTransaction, isDatabaseUnavailable, sqlFor } from "./store/db.js";
 import {
   type EmbeddedDatabase,
@@ -166,6 +169,8 @@ async function runShardingManager(config: Config, shardCount: number) {
   handleProcessErrors(log);
   const { embedded, databaseUrl } = await openDatabase(config, log);
   process.env.DATABASE_URL = databaseUrl;
+  // This process owns the embedded server, so it takes its daily backups (the shards do not).
+  const backups = dailyBackupsOf(config, embedded, log);
   const script = process.argv[1] ?? path.join(import.meta.dirname, "main.ts");
   const manager = new ShardingManager(script, {
     totalShards: shardCount,
@@ -231,6 +236,7 @@ async function runShardingManager(config: Config, shardCount: number) {
     }, SHUTDOWN_DEADLINE_MS + 2000);
     await exited;
     clearTimeout(late);
+    backups?.stop();
     if (embedded) await embedded.stop().catch(() => {});
     log.info("stopped");
     process.exit(0);
@@ -270,7 +276,8 @@ async function runBot(config: Config) {
   const log = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
   const tokenProblem = tokenShapeProblem(config.DISCORD_TOKEN);
   if (tokenProblem) throw new DiscordRefusedSettingError(tokenProblem);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ backupDir: backupDirOf(config) });
+  useTableBackupKey(config.TABLE_BACKUP_KEY);
   const client = createClient({
     apiBase: config.DISCORD_API_BASE,
     shards: config.SHARD_IDS,
@@ -329,6 +336,8 @@ async function runBot(config: Config) {
 
   const database = (async () => {
     const { embedded, databaseUrl } = await openDatabase(config, log);
+    // Held while the bot runs: `npm run restore` refuses while any bot process holds it.
+    const presence = await waitForDatabase(databaseUrl, log, () => holdBotPresence(databaseUrl, log));
     const db = createDb(databaseUrl, {
       onConnectionError: (error) => {
         metrics.connectionErrors.inc();
@@ -345,13 +354,15 @@ async function runBot(config: Config) {
       });
     } catch (error) {
       await closeDb(db).catch(() => {});
+      await presence.release();
       if (embedded) await embedded.stop().catch(() => {});
       throw error;
     }
     const tables = config.TABLE_CACHE ? new TableCache() : undefined;
     const stopListening = tables ? tables.listen(databaseUrl, log) : async () => {};
     const stopPruning = startPruning(db, log);
-    return { embedded, db, tables, stopListening, stopPruning };
+    const backups = dailyBackupsOf(config, embedded, log);
+    return { embedded, db, tables, stopListening, stopPruning, presence, backups };
   })();
   // An interaction can only arrive after the gateway is ready; if the database is still starting
   // then, it waits for it (the router defers past 1.2 s, so Discord's 3 s are still kept).
@@ -479,10 +490,12 @@ async function runBot(config: Config) {
     const opened = await database.catch(() => null);
     registrar?.stop();
     opened?.stopPruning();
+    opened?.backups?.stop();
     step = "closing the table cache's listener";
     await opened?.stopListening();
     step = "closing the database pool";
     if (opened) await closeDb(opened.db).catch(() => {});
+    await opened?.presence.release();
     step = "stopping the embedded database";
     if (opened?.embedded) await opened.embedded.stop().catch(() => {});
     log.info("stopped");

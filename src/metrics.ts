@@ -1,6 +1,7 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { lastDailyBackupSeconds } from "./store/daily-backup.js";
 
-export function createMetrics() {
+export function createMetrics(options: { backupDir?: string } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const interactions = new Counter({
@@ -37,6 +38,19 @@ export function createMetrics() {
     labelNames: ["kind"] as const,
     registers: [registry],
   });
+  const { backupDir } = options;
+  if (backupDir) {
+    // Read from the files at each scrape: the process that takes the backups (the sharding
+    // manager, with shards) is not always the one that serves the metrics.
+    new Gauge({
+      name: "storybot_backup_last_success_timestamp_seconds",
+      help: "When the newest daily backup in DATA_DIR/backups was written (Unix time); 0: none yet.",
+      registers: [registry],
+      async collect() {
+        this.set(await lastDailyBackupSeconds(backupDir));
+      },
+    });
+  }
   return {
     registry,
     reconnects,

@@ -256,3 +256,24 @@ export function databaseUrlNamed(databaseUrl: string, database: string): string 
   url.pathname = `/${database}`;
   return url.toString();
 }
+
+/**
+ * The embedded server another process (the bot) is running on `dataDir`, found from its
+ * `postmaster.pid` — whose fourth line is the port, chosen anew at each start — or `null` when
+ * none runs there. Reached over 127.0.0.1, where it always listens.
+ */
+export function runningEmbeddedServer(dataDir: string): { url: string; port: number; pid: number } | null {
+  const pidFile = path.join(path.resolve(dataDir), "postmaster.pid");
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, "utf8").split("\n");
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: it runs, as another user (the `postgres` user when the bot runs as root).
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return null;
+  }
+  return { url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`, port, pid };
+}

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idKindOfKey, remapIds } from "../../src/app/backup-ids.js";
-import { readBackup, restoreTable } from "../../src/app/common/table-backup.js";
+import { readBackup, restoreTable, useTableBackupKey } from "../../src/app/common/table-backup.js";
 import type { Executed } from "../../src/app/execute.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { inTransaction } from "../../src/store/db.js";
@@ -392,13 +392,13 @@ describe("/table export and /table import", () => {
 
   it("with TABLE_BACKUP_KEY set, another installation (another database) restores the file; without the key it cannot", async () => {
     const other = await createAppHarness();
-    process.env.TABLE_BACKUP_KEY = "ab".repeat(32);
+    useTableBackupKey("ab".repeat(32));
     try {
       const file = fileOf(await app.run(GM, { type: "table.export" }, { channelId: ELSEWHERE }));
       await other.run(GM, { type: "table.import", file: upload(file) }, { channelId: ELSEWHERE });
       const again = fileOf(await other.run(GM, { type: "table.export" }, { channelId: ELSEWHERE }));
       expect(content(again)).toEqual(content(file));
-      delete process.env.TABLE_BACKUP_KEY;
+      useTableBackupKey(undefined);
       const refusal = await other.refused(
         GM,
         { type: "table.import", file: upload(file) },
@@ -406,7 +406,7 @@ describe("/table export and /table import", () => {
       );
       expect(String(refusal.params?.problem)).toContain("the signature does not match");
     } finally {
-      delete process.env.TABLE_BACKUP_KEY;
+      useTableBackupKey(undefined);
       await other.close();
     }
   });

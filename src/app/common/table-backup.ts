@@ -78,15 +78,22 @@ const PLACE_COLUMNS = [
 
 // ----- the bot's key -------------------------------------------------------------------------
 
+/** `TABLE_BACKUP_KEY` from the configuration (validated there), set once at start-up. */
+let configuredKey: string | undefined;
+
+/** Uses the host's `TABLE_BACKUP_KEY` (64 hex digits) for table backups; `undefined`: the bot's own. */
+export function useTableBackupKey(hex: string | undefined): void {
+  configuredKey = hex;
+}
+
 /**
- * The key: `TABLE_BACKUP_KEY` (64 hex digits) when the host sets one — so a new database, or
- * another installation given the same key, reads the same backups — otherwise the one the bot
- * made for itself on its first export, kept in the database (a database backup keeps it too).
+ * The key: `TABLE_BACKUP_KEY` when the host sets one — so a new database, or another
+ * installation given the same key, reads the same backups — otherwise the one the bot made for
+ * itself on its first export, kept in the database (a database backup keeps it too).
  */
 async function backupKeys(tx: Tx) {
-  const configured = process.env.TABLE_BACKUP_KEY?.trim();
   let hex: string;
-  if (configured && /^[0-9a-fA-F]{64}$/.test(configured)) hex = configured;
+  if (configuredKey) hex = configuredKey;
   else {
     const sql = sqlFor(tx);
     await sql.run`
