@@ -1441,15 +1441,19 @@ function rollPlainFaces(term: DiceTerm, dice: DiceSource): PlainRoll[] {
       let face = dice.roll(term.sides);
       const reroll = term.reroll;
       if (reroll && meets(countsAs(face), reroll.test)) {
-        do {
+        if (!reroll.until) {
           out.push({ face, value: countsAs(face), rerolled: true, exploded: added, clamped: false });
           face = dice.roll(term.sides);
-          if (reroll.until) rerolls += 1;
-        } while (
+        }
+        while (
           reroll.until &&
           meets(countsAs(face), reroll.test) &&
           rerolls < DICE_LIMITS.maxRerollsPerTerm
-        );
+        ) {
+          out.push({ face, value: countsAs(face), rerolled: true, exploded: added, clamped: false });
+          face = dice.roll(term.sides);
+          rerolls += 1;
+        }
       }
       while (term.unique && standing.includes(countsAs(face)) && rerolls < DICE_LIMITS.maxRerollsPerTerm) {
         out.push({ face, value: countsAs(face), rerolled: true, exploded: added, clamped: false });
