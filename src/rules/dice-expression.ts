@@ -1440,22 +1440,15 @@ function rollPlainFaces(term: DiceTerm, dice: DiceSource): PlainRoll[] {
     for (;;) {
       let face = dice.roll(term.sides);
       const reroll = term.reroll;
-      if (reroll && meets(countsAs(face), reroll.test)) {
-        if (!reroll.until) {
-          out.push({ face, value: countsAs(face), rerolled: true, exploded: added, clamped: false });
-          face = dice.roll(term.sides);
-        }
-        while (
-          reroll.until &&
-          meets(countsAs(face), reroll.test) &&
-          rerolls < DICE_LIMITS.maxRerollsPerTerm
-        ) {
-          out.push({ face, value: countsAs(face), rerolled: true, exploded: added, clamped: false });
-          face = dice.roll(term.sides);
-          rerolls += 1;
-        }
+      if (reroll && !reroll.until && meets(countsAs(face), reroll.test)) {
+        out.push({ face, value: countsAs(face), rerolled: true, exploded: added, clamped: false });
+        face = dice.roll(term.sides);
       }
-      while (term.unique && standing.includes(countsAs(face)) && rerolls < DICE_LIMITS.maxRerollsPerTerm) {
+      // Rerolled until the die passes and repeats no standing value, as far as the cap allows.
+      const rollAgain = (f: number) =>
+        (reroll?.until === true && meets(countsAs(f), reroll.test)) ||
+        (term.unique === true && standing.includes(countsAs(f)));
+      while (rollAgain(face) && rerolls < DICE_LIMITS.maxRerollsPerTerm) {
         out.push({ face, value: countsAs(face), rerolled: true, exploded: added, clamped: false });
         face = dice.roll(term.sides);
         rerolls += 1;
