@@ -347,3 +347,31 @@ describe("bounds", () => {
     expect([result.minTotal, result.maxTotal]).toEqual([12, 20]);
   });
 });
+
+describe("the documented examples roll", () => {
+  /** Fragments of notation named in the texts, not whole expressions. */
+  const FRAGMENTS = new Set(["k3", "d1", "f1", "ф1", "r", "rr", "!", "// attack", "// атака", "dF", "dF.1"]);
+  const spans = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  const rollsOrFragment = (example: string) => {
+    if (FRAGMENTS.has(example) || example.startsWith("/")) return;
+    // A saved roll's sheet number (`4dF+{fight}`) is filled in before it is rolled.
+    const text = example.replace(/\{\p{L}+\}/gu, "1");
+    expect(() => parseDiceExpression(text, plainTable), example).not.toThrow();
+  };
+
+  it("every example in /help topic:dice, English and Russian", () => {
+    for (const lang of ["en", "ru"] as const) {
+      const examples = spans(t(lang, "help.dice.body"));
+      expect(examples.length).toBeGreaterThan(40);
+      for (const example of examples) rollsOrFragment(example);
+    }
+  });
+
+  it("every example in the table of docs/rules/common.md §4.3", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const doc = await readFile(new URL("../../docs/rules/common.md", import.meta.url), "utf8");
+    const rows = doc.split("\n").filter((line) => /^\| [^-|]/.test(line) && !line.startsWith("| Form"));
+    expect(rows.length).toBeGreaterThan(15);
+    for (const row of rows) for (const example of spans(row.split("|")[2]!)) rollsOrFragment(example);
+  });
+});
