@@ -375,3 +375,15 @@ describe("the documented examples roll", () => {
     for (const row of rows) for (const example of spans(row.split("|")[2]!)) rollsOrFragment(example);
   });
 });
+
+describe("the answer fits Discord", () => {
+  it("a roll too long to show die by die shows each term's subtotal, or else the totals alone", () => {
+    const result = rollDiceExpression(parseDiceExpression("10x 100d6!", plainTable), {
+      roll: (sides) => sides,
+    });
+    const total = 6 * (100 + DICE_LIMITS.maxExplodedPerTerm);
+    expect(formatRoll(result, "subtotals")[9]).toBe(`#10: 100d6! […${total}] = **${total}**`);
+    expect(formatRoll(result, "totals")[0]).toBe(`#1: **${total}**`);
+    expect(formatRoll(result).join("\n").length).toBeGreaterThan(4096);
+  });
+});

@@ -89,13 +89,26 @@ function formatSum(terms: readonly TermRoll[], compact: boolean): string {
     .join(" ");
 }
 
-export function formatRoll(result: DiceRollResult, compact = false): string[] {
+/** How much of each roll is shown: every die, each term's subtotal, or the total alone. */
+type Detail = "dice" | "subtotals" | "totals";
+
+export function formatRoll(result: DiceRollResult, detail: Detail = "dice"): string[] {
   return result.rolls.map((roll, index) => {
     const prefix = result.rolls.length > 1 ? `#${index + 1}: ` : "";
     // A negative total with a true minus sign (−1), as the Fate ladder prints it.
     const total = roll.total < 0 ? `−${-roll.total}` : String(roll.total);
-    return `${prefix}${formatSum(roll.terms, compact)} = **${total}**`;
+    if (detail === "totals") return `${prefix}**${total}**`;
+    return `${prefix}${formatSum(roll.terms, detail === "subtotals")} = **${total}**`;
   });
+}
+
+/** The most detailed lines that fit the room for dice in one message. */
+function fittingLines(result: DiceRollResult): string[] {
+  for (const detail of ["dice", "subtotals"] as const) {
+    const lines = formatRoll(result, detail);
+    if (lines.join("\n").length <= DICE_TEXT_MAX) return lines;
+  }
+  return formatRoll(result, "totals");
 }
 
 /** A test in words, integer dice in mind: `>4` reads "5+", `<3` "2 or less". */
@@ -196,8 +209,7 @@ export async function performRoll(ctx: ActionContext, request: RollRequest): Pro
   const result = rollDiceExpression(expression, ctx.dice);
   const { secret } = request;
   const lang = secret ? ctx.userLang : ctx.publicLang;
-  const full = formatRoll(result);
-  const lines = full.join("\n").length > DICE_TEXT_MAX ? formatRoll(result, true) : full;
+  const lines = fittingLines(result);
   const reading = formatReading(lang, expression);
   const totals = result.rolls.map((r) => r.total);
   const note = [result.label, reason].filter(Boolean).join(" — ") || undefined;
