@@ -510,6 +510,10 @@ const PEER_ALIASES: { pattern: RegExp; ours: (n: string) => string }[] = [
 
 class Parser {
   private index = 0;
+  /** Whether the first dice term read was written with no count and no modifiers (`d20`, `d%`), and with `%`. */
+  private firstDieBare = false;
+  private firstDiePercent = false;
+  private diceRead = 0;
 
   constructor(
     private readonly input: string,
@@ -613,11 +617,6 @@ class Parser {
     };
     return note ? { ...dice, note } : dice;
   }
-
-  /** The first dice term read: written with no count and no modifiers (`d20`, `d%`), and whether `d%`. */
-  private firstDieBare = false;
-  private firstDiePercent = false;
-  private diceRead = 0;
 
   private product(sign: Sign): ExpressionTerm {
     const factors = [this.factor(sign)];
@@ -1789,8 +1788,15 @@ function plainRange(term: DiceTerm): [number, number] {
   const triggers = explode ? faces.filter((v) => meets(v, explode.on)) : [];
   const added = (v: number) => v - (explode?.penetrate ? 1 : 0);
   const range = (values: readonly number[]): [number, number] => {
-    const counts = values.map((v) => counted(term, v));
-    return [Math.min(...counts), Math.max(...counts)];
+    // A loop, not Math.min(...): a compounded die's values can run to 100 000.
+    let low = Number.POSITIVE_INFINITY;
+    let high = Number.NEGATIVE_INFINITY;
+    for (const v of values) {
+      const c = counted(term, v);
+      low = Math.min(low, c);
+      high = Math.max(high, c);
+    }
+    return [low, high];
   };
   const cap = triggers.length > 0 ? DICE_LIMITS.maxExplodedPerTerm : 0;
   // A compounded die adds its chain into one value: the same sum, unless each die is counted.
