@@ -189,3 +189,61 @@ describe("properties of the peers' modifiers", () => {
     }
   });
 });
+
+describe("any text", () => {
+  it("in the peers' alphabet either parses (and its canonical text parses back) or is refused", () => {
+    const alphabet = [..."0123456789dDкдпфfFkKhHlLxх%+-−*/(){},.!<>=[]#tTeEirgRmMnaAuUpPs# "];
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 30 }), (input) => {
+        try {
+          const expression = parseDiceExpression(input, plainTable);
+          expect(parseDiceExpression(canonical(expression), plainTable), input).toEqual(expression);
+          const result = rollDiceExpression(expression, seededDice(input.length));
+          for (const repeat of result.rolls) {
+            expect(repeat.total).toBeGreaterThanOrEqual(result.minTotal);
+            expect(repeat.total).toBeLessThanOrEqual(result.maxTotal);
+          }
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          expect(catalogues.en[error.code], error.code).toBeDefined();
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("pieces of the peers' notations, put together at random, parse back and roll within bounds", () => {
+    const pieces = [
+      ..."d6 2d20 4d6 3d10 d% dF dF.1 +d20 -d% {4d6, 2d8} ( ) , * / % + - 2 5".split(" "),
+      ..."! !! !p !=5 !>4 >=3 <2 t4 f1 kh1 kl2 dl1 dh1 d1 k2 r1 rr1 ro<3 rg5 e ie5 min2 max5 u".split(" "),
+      " [x]",
+      " /* y */",
+      " ",
+      "6 ",
+      "3x ",
+      " # l",
+      " ! c",
+    ];
+    let parsed = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 8 }),
+        fc.integer(),
+        (parts, seed) => {
+          const input = parts.join("");
+          const expression = parsedOrNull(input);
+          if (!expression) return;
+          parsed += 1;
+          expect(parseDiceExpression(canonical(expression), plainTable), input).toEqual(expression);
+          const result = rollDiceExpression(expression, seededDice(seed));
+          for (const repeat of result.rolls) {
+            expect(repeat.total, input).toBeGreaterThanOrEqual(result.minTotal);
+            expect(repeat.total, input).toBeLessThanOrEqual(result.maxTotal);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(parsed).toBeGreaterThan(100);
+  });
+});
