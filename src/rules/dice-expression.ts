@@ -623,6 +623,14 @@ class Parser {
     const ops: MulOp[] = [];
     for (;;) {
       const next = this.peek();
+      const after = this.tokens[this.index + 1];
+      if (
+        (next?.type === "times" && after?.type === "times" && this.adjacent(next, after)) ||
+        (next?.type === "invalid" && this.input[next.start] === "^")
+      ) {
+        // rpg-dice-roller's powers, `2^3` and `2**3`.
+        throw new DomainError("errors.dice.power", { near: fragment(this.input.slice(next.start)) });
+      }
       if (next?.type !== "times" && next?.type !== "divide" && next?.type !== "percent") break;
       this.index += 1;
       const op: MulOp = next.type === "times" ? "*" : next.type === "divide" ? "/" : "%";
@@ -710,6 +718,10 @@ class Parser {
     let end = start;
     while (end < this.input.length && /[\p{L}\d]/u.test(this.input[end]!)) end += 1;
     const word = this.input.slice(start, end).toLowerCase();
+    if (/^[a-z]+$/.test(word) && this.input.slice(end).trimStart().startsWith("(")) {
+      // rpg-dice-roller's math functions: `floor(1d20/3)`, `abs(…)`.
+      throw new DomainError("errors.dice.mathFunction", { term: fragment(word) });
+    }
     for (const alias of PEER_ALIASES) {
       const match = alias.pattern.exec(word);
       if (match) {

@@ -137,6 +137,11 @@ describe("the peers' spellings, each against its definition", () => {
     expect(total("4d6d1", [3, 6, 1, 5])).toBe(14);
   });
 
+  it("d20's ph/pl drop the highest/lowest, like dh/dl", () => {
+    same("4d6pl1", "4d6dl1");
+    same("4d6ph1", "4d6dh1");
+  });
+
   it("4d10dh1dl2 drops the highest and the two lowest", () => {
     const result = roll("4d10dh1dl2", [7, 6, 1, 5]);
     expect(firstDice(result).dice.map((d) => d.kept)).toEqual([false, true, false, false]);
@@ -303,6 +308,9 @@ describe("a peer's spelling without a meaning here is refused by name, with ours
     ["4d6!>=1", "errors.dice.explodeEveryFace", { term: "4d6!>=1" }],
     ["4d6kh3dl1", "errors.dice.twoKeepRules", { term: "4d6kh3dl1" }],
     ["{4d6, 2d10", "errors.dice.unclosedBrace", { position: 1 }],
+    ["floor(1d20/3)", "errors.dice.mathFunction", { term: "floor" }],
+    ["2d6^2", "errors.dice.power", { near: "^2" }],
+    ["2d6**2", "errors.dice.power", { near: "**2" }],
   ];
 
   it.each(cases)("%j → %s", (input, code, params) => {
@@ -324,6 +332,10 @@ describe("a peer's spelling without a meaning here is refused by name, with ours
       }
     }
     expect(t("en", "errors.dice.peerModifier", { term: "1d20ra", word: "ra" })).toContain("`rr1`");
+    // rpg-dice-roller's bare `r` (until): the refusal names both of our spellings.
+    const bare = refusal("4d6r");
+    expect(t("en", bare.code, bare.params)).toContain("`4d6rr1`");
+    expect(t("ru", bare.code, bare.params)).toContain("`4к6пп1`");
   });
 
   it("2d6 ! Fire damage and dndstats, refused before, now roll", () => {

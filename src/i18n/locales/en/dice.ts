@@ -39,7 +39,7 @@ export default {
     "`{near}` can be zero, and nothing can be divided by zero. Divide by a number or dice that never give 0, e.g. `2d20kh1/2`.",
   "errors.dice.totalTooBig": "That expression can reach more than {max}. Multiply by less, e.g. `(1d6+2)*2`.",
   "errors.dice.modifierNeedsNumber":
-    "`{term}`: put a number after the modifier, e.g. `4d6r1`, `10d10>=7` or `10d10>=7f1`.",
+    "`{term}`: put a number after the modifier, e.g. `4d6r1` (rerolls 1s once), `4d6rr1` (until none is left, like rpg-dice-roller’s bare `r`), `10d10>=7` or `10d10>=7f1`.",
   "errors.dice.twoModifiers": "`{term}`: each modifier once per term, e.g. `4d6!`, `4d6r1` or `10d10>=7f1`.",
   "errors.dice.fateDiceModifier":
     "`{term}`: Fate dice show +, − or 0, so they cannot explode, be rerolled by number or count successes. Use plain dice, e.g. `10d10>=7`.",
@@ -89,6 +89,9 @@ export default {
   "dice.reading.division": "÷ rounds down",
   "dice.reading.remainder": "% is the remainder of division rounded down",
   "dice.reading.precedence": "× and ÷ before + and −",
+  "errors.dice.mathFunction":
+    "`{term}(…)` is a function of another dice bot; there is none here. `/` already rounds down, e.g. `1d20/3`.",
+  "errors.dice.power": "`{near}`: powers are not rolled here. Multiply instead, e.g. `1d6*1d6`.",
   "errors.macro.tooMany":
     "You already keep {max} saved rolls here. Delete one first with {/macro delete}, or overwrite one by saving under its name.",
   "errors.macro.notFound": "You have no saved roll called **{name}** here. {/macro list} shows yours.",
