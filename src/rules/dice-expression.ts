@@ -498,7 +498,7 @@ const MODIFIER_WORDS = [
 type ModifierWord = (typeof MODIFIER_WORDS)[number];
 
 /** Peers' modifiers refused by name (errors.dice.peerModifier), longest first. */
-const PEER_MODIFIERS = ["ra", "sa", "sd", "cs", "cf", "s", "b"] as const;
+const PEER_MODIFIERS = ["adv", "dis", "ra", "sa", "sd", "cs", "cf", "s", "b"] as const;
 
 /** Dice Maiden's named rolls that this bot writes out, with our spelling (`{n}` is the alias' number). */
 const PEER_ALIASES: { pattern: RegExp; ours: (n: string) => string }[] = [
@@ -556,6 +556,8 @@ class Parser {
       }
       if (rest.type === "close")
         throw new DomainError("errors.dice.unopenedParenthesis", { position: rest.start + 1 });
+      // d20's `1d20+5 adv`: a word after the whole roll.
+      if (rest.type === "letter") this.peerModifier(0);
       this.unexpected(rest);
     }
     if (!terms.some(hasDice)) {
@@ -1244,6 +1246,14 @@ export function parseDiceExpression(input: string, options: ParseOptions): DiceE
     throw new DomainError("errors.dice.tooLong", { length: trimmed.length, max: DICE_LIMITS.maxLength });
   }
   const split = splitLabel(input);
+  const repeatBeforeHash = /^\s*(\d+)\s*$/.exec(split.text);
+  if (repeatBeforeHash && split.label) {
+    // `6#4d6` (repeats in some dice bots) would otherwise be a 6 labelled "4d6".
+    throw new DomainError("errors.dice.hashRepeat", {
+      near: fragment(trimmed),
+      ours: fragment(`${repeatBeforeHash[1]}x ${split.label}`),
+    });
+  }
   const text = NAMED_ROLLS[split.text.trim().toLowerCase()] ?? split.text;
   if (text.trim() === "") throw new DomainError("errors.dice.empty");
   const { leadingNote, ...expression } = new Parser(text, tokenize(text), options).parse();

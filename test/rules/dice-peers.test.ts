@@ -309,6 +309,9 @@ describe("a peer's spelling without a meaning here is refused by name, with ours
     ["4d6kh3dl1", "errors.dice.twoKeepRules", { term: "4d6kh3dl1" }],
     ["{4d6, 2d10", "errors.dice.unclosedBrace", { position: 1 }],
     ["floor(1d20/3)", "errors.dice.mathFunction", { term: "floor" }],
+    ["1d20+5 adv", "errors.dice.peerModifier", { term: "1d20+5 adv", word: "adv" }],
+    ["1d20 dis", "errors.dice.peerModifier", { term: "1d20 dis", word: "dis" }],
+    ["6#4d6", "errors.dice.hashRepeat", { near: "6#4d6", ours: "6x 4d6" }],
     ["2d6^2", "errors.dice.power", { near: "^2" }],
     ["2d6**2", "errors.dice.power", { near: "**2" }],
   ];

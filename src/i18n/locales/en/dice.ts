@@ -51,7 +51,7 @@ export default {
     "`{term}`: that rerolls every face, so it changes nothing. Reroll only low results, e.g. `4d6r1`.",
   "errors.dice.peerAlias": "`{term}` is a Dice Maiden named roll; here write it out: `{ours}`.",
   "errors.dice.peerModifier":
-    "`{term}`: {word, select, ra {`ra` (d20’s reroll and add) has no spelling here; `r1` rerolls 1s once, `rr1` until they are gone} sa {`sa` (sorting) is not needed here: dice are shown as rolled} sd {`sd` (sorting) is not needed here: dice are shown as rolled} s {`s` (sorting) is not needed here: dice are shown as rolled} cs {`cs` (critical success marks) is not shown here; count them with `>=`, e.g. `4d6>=6`} cf {`cf` (critical failure marks) is not shown here; count them with `f`, e.g. `4d6>=5f1`} other {`b` (Dice Maiden’s botches) is `f` here, counted against the successes, e.g. `4d10t8f1`}}.",
+    "`{term}`: {word, select, adv {`adv` (d20’s advantage) is `+d20` here, or `2d20kh1`} dis {`dis` (d20’s disadvantage) is `-d20` here, or `2d20kl1`} ra {`ra` (d20’s reroll and add) has no spelling here; `r1` rerolls 1s once, `rr1` until they are gone} sa {`sa` (sorting) is not needed here: dice are shown as rolled} sd {`sd` (sorting) is not needed here: dice are shown as rolled} s {`s` (sorting) is not needed here: dice are shown as rolled} cs {`cs` (critical success marks) is not shown here; count them with `>=`, e.g. `4d6>=6`} cf {`cf` (critical failure marks) is not shown here; count them with `f`, e.g. `4d6>=5f1`} other {`b` (Dice Maiden’s botches) is `f` here, counted against the successes, e.g. `4d10t8f1`}}.",
   "errors.dice.keepByValue":
     "`{term}`: here keep and drop take the highest or lowest dice (`4d6kh3`, `4d6dl1`), not dice by value. To count dice above a number, write e.g. `4d6>3`.",
   "errors.dice.explodeCompareNotTarget":
@@ -92,6 +92,7 @@ export default {
   "errors.dice.mathFunction":
     "`{term}(…)` is a function of another dice bot; there is none here. `/` already rounds down, e.g. `1d20/3`.",
   "errors.dice.power": "`{near}`: powers are not rolled here. Multiply instead, e.g. `1d6*1d6`.",
+  "errors.dice.hashRepeat": "`{near}`: here a roll is repeated with `x`: `{ours}`. After `#` comes a label.",
   "errors.macro.tooMany":
     "You already keep {max} saved rolls here. Delete one first with {/macro delete}, or overwrite one by saving under its name.",
   "errors.macro.notFound": "You have no saved roll called **{name}** here. {/macro list} shows yours.",
