@@ -102,11 +102,11 @@ export function formatRoll(result: DiceRollResult, detail: Detail = "dice"): str
   });
 }
 
-/** The most detailed lines that fit the room for dice in one message. */
-function fittingLines(result: DiceRollResult): string[] {
+/** The most detailed lines that fit `room` characters. */
+function fittingLines(result: DiceRollResult, room: number): string[] {
   for (const detail of ["dice", "subtotals"] as const) {
     const lines = formatRoll(result, detail);
-    if (lines.join("\n").length <= DICE_TEXT_MAX) return lines;
+    if (lines.join("\n").length <= room) return lines;
   }
   return formatRoll(result, "totals");
 }
@@ -186,9 +186,13 @@ export function formatReading(lang: Lang, expression: DiceExpression): string | 
   return t(lang, "dice.reading.line", { parts: parts.join(" · ") });
 }
 
-/** Room for the dice in one embed's description (Discord allows 4096 characters), the rest kept for the reading and reason. */
-const DICE_TEXT_MAX = 3500;
-
+/**
+ * An embed's description holds 4096 characters (Discord); the dice get what the reading line, the
+ * reason (at most 200 characters, shown in the longest of the two languages' frames) and a margin
+ * leave.
+ */
+const DESCRIPTION_MAX = 4096;
+const REASON_ROOM = 300;
 export interface RollRequest {
   /** The expression as typed, label included (macros: with sheet values already filled in). */
   expression: string;
@@ -209,8 +213,12 @@ export async function performRoll(ctx: ActionContext, request: RollRequest): Pro
   const result = rollDiceExpression(expression, ctx.dice);
   const { secret } = request;
   const lang = secret ? ctx.userLang : ctx.publicLang;
-  const lines = fittingLines(result);
   const reading = formatReading(lang, expression);
+  // The GM's copy may read in another language: room for the longer reading of the two.
+  const readingRoom = Math.max(
+    ...(["en", "ru"] as const).map((l) => formatReading(l, expression)?.length ?? 0),
+  );
+  const lines = fittingLines(result, DESCRIPTION_MAX - REASON_ROOM - readingRoom);
   const totals = result.rolls.map((r) => r.total);
   const note = [result.label, reason].filter(Boolean).join(" — ") || undefined;
   const entry = {
