@@ -40,6 +40,32 @@ describe("e2e: richer /roll, macros, dice statistics and files", () => {
     expect(logged[0]?.reason).toBe("атака");
   });
 
+  it("/roll reads other dice bots' notations with their meaning and says how it read them", async () => {
+    const roll = (expression: string) =>
+      e2e.double.slash(player, e2e.channelId, "roll", [], { expression }).response();
+    // The table speaks its GM's English in public.
+    const once = await roll("4d10r<=3");
+    expect(once.message?.text).toContain("`4d10r3`: rerolled once on 3 or less");
+    const advantage = await roll("+d20+5");
+    expect(advantage.message?.text).toContain("advantage: 2d20, keep highest");
+    expect(advantage.message?.text).toMatch(/\+d20 \[(~~)?\d+(~~)?, (~~)?\d+(~~)?\] \+ 5 = \*\*\d+\*\*/);
+    const comment = await roll("3d6 ! Fire damage");
+    expect(comment.message?.text).toContain("Fire damage");
+    expect(comment.message?.text).not.toContain("3d6!");
+    const threshold = await roll("4d6!>4");
+    expect(threshold.message?.text).toContain("explodes on 5+");
+    // A peer's named roll is refused privately, in the player's Russian, with our spelling.
+    const alias = await roll("4cod");
+    expect(alias.ephemeral).toBe(true);
+    expect(alias.message?.text).toContain("`4d10!t8`");
+    // Too many dice to show: the dice are summed up per term, and every total stays in the message.
+    const huge = await roll("10x 100d6!");
+    const text = huge.message?.text ?? "";
+    expect(text).toContain("#10: 100d6! […");
+    expect(text.length).toBeLessThan(4096);
+    expect(e2e.double.failedInteractions()).toEqual([]);
+  });
+
   it("/macro saves a roll per user, fills in sheet numbers at roll time, keeps secret rolls secret", async () => {
     const d = e2e.double;
     await d.slash(player, e2e.channelId, "character", ["create"], { name: "Мира" }).settled();

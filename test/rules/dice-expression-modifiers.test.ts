@@ -121,9 +121,10 @@ describe("success counting: 10d10>=7 counts the dice meeting the target", () => 
     expect(canonical(parseDiceExpression("10d10 ≥ 7 f 1", plainTable))).toBe("10d10>=7f1");
   });
 
-  it("exploding successes: 5d10!>=8 counts the extra dice too", () => {
-    const result = roll("5d10!>=8", [10, 8, 1, 2, 3, 4]);
+  it("exploding successes: 5d10!t8 counts the extra dice too", () => {
+    const result = roll("5d10!t8", [10, 8, 1, 2, 3, 4]);
     expect(result.rolls[0]!.total).toBe(2);
+    expect(roll("5d10>=8!", [10, 8, 1, 2, 3, 4]).rolls[0]!.total).toBe(2);
   });
 });
 
@@ -181,7 +182,7 @@ describe("refusals of the new notation name what is wrong", () => {
     ["d6*1000000*1000000", "errors.dice.totalTooBig", { max: DICE_LIMITS.maxTotal }],
     ["4d6r", "errors.dice.modifierNeedsNumber", { term: "4d6r" }],
     ["10d10>=", "errors.dice.modifierNeedsNumber", { term: "10d10>=" }],
-    ["4d6!!", "errors.dice.twoModifiers", { term: "4d6!!" }],
+    ["4d6!!!", "errors.dice.twoModifiers", { term: "4d6!!!" }],
     ["4d6r1r2", "errors.dice.twoModifiers", { term: "4d6r1r2" }],
     ["4dF!", "errors.dice.fateDiceModifier", { term: "4dF!" }],
     ["10d10f1", "errors.dice.failureWithoutTarget", { term: "10d10f1" }],
