@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  DiscordAPIError,
   InteractionContextType,
   type REST,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -62,6 +63,11 @@ export interface RegisteredCommandSets {
   load(): Promise<Map<string, string>>;
   /** `guildId` now has the set of `digest`. */
   save(guildId: string, digest: string): Promise<void>;
+}
+
+/** Discord's answer for a guild the bot is no longer in: 50001 Missing Access, or 10004 Unknown Guild. */
+function isNotInGuild(error: unknown): boolean {
+  return error instanceof DiscordAPIError && (error.code === 50001 || error.code === 10004);
 }
 
 /** Waits before each retry of a failed registration; after the last one it gives up until the next change or restart. */
@@ -196,8 +202,9 @@ export class CommandRegistrar {
     retry = 0,
   ): Promise<boolean> {
     if (this.stopped) return false;
+    let list: CommandJson[] = [];
     try {
-      const list = await body();
+      list = await body();
       await this.options.rest.put(route, { body: list });
       this.options.log.info({ scope: what, count: list.length }, "commands registered");
       // Not stored: the next start-up puts it again.
@@ -206,6 +213,16 @@ export class CommandRegistrar {
       );
       return true;
     } catch (error) {
+      if (registered && isNotInGuild(error)) {
+        // Removed from that server: retrying cannot help. Stored as put (with no join time), so
+        // start-ups skip it until the bot is back, when its join time differs and GuildCreate puts it.
+        this.options.log.info(
+          { scope: what },
+          "not in this server any more: its commands wait until the bot is back",
+        );
+        await registered(list)?.catch(() => {});
+        return false;
+      }
       const delay = this.delays[retry];
       if (delay === undefined) {
         this.options.log.error(

@@ -1,4 +1,4 @@
-import type { REST } from "discord.js";
+import { DiscordAPIError, type REST } from "discord.js";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import type { Game } from "../../commands/index.js";
@@ -39,6 +39,20 @@ const eventually = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(check()).toBe(true);
 };
+
+function storedSets(initial: Record<string, string>, loadFails = false) {
+  const stored = new Map(Object.entries(initial));
+  const registered: RegisteredCommandSets = {
+    load: async () => {
+      if (loadFails) throw new Error("database unavailable");
+      return new Map(stored);
+    },
+    save: async (guildId, digest) => {
+      stored.set(guildId, digest);
+    },
+  };
+  return { registered, stored };
+}
 
 describe("command registration", () => {
   it("puts a guild's commands: those of the games it has tables of, nothing of the others", async () => {
@@ -108,19 +122,6 @@ describe("command registration", () => {
   });
 
   /** Stored sets in memory; `loadFails` makes reading them fail. */
-  function storedSets(initial: Record<string, string>, loadFails = false) {
-    const stored = new Map(Object.entries(initial));
-    const registered: RegisteredCommandSets = {
-      load: async () => {
-        if (loadFails) throw new Error("database unavailable");
-        return new Map(stored);
-      },
-      save: async (guildId, digest) => {
-        stored.set(guildId, digest);
-      },
-    };
-    return { registered, stored };
-  }
 
   /** Application 9's registrar for guilds that all play Fate. */
   const fateRegistrar = (rest: REST, registered: RegisteredCommandSets, joinedAt?: () => number) =>
@@ -202,5 +203,50 @@ describe("command registration", () => {
     await registrar().syncGuilds(new Map([["1", ["fate"]]]));
     expect(calls.map((c) => c.route)).toEqual(["/applications/9/guilds/1/commands"]);
     expect(stored.get("1")).toBe(commandSetDigest(guildCommandJson(["fate"]), 2000));
+  });
+});
+
+describe("a guild the bot is no longer in", () => {
+  it("is not retried on 50001 Missing Access, and later start-ups skip it until the bot is back", async () => {
+    const puts: string[] = [];
+    const rest = {
+      async put(route: string) {
+        puts.push(route);
+        if (route.includes("/guilds/7/")) {
+          throw new DiscordAPIError({ message: "Missing Access", code: 50001 }, 50001, 403, "PUT", route, {});
+        }
+        return [];
+      },
+    } as unknown as REST;
+    const { registered } = storedSets({});
+    const { log, lines } = capturedLog();
+    const games = new Map<string, Game[]>([
+      ["7", ["fate"]],
+      ["8", ["fate"]],
+    ]);
+    const joined = new Map<string, number>([["8", 1_000]]);
+    const registrar = (at: Map<string, number>) =>
+      new CommandRegistrar({
+        rest,
+        applicationId: "9",
+        gamesOf: async (guildId) => games.get(guildId) ?? [],
+        registered,
+        log,
+        retryDelaysMs: [5, 5],
+        joinedAt: (guildId) => at.get(guildId),
+      });
+    await registrar(joined).syncGuilds(games);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(puts.filter((r) => r.includes("/guilds/7/"))).toHaveLength(1);
+    expect(lines.some((l) => l.msg === "command registration failed; retrying")).toBe(false);
+    expect(lines.some((l) => l.msg.startsWith("not in this server any more"))).toBe(true);
+
+    puts.length = 0;
+    await registrar(joined).syncGuilds(games);
+    expect(puts).toEqual([]);
+
+    // Invited back: it has a join time now, and its commands are put again.
+    await registrar(new Map([...joined, ["7", 2_000]])).syncGuilds(games);
+    expect(puts).toEqual(["/applications/9/guilds/7/commands"]);
   });
 });
