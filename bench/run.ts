@@ -324,6 +324,7 @@ async function main() {
     DISCORD_API_BASE: apiBase,
     DATABASE_URL: postgres.url,
     HTTP_PORT: "0",
+    WEB_PORT: "0",
     LOG_LEVEL: "info",
     REGISTER_COMMANDS: "true",
     DATA_DIR: dataRoot,

@@ -28,6 +28,7 @@ import {
 import { migrate } from "./store/migrate.js";
 import { startPruning } from "./store/prune.js";
 import { activeTable } from "./store/tables.js";
+import { configureLinks, servePage, type WebServer } from "./web/index.js";
 
 function readConfig(): Config {
   // A .env file next to the bot is the documented way to configure it (see .env.example).
@@ -158,6 +159,10 @@ async function runShardingManager(config: Config, shardCount: number) {
   handleProcessErrors(log);
   const { embedded, databaseUrl } = await openDatabase(config, log);
   process.env.DATABASE_URL = databaseUrl;
+  // The campaign page: served by the manager alone; the shards build their links to it.
+  const pageDb = createDb(databaseUrl);
+  const page = await servePage(config, pageDb, databaseUrl, log);
+  process.env.WEB_BASE_URL = configureLinks(config, page.port);
   const script = process.argv[1] ?? path.join(import.meta.dirname, "main.ts");
   const manager = new ShardingManager(script, {
     totalShards: shardCount,
@@ -223,6 +228,8 @@ async function runShardingManager(config: Config, shardCount: number) {
     }, SHUTDOWN_DEADLINE_MS + 2000);
     await exited;
     clearTimeout(late);
+    await page.close().catch(() => {});
+    await closeDb(pageDb).catch(() => {});
     if (embedded) await embedded.stop().catch(() => {});
     log.info("stopped");
     process.exit(0);
@@ -247,6 +254,10 @@ async function runBot(config: Config) {
   });
   const shardIds = shardIdsOf(client);
   const registers = config.REGISTER_COMMANDS && shardIds.includes(0);
+  // The campaign page: one process serves it — this one when it serves shard 0 and no sharding
+  // manager (which serves it itself) runs it.
+  const servesPage = shardIds.includes(0) && !process.env.SHARDING_MANAGER;
+  configureLinks(config);
 
   // The health endpoints first: a busy port is a setting to change, said before anything else starts.
   let db: Db | null = null;
@@ -320,8 +331,13 @@ async function runBot(config: Config) {
     const tables = config.TABLE_CACHE ? new TableCache() : undefined;
     const stopListening = tables ? tables.listen(databaseUrl, log) : async () => {};
     const stopPruning = startPruning(db, log);
-    return { embedded, db, tables, stopListening, stopPruning };
+    return { embedded, db, databaseUrl, tables, stopListening, stopPruning };
   })();
+  const page: Promise<WebServer | null> = servesPage
+    ? database.then(({ db, databaseUrl }) => servePage(config, db, databaseUrl, log))
+    : Promise.resolve(null);
+  // Awaited with the rest of start-up below; a failure (a busy WEB_PORT) is reported there.
+  page.catch(() => {});
   // An interaction can only arrive after the gateway is ready; if the database is still starting
   // then, it waits for it (the router defers past 1.2 s, so Discord's 3 s are still kept).
   const app = database.then(({ db, tables }) => {
@@ -418,6 +434,8 @@ async function runBot(config: Config) {
     const opened = await database.catch(() => null);
     registrar?.stop();
     opened?.stopPruning();
+    step = "closing the campaign page";
+    await (await page.catch(() => null))?.close().catch(() => {});
     step = "closing the table cache's listener";
     await opened?.stopListening();
     step = "closing the database pool";
@@ -437,7 +455,7 @@ async function runBot(config: Config) {
   let ready: Client<true>;
   try {
     await client.login(config.DISCORD_TOKEN);
-    [ready] = await Promise.all([gatewayReady, app]);
+    [ready] = await Promise.all([gatewayReady, app, page]);
     await registration;
   } catch (error) {
     // Stopped before start-up was over (e.g. while waiting for the database): the shutdown exits.
