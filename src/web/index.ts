@@ -17,7 +17,12 @@ export function configureLinks(config: Config, port = config.WEB_PORT): string {
   return baseUrl;
 }
 
-export async function servePage(config: Config, db: Db, databaseUrl: string, log: Logger): Promise<WebServer> {
+export async function servePage(
+  config: Config,
+  db: Db,
+  databaseUrl: string,
+  log: Logger,
+): Promise<WebServer> {
   const server = await startWebServer({ host: config.WEB_HOST, port: config.WEB_PORT, db, databaseUrl, log });
   const baseUrl = configureLinks(config, server.port);
   log.info({ host: config.WEB_HOST, port: server.port, baseUrl }, "campaign page listening");

@@ -159,7 +159,9 @@ export async function checkLink(
   tx: Db | Tx,
   token: string,
   now: Date,
-): Promise<{ ok: true; claims: LinkClaims; table: GameTable } | { ok: false; reason: LinkRefusal; lang?: Lang }> {
+): Promise<
+  { ok: true; claims: LinkClaims; table: GameTable } | { ok: false; reason: LinkRefusal; lang?: Lang }
+> {
   const read = await readToken(tx, token, now);
   if (!read.ok) return read;
   const { claims } = read;
@@ -167,7 +169,7 @@ export async function checkLink(
     SELECT game_table.*, table_page.link_generation AS "linkGeneration"
     FROM game_table LEFT JOIN table_page ON table_page.table_id = game_table.id
     WHERE game_table.id = ${claims.tableId}`;
-  if (!row || row.status !== "active") return { ok: false, reason: "table", lang: claims.lang };
+  if (row?.status !== "active") return { ok: false, reason: "table", lang: claims.lang };
   if ((row.linkGeneration ?? 0) !== claims.generation)
     return { ok: false, reason: "revoked", lang: claims.lang };
   const { linkGeneration: _generation, ...table } = row;

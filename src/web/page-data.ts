@@ -6,21 +6,22 @@
  * dice in the statistics. A spectator sees public information only. Public parts are taken from
  * the same views Discord shows (sheet fields, table fields, panels), so the two never disagree.
  */
-import { findOpenFlow, openFlows } from "../app/flows.js";
-import { hooksFor } from "../app/hooks.js";
-import type { LogSummary } from "../app/log.js";
-import { asReserve } from "../app/beast-hunters/reserve.js";
+
 import { challengePanel } from "../app/beast-hunters/challenge-view.js";
 import { challengeFlow } from "../app/beast-hunters/flow-states.js";
+import { asReserve } from "../app/beast-hunters/reserve.js";
+import type { RecapEntry } from "../app/common/session.js";
+import { statsEmbed } from "../app/common/stats.js";
 import { openConflict } from "../app/fate/conflict-state.js";
 import { conflictView } from "../app/fate/conflict-view.js";
 import { factionEmbed, factionsOf, invokableAspects } from "../app/fate/faction.js";
 import { tableState as fateTableState } from "../app/fate/state.js";
+import { findOpenFlow, openFlows } from "../app/flows.js";
+import { hooksFor } from "../app/hooks.js";
+import type { LogSummary } from "../app/log.js";
 import { conflictPanel } from "../app/mountain-witch/conflict-view.js";
 import { conflictFlow as mwConflictFlow, trustRoundFlow } from "../app/mountain-witch/flow-states.js";
 import { mwTableState } from "../app/mountain-witch/shared.js";
-import type { RecapEntry } from "../app/common/session.js";
-import { statsEmbed } from "../app/common/stats.js";
 import type { EmbedView } from "../app/views.js";
 import type { Character, GameTable, ReservePool } from "../generated/prisma/client.js";
 import { familyKey, type Lang, t } from "../i18n/index.js";
@@ -77,7 +78,12 @@ export interface TrustPicture {
   characters: { id: number; name: string }[];
   cells: TrustCell[];
   /** An open trust round: who has submitted (never what), and the viewer's own submission. */
-  round: { chapter: number; submitted: string[]; pending: string[]; own: { holder: string; value: number }[] } | null;
+  round: {
+    chapter: number;
+    submitted: string[];
+    pending: string[];
+    own: { holder: string; value: number }[];
+  } | null;
 }
 
 export interface LedgerRow {
@@ -209,7 +215,10 @@ export async function loadPage(
   const people = new Map<string, string>();
   for (const c of characters) {
     if (c.ownerUserId && c.kind === "pc")
-      people.set(c.ownerUserId, people.has(c.ownerUserId) ? `${people.get(c.ownerUserId)}, ${c.name}` : c.name);
+      people.set(
+        c.ownerUserId,
+        people.has(c.ownerUserId) ? `${people.get(c.ownerUserId)}, ${c.name}` : c.name,
+      );
   }
   people.set(table.gmUserId, t(lang, "web.gm"));
 
@@ -360,7 +369,11 @@ async function trustPicture(
   const links = await sql.rows<{ giverId: number; holderId: number; value: number; points: number }>`
     SELECT giver_id, holder_id, value, points FROM trust_link WHERE table_id = ${table.id}`;
   // This chapter's changes: the trust values logged since the chapter began, as the viewer may read them.
-  const changes = await sql.rows<{ characterId: number | null; before: { value?: number }; summary: LogSummary }>`
+  const changes = await sql.rows<{
+    characterId: number | null;
+    before: { value?: number };
+    summary: LogSummary;
+  }>`
     SELECT character_id, before, summary FROM log_entry
     WHERE table_id = ${table.id} AND action = 'trust.value'
       AND (visible_to IS NULL OR visible_to = ${viewer.userId})
@@ -394,12 +407,7 @@ async function trustPicture(
   return { characters: pcs.map((c) => ({ id: c.id, name: c.name })), cells, round };
 }
 
-async function reserveLedger(
-  db: Db,
-  table: GameTable,
-  characters: Character[],
-  lang: Lang,
-): Promise<Ledger> {
+async function reserveLedger(db: Db, table: GameTable, characters: Character[], lang: Lang): Promise<Ledger> {
   const sql = sqlFor(db);
   const pool = await sql.one<ReservePool>`SELECT * FROM reserve_pool WHERE table_id = ${table.id}`;
   // The adventure's reserve changes: from its last new-adventure setting on, every entry that

@@ -7,7 +7,7 @@
  * no horizontal scroll; expired, revoked and tampered links are refused. Screenshots go to docs/.
  */
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { familyKey, t } from "../../src/i18n/index.js";
 import { signToken } from "../../src/web/links.js";
@@ -110,7 +110,12 @@ describe("web: the campaign page in a browser", () => {
     });
 
     it("draws the trust matrix with the books' numbers, for every viewer", async () => {
-      const books = await e2e.database.query<{ giver: string; holder: string; value: number; points: number }>(
+      const books = await e2e.database.query<{
+        giver: string;
+        holder: string;
+        value: number;
+        points: number;
+      }>(
         "SELECT g.name AS giver, h.name AS holder, l.value, l.points FROM trust_link l JOIN character g ON g.id = l.giver_id JOIN character h ON h.id = l.holder_id",
       );
       expect(books.length).toBe(2);
@@ -136,16 +141,18 @@ describe("web: the campaign page in a browser", () => {
     it("shows a player's dark fate to that player alone, and the XSS-named character as text", async () => {
       const own = await open(links.ana);
       expect(await own.page.locator('[data-secret="fate"]').count()).toBe(1);
-      const seen = await own.page.locator('[data-secret="fate"]').innerText();
+      const seen = (await own.page.locator('[data-secret="fate"]').textContent()) ?? "";
       expect(seen.length).toBeGreaterThan(10);
       await own.page.context().close();
       for (const url of [links.gm, links.boris, links.spectator]) {
         const { page, problems } = await open(url);
         // Boris sees his own fate, and nobody else's; the GM and a spectator see none.
         expect(await page.locator('[data-secret="fate"]').count()).toBe(url === links.boris ? 1 : 0);
-        expect(await page.content()).not.toContain(seen.split("\n").pop()!.trim());
+        expect(await page.content()).not.toContain(t("en", familyKey("mw.fate.desc.", anaFate)));
         // The XSS name: its characters shown, nothing run, no image made of it.
-        expect(await page.locator(`[data-character="${XSS.replace(/"/g, '\\"')}"] h3`).innerText()).toBe(XSS);
+        expect(await page.locator(`[data-character="${XSS.replace(/"/g, '\\"')}"] h3`).textContent()).toBe(
+          XSS,
+        );
         expect(await page.locator("img").count()).toBe(0);
         expect(problems).toEqual([]);
         await page.context().close();
@@ -155,11 +162,18 @@ describe("web: the campaign page in a browser", () => {
 
     it("a roll made in Discord shows on the open page within 2 s", async () => {
       const { page, problems } = await open(links.boris);
-      await page.waitForFunction(() => !document.getElementById("live-state")?.hidden, null, { timeout: 5000 });
-      const settled = await slash(ana, "mountain-witch", "roll", [], { expression: "3d6", reason: "live-roll-1" });
+      await page.waitForFunction(() => !document.getElementById("live-state")?.hidden, null, {
+        timeout: 5000,
+      });
+      const settled = await slash(ana, "mountain-witch", "roll", [], {
+        expression: "3d6",
+        reason: "live-roll-1",
+      });
       expect(settled.original?.text).toContain("live-roll-1");
       const since = Date.now();
-      await page.waitForFunction(() => document.body.innerText.includes("live-roll-1"), null, { timeout: 2000 });
+      await page.waitForFunction(() => document.body.textContent.includes("live-roll-1"), null, {
+        timeout: 2000,
+      });
       expect(Date.now() - since).toBeLessThan(2000);
       expect(problems).toEqual([]);
       await page.screenshot({ path: "docs/page-mountain-witch.png", fullPage: true });
@@ -171,8 +185,229 @@ describe("web: the campaign page in a browser", () => {
         const { page, problems } = await open(url, { width: 390, height: 844 });
         expect(await scrollsSideways(page)).toBe(false);
         expect(problems).toEqual([]);
-        if (url === links.ana) await page.screenshot({ path: "docs/page-mountain-witch-phone.png", fullPage: true });
+        if (url === links.ana)
+          await page.screenshot({ path: "docs/page-mountain-witch-phone.png", fullPage: true });
         await page.context().close();
+      }
+    });
+  });
+
+  describe("Beast Hunters", () => {
+    let links: Record<"gm" | "ana" | "boris" | "spectator", string>;
+
+    beforeAll(async () => {
+      const g = "beast-hunters";
+      await slash(ana, g, "character", ["create"], { name: "Hana" });
+      await slash(boris, g, "character", ["create"], { name: "Ivo" });
+      await slash(ana, g, "reserve", ["set"], { total: 20, ceiling: 8 });
+      await slash(gm, g, "reserve", ["spend"], { amount: 3, reason: "ambush-at-the-ford" });
+      await slash(gm, g, "reserve", ["spend"], { amount: 5, reason: "the-beast-wakes" });
+      await slash(gm, g, "character", ["vp", "add"], { amount: 2, reason: "brave", character: "Hana" });
+      await slash(boris, g, "roll", [], { expression: "1d6", secret: true, reason: "boris-secret-roll" });
+      links = {
+        gm: await linkFor(gm, g),
+        ana: await linkFor(ana, g),
+        boris: await linkFor(boris, g),
+        spectator: await linkFor(gm, g, { public: true }),
+      };
+    });
+
+    it("draws the reserve ledger — table and chart — and the standings, equal to the books", async () => {
+      const [pool] = await e2e.database.query<{ total: number; spent: number }>(
+        "SELECT total, spent FROM reserve_pool",
+      );
+      const entries = await e2e.database.query<{ left: number }>(
+        "SELECT (after->>'left')::int AS left FROM log_entry l JOIN game_table t ON t.id = l.table_id WHERE t.system = 'beast-hunters' AND after ? 'left' AND after ? 'ceiling' ORDER BY l.id",
+      );
+      const vp = await e2e.database.query<{ name: string; vp: number }>(
+        "SELECT c.name, c.victory_points AS vp FROM character c JOIN game_table t ON t.id = c.table_id WHERE t.system = 'beast-hunters' ORDER BY c.name",
+      );
+      expect(entries.map((e) => e.left)).toEqual([20, 17, 12]);
+      for (const url of Object.values(links)) {
+        const { page, problems, status } = await open(url);
+        expect(status).toBe(200);
+        expect(Number(await page.locator("[data-reserve-left]").getAttribute("data-reserve-left"))).toBe(
+          pool!.total - pool!.spent,
+        );
+        const rows = await page.$$eval("table.ledger tbody tr", (trs) =>
+          trs.map((tr) => Number(tr.getAttribute("data-ledger-left"))),
+        );
+        expect(rows).toEqual(entries.map((e) => e.left));
+        const points = await page.$$eval("svg.ledger-chart circle.point", (cs) =>
+          cs.map((c) => Number(c.getAttribute("data-left"))),
+        );
+        expect(points).toEqual(entries.map((e) => e.left));
+        expect(await page.locator("svg.ledger-chart line.ceiling").count()).toBe(1);
+        expect(await page.locator("table.ledger").textContent()).toContain("the-beast-wakes");
+        const standings = await page.$$eval("table.standings tbody tr", (trs) =>
+          trs.map((tr) => ({ name: tr.getAttribute("data-hunter"), vp: Number(tr.getAttribute("data-vp")) })),
+        );
+        expect(standings.sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(vp);
+        expect(problems).toEqual([]);
+        if (url === links.gm) await page.screenshot({ path: "docs/page-beast-hunters.png", fullPage: true });
+        await page.context().close();
+      }
+      const phone = await open(links.ana, { width: 390, height: 844 });
+      expect(await scrollsSideways(phone.page)).toBe(false);
+      expect(phone.problems).toEqual([]);
+      await phone.page.context().close();
+    });
+
+    it("a reserve spend made in Discord shows on the open page within 2 s", async () => {
+      const { page, problems } = await open(links.spectator);
+      await page.waitForFunction(() => !document.getElementById("live-state")?.hidden, null, {
+        timeout: 5000,
+      });
+      await slash(gm, "beast-hunters", "reserve", ["spend"], { amount: 2, reason: "live-spend" });
+      const since = Date.now();
+      await page.waitForFunction(
+        () => document.querySelector("[data-reserve-left]")?.getAttribute("data-reserve-left") === "10",
+        null,
+        {
+          timeout: 2000,
+        },
+      );
+      expect(Date.now() - since).toBeLessThan(2000);
+      expect(await page.locator("table.ledger").textContent()).toContain("live-spend");
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  });
+
+  describe("Fate", () => {
+    let links: Record<"gm" | "ana" | "boris" | "spectator", string>;
+
+    beforeAll(async () => {
+      const g = "fate";
+      await slash(ana, g, "character", ["create"], { name: "Lina" });
+      await slash(boris, g, "character", ["create"], { name: "Mirko" });
+      await slash(gm, g, "aspect", ["add"], { name: "Burning bridge", invokes: 1 });
+      await slash(ana, g, "aspect", ["add"], { name: "Stubborn as a mule", character: "Lina", kind: "flaw" });
+      await slash(ana, g, "check", [], { skill: "athletics" });
+      links = {
+        gm: await linkFor(gm, g),
+        ana: await linkFor(ana, g),
+        boris: await linkFor(boris, g),
+        spectator: await linkFor(gm, g, { public: true }),
+      };
+    });
+
+    it("draws the aspect board with the books' free invokes, and every sheet's fate points", async () => {
+      const aspects = await e2e.database.query<{ name: string; free: number }>(
+        "SELECT a.name, a.free_invokes AS free FROM aspect a JOIN game_table t ON t.id = a.table_id WHERE t.system = 'fate' AND a.removed_at IS NULL ORDER BY a.name",
+      );
+      expect(aspects.map((a) => a.name)).toEqual(["Burning bridge", "Stubborn as a mule"]);
+      const fp = await e2e.database.query<{ name: string; fp: number }>(
+        "SELECT c.name, c.fate_points AS fp FROM character c JOIN game_table t ON t.id = c.table_id WHERE t.system = 'fate' ORDER BY c.name",
+      );
+      for (const url of Object.values(links)) {
+        const { page, problems, status } = await open(url);
+        expect(status).toBe(200);
+        const board = await page.$$eval("#aspects li.aspect", (lis) =>
+          lis.map((li) => ({
+            name: li.getAttribute("data-aspect"),
+            free: Number(li.getAttribute("data-free")),
+          })),
+        );
+        expect(board.sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(aspects);
+        for (const c of fp) {
+          const sheet = await page.locator(`[data-character="${c.name}"]`).textContent();
+          expect(sheet).toContain(String(c.fp));
+        }
+        expect(problems).toEqual([]);
+        if (url === links.boris) await page.screenshot({ path: "docs/page-fate.png", fullPage: true });
+        await page.context().close();
+      }
+      const phone = await open(links.boris, { width: 390, height: 844 });
+      expect(await scrollsSideways(phone.page)).toBe(false);
+      await phone.page.screenshot({ path: "docs/page-fate-phone.png", fullPage: false });
+      await phone.page.context().close();
+    });
+
+    it("works without JavaScript: the whole page is in the server's HTML", async () => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(links.gm);
+      expect(await page.locator("#aspects li.aspect").count()).toBe(2);
+      expect(await page.locator("#journal li.entry").count()).toBeGreaterThan(3);
+      await context.close();
+    });
+  });
+
+  describe("secrets", () => {
+    /** Everything one viewer's page sends: its HTML, its assets, and a live update. */
+    async function everythingSent(url: string, game: string): Promise<string> {
+      const html = await (await fetch(url)).text();
+      const base = url.split("/p/")[0]!;
+      const assets = await Promise.all(
+        ["/assets/page.css", "/assets/page.js"].map(async (a) => (await fetch(`${base}${a}`)).text()),
+      );
+      const controller = new AbortController();
+      const stream = await fetch(`${url}/live`, { signal: controller.signal });
+      const reader = stream.body!.getReader();
+      let streamed = "";
+      const decoder = new TextDecoder();
+      // A public change at the table makes the stream send the viewer's page again.
+      const change = slash(gm, game, "roll", [], { expression: "1d4", reason: "stream-nudge" });
+      while (!streamed.includes("event: page")) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        streamed += decoder.decode(value, { stream: true });
+      }
+      // The rest of that event.
+      while (!/event: page[\s\S]*\n\n/.test(streamed)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        streamed += decoder.decode(value, { stream: true });
+      }
+      await change;
+      controller.abort();
+      return [html, ...assets, streamed].join("\n");
+    }
+
+    it("no viewer's HTML, live stream or asset holds another user's secret", async () => {
+      const mw = "mountain-witch";
+      const fates = await e2e.database.query<{ name: string; fate: string }>(
+        "SELECT c.name, h->>'fate' AS fate FROM game_table t, jsonb_array_elements(t.state->'mw'->'fates'->'hands') h JOIN character c ON c.id = (h->>'characterId')::int",
+      );
+      const fateText = (name: string) => {
+        const f = fates.find((x) => x.name === name)!.fate;
+        return [
+          t("en", familyKey("mw.fate.", f)),
+          t("ru", familyKey("mw.fate.", f)),
+          t("en", familyKey("mw.fate.desc.", f)),
+          t("ru", familyKey("mw.fate.desc.", f)),
+        ];
+      };
+      const viewers = {
+        gm: await linkFor(gm, mw),
+        ana: await linkFor(ana, mw),
+        boris: await linkFor(boris, mw),
+        spectator: await linkFor(gm, mw, { public: true }),
+      };
+      const sent: Record<string, string> = {};
+      for (const [who, url] of Object.entries(viewers)) sent[who] = await everythingSent(url, mw);
+      const secretsOf = { ana: ["ana-secret-roll", ...fateText("Akio")], boris: fateText(XSS) };
+      for (const [who, text] of Object.entries(sent)) {
+        for (const [owner, secrets] of Object.entries(secretsOf)) {
+          // The owner sees their own secrets (in their own language); nobody else any of them.
+          if (owner === who)
+            expect(secrets.filter((s) => text.includes(s)).length, who).toBeGreaterThanOrEqual(2);
+          else
+            for (const secret of secrets)
+              expect(text, `${who} must not see ${owner}'s secret`).not.toContain(secret);
+        }
+      }
+      // Beast Hunters: Boris's secret roll is his alone there too.
+      const bh = "beast-hunters";
+      for (const [user, sees] of [
+        [gm, false],
+        [ana, false],
+        [boris, true],
+      ] as const) {
+        const text = await everythingSent(await linkFor(user, bh), bh);
+        if (sees) expect(text).toContain("boris-secret-roll");
+        else expect(text).not.toContain("boris-secret-roll");
       }
     });
   });
@@ -213,7 +448,9 @@ describe("web: the campaign page in a browser", () => {
       expect(ru).toContain("/стол страница");
       // An open page whose link is revoked stops: its stream closes and the page reloads into the refusal.
       const { page } = await open(url);
-      await page.waitForFunction(() => !document.getElementById("live-state")?.hidden, null, { timeout: 5000 });
+      await page.waitForFunction(() => !document.getElementById("live-state")?.hidden, null, {
+        timeout: 5000,
+      });
       const fresh = await linkFor(gm, g, { revoke: true });
       await page.waitForFunction(() => document.title.length > 0 && !document.getElementById("page"), null, {
         timeout: 5000,
@@ -223,6 +460,4 @@ describe("web: the campaign page in a browser", () => {
       await page.context().close();
     });
   });
-
-  void ({} as Page);
 });

@@ -22,7 +22,9 @@ export interface SessionEntry {
 }
 
 /** The entries in sessions, oldest first; `ended` says whether a later entry or an explicit end closed it. */
-export function sessionsOf<E extends SessionEntry>(entries: readonly E[]): { entries: E[]; ended: boolean }[] {
+export function sessionsOf<E extends SessionEntry>(
+  entries: readonly E[],
+): { entries: E[]; ended: boolean }[] {
   const sessions: { entries: E[]; ended: boolean }[] = [];
   let current: E[] = [];
   for (const entry of entries) {
@@ -70,7 +72,8 @@ const KEY_MOMENTS = new Set<string>([
   "log.fate.contestForfeit",
 ]);
 
-const ROLL_ACTIONS = /^(roll|fate\.check|fate\.challenge\.roll|fate\.faction\.check|conflict\.roll|duel\.reveal)$/;
+const ROLL_ACTIONS =
+  /^(roll|fate\.check|fate\.challenge\.roll|fate\.faction\.check|conflict\.roll|duel\.reveal)$/;
 const SHEET_ACTIONS = /^(character\.|damage\.|fate\.(fp|stress|consequence|aspect)|trust\.value)/;
 
 /**
@@ -145,12 +148,20 @@ async function currentSession(ctx: Pick<ActionContext, "tx">, table: GameTable):
 
 /** Who a user is in a recap: their characters at the table, or the GM. */
 async function peopleOf(ctx: Pick<ActionContext, "tx">, table: GameTable, lang: Lang) {
-  const characters = await sqlFor(ctx.tx).rows<{ id: number; name: string; ownerUserId: string | null; kind: string }>`
+  const characters = await sqlFor(ctx.tx).rows<{
+    id: number;
+    name: string;
+    ownerUserId: string | null;
+    kind: string;
+  }>`
     SELECT id, name, owner_user_id, kind FROM "character" WHERE table_id = ${table.id}`;
   const people = new Map<string, string>();
   for (const c of characters)
     if (c.ownerUserId && c.kind === "pc")
-      people.set(c.ownerUserId, people.has(c.ownerUserId) ? `${people.get(c.ownerUserId)}, ${c.name}` : c.name);
+      people.set(
+        c.ownerUserId,
+        people.has(c.ownerUserId) ? `${people.get(c.ownerUserId)}, ${c.name}` : c.name,
+      );
   people.set(table.gmUserId, t(lang, "web.gm"));
   const names = new Map(characters.map((c) => [c.id, c.name]));
   return {

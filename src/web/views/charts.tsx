@@ -93,7 +93,13 @@ export function TrustMatrix({
 }
 
 /** The reserve left after each change, under the adventure's total, with the ceiling marked. */
-export function LedgerChart({ rows, labels }: { rows: LedgerRow[]; labels: { left: string; ceiling: string } }) {
+export function LedgerChart({
+  rows,
+  labels,
+}: {
+  rows: LedgerRow[];
+  labels: { left: string; ceiling: string };
+}) {
   if (rows.length === 0) return null;
   const w = 640;
   const h = 220;
@@ -146,14 +152,20 @@ export function LedgerChart({ rows, labels }: { rows: LedgerRow[]; labels: { lef
 }
 
 /** Each die size: how often each face came up, against a fair die's expectation (the line). */
-export function DiceChart({ sizes, labels }: { sizes: DieSizeStats[]; labels: { title: (s: DieSizeStats) => string } }) {
+export function DiceChart({
+  sizes,
+  labels,
+}: {
+  sizes: DieSizeStats[];
+  labels: { title: (s: DieSizeStats) => string; chart: string };
+}) {
   const shown = sizes.filter((s) => s.sides <= 20).slice(0, 4);
   if (shown.length === 0) return null;
   const w = 640;
   const each = 150;
   const h = each * shown.length;
   return (
-    <svg class="chart dice-chart" viewBox={`0 0 ${w} ${h}`} role="img">
+    <svg class="chart dice-chart" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={labels.chart}>
       {shown.map((s, row) => {
         const top = row * each + 22;
         const height = each - 50;

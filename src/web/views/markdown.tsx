@@ -12,7 +12,8 @@ export interface TextContext {
   person: (userId: string) => string;
 }
 
-const TOKEN = /(\*\*[^*\n]+\*\*|~~[^~\n]+~~|(?<![\w*])_[^_\n]+_(?!\w)|`[^`\n]+`|<@!?\d{1,20}>|<t:\d{1,12}(?::[a-zA-Z])?>)/;
+const TOKEN =
+  /(\*\*[^*\n]+\*\*|~~[^~\n]+~~|(?<![\w*])_[^_\n]+_(?!\w)|`[^`\n]+`|<@!?\d{1,20}>|<t:\d{1,12}(?::[a-zA-Z])?>)/;
 
 function inline(text: string, ctx: TextContext): ComponentChildren[] {
   const out: ComponentChildren[] = [];

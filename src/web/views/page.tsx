@@ -6,7 +6,7 @@ import type { ComponentChildren } from "preact";
 import { render } from "preact-render-to-string";
 import { sessionRecap, sessionsOf } from "../../app/common/session.js";
 import type { EmbedView } from "../../app/views.js";
-import { familyKey, type Lang, LANGS, t } from "../../i18n/index.js";
+import { familyKey, LANGS, type Lang, t } from "../../i18n/index.js";
 import type { JournalEntry, JournalFilter, PageData } from "../page-data.js";
 import { DiceChart, LedgerChart, TrustMatrix } from "./charts.js";
 import { Inline, Markdown, type TextContext, Time } from "./markdown.js";
@@ -85,7 +85,13 @@ function Embed({ embed, ctx }: { embed: EmbedView; ctx: TextContext }) {
   );
 }
 
-function Fields({ fields, ctx }: { fields: { name: string; value: string; inline?: boolean }[]; ctx: TextContext }) {
+function Fields({
+  fields,
+  ctx,
+}: {
+  fields: { name: string; value: string; inline?: boolean }[];
+  ctx: TextContext;
+}) {
   return (
     <dl class="fields">
       {fields.map((f) => (
@@ -124,8 +130,12 @@ export function PageBody({ data, urls, filter }: { data: PageData; urls: PageUrl
         <div class="title">
           <h1>{system}</h1>
           <p class="meta">
-            {table.system === "mountain-witch" ? <span>{t(lang, "web.header.chapter", { chapter: table.chapter })}</span> : null}
-            {data.fateWeek !== null ? <span>{t(lang, "web.header.week", { week: data.fateWeek })}</span> : null}
+            {table.system === "mountain-witch" ? (
+              <span>{t(lang, "web.header.chapter", { chapter: table.chapter })}</span>
+            ) : null}
+            {data.fateWeek !== null ? (
+              <span>{t(lang, "web.header.week", { week: data.fateWeek })}</span>
+            ) : null}
             <span>
               {t(lang, "web.header.language")}: {t(lang, familyKey("table.language.", table.language))}
             </span>
@@ -146,7 +156,13 @@ export function PageBody({ data, urls, filter }: { data: PageData; urls: PageUrl
               </a>
             ),
           )}
-          <span class="live" id="live-state" hidden data-on={t(lang, "web.live.on")} data-off={t(lang, "web.live.off")}>
+          <span
+            class="live"
+            id="live-state"
+            hidden
+            data-on={t(lang, "web.live.on")}
+            data-off={t(lang, "web.live.off")}
+          >
             {t(lang, "web.live.on")}
           </span>
         </nav>
@@ -154,8 +170,7 @@ export function PageBody({ data, urls, filter }: { data: PageData; urls: PageUrl
       <p class="viewer">{t(lang, `web.viewer.${viewer.role}`)}</p>
       <section class="people">
         <p>
-          <strong>{t(lang, "web.header.players")}:</strong>{" "}
-          {players.map((p) => p.name).join(", ") || "—"}
+          <strong>{t(lang, "web.header.players")}:</strong> {players.map((p) => p.name).join(", ") || "—"}
         </p>
         {data.tableFields.length ? <Fields fields={data.tableFields} ctx={ctx} /> : null}
       </section>
@@ -186,7 +201,9 @@ export function PageBody({ data, urls, filter }: { data: PageData; urls: PageUrl
               <h3>{s.name}</h3>
               <p class="meta">
                 {t(lang, s.kind === "pc" ? "web.sheet.pc" : "web.sheet.npc")}
-                {s.ownerUserId && s.kind === "pc" ? ` · ${t(lang, "web.sheet.player", { name: ctx.person(s.ownerUserId) })}` : ""}
+                {s.ownerUserId && s.kind === "pc"
+                  ? ` · ${t(lang, "web.sheet.player", { name: ctx.person(s.ownerUserId) })}`
+                  : ""}
                 {s.status !== "active" ? ` · ${t(lang, familyKey("character.status.", s.status))}` : ""}
               </p>
               <Fields fields={s.fields} ctx={ctx} />
@@ -210,7 +227,10 @@ export function PageBody({ data, urls, filter }: { data: PageData; urls: PageUrl
         <Embed embed={data.statsEmbed} ctx={ctx} />
         <DiceChart
           sizes={data.stats.bySize}
-          labels={{ title: (s) => t(lang, "stats.size.name", { sides: s.sides, count: s.count }) }}
+          labels={{
+            title: (s) => t(lang, "stats.size.name", { sides: s.sides, count: s.count }),
+            chart: t(lang, "web.stats.title"),
+          }}
         />
       </section>
       <footer class="foot">
@@ -401,10 +421,19 @@ function AspectSection({ data, ctx }: { data: PageData; ctx: TextContext }) {
   );
 }
 
-function JournalLine({ entry, ctx, names }: { entry: JournalEntry; ctx: TextContext; names: Map<number, string> }) {
+function JournalLine({
+  entry,
+  ctx,
+  names,
+}: {
+  entry: JournalEntry;
+  ctx: TextContext;
+  names: Map<number, string>;
+}) {
   return (
     <li class={entry.secret ? "entry secret" : "entry"} data-kind={entry.kind} data-entry={entry.id}>
-      <Time at={entry.at} lang={ctx.lang} withDate={false} /> <span class="who">{ctx.person(entry.actorUserId)}</span>{" "}
+      <Time at={entry.at} lang={ctx.lang} withDate={false} />{" "}
+      <span class="who">{ctx.person(entry.actorUserId)}</span>{" "}
       {entry.characterId !== null && names.has(entry.characterId) ? (
         <span class="char">[{names.get(entry.characterId)}] </span>
       ) : null}
@@ -430,7 +459,20 @@ function Journal({
   const lang = ctx.lang;
   const names = new Map(data.sheets.map((s) => [s.id, s.name]));
   const sessions = sessionsOf(data.journal);
-  const kinds = ["roll", "character", "conflict", "duel", "trust", "chapter", "darkfate", "damage", "reserve", "challenge", "fate", "session"];
+  const kinds = [
+    "roll",
+    "character",
+    "conflict",
+    "duel",
+    "trust",
+    "chapter",
+    "darkfate",
+    "damage",
+    "reserve",
+    "challenge",
+    "fate",
+    "session",
+  ];
   let chapter = 1;
   return (
     <section id="journal">
