@@ -334,6 +334,41 @@ describe("web: the campaign page in a browser", () => {
     });
   });
 
+  describe("sessions", () => {
+    it("/table session end (GM) posts the recap; the journal closes that session, with its recap, and the next roll opens another", async () => {
+      const g = "fate";
+      const refused = await slash(ana, g, "table", ["session", "end"]);
+      expect(refused.original?.ephemeral).toBe(true);
+      const before = await e2e.database.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM log_entry WHERE action = 'session.end'",
+      );
+      expect(before[0]!.n).toBe(0);
+      const ended = await slash(gm, g, "table", ["session", "end"]);
+      expect(ended.original?.ephemeral).toBe(false);
+      const recap = ended.original?.text ?? "";
+      expect(recap).toContain("Session recap");
+      expect(recap).toMatch(/Lina/);
+      expect(recap).toContain("Sheets changed");
+      // Nothing new since: a second end has nothing to recap.
+      const again = await slash(gm, g, "table", ["session", "end"]);
+      expect(again.original?.ephemeral).toBe(true);
+      await slash(boris, g, "roll", [], { expression: "4dF", reason: "next-session-roll" });
+      const { page, problems } = await open(await linkFor(boris, g));
+      const sessions = await page.$$eval("#journal details.session", (ds) =>
+        ds.map((d) => ({
+          n: d.getAttribute("data-session"),
+          recap: d.querySelector(".recap")?.textContent ?? "",
+        })),
+      );
+      expect(sessions.map((x) => x.n)).toEqual(["2", "1"]);
+      expect(sessions[0]!.recap).toBe("");
+      // Boris reads Russian: the recap of session 1 is in his language.
+      expect(sessions[1]!.recap).toContain("Итоги");
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  });
+
   describe("secrets", () => {
     /** Everything one viewer's page sends: its HTML, its assets, and a live update. */
     async function everythingSent(url: string, game: string): Promise<string> {
