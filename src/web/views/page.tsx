@@ -534,6 +534,8 @@ function Journal({
                   const marker =
                     e.action === "chapter.next" ? (
                       <li class="marker">{t(lang, "web.journal.chapter", { chapter: ++chapter })}</li>
+                    ) : e.summary.key === "bh.log.reserveNewAdventure" ? (
+                      <li class="marker">{t(lang, "web.journal.adventure")}</li>
                     ) : null;
                   return (
                     <>
