@@ -28,7 +28,8 @@ export default {
   "web.trust.giver": "gives",
   "web.trust.holder": "to",
   "web.trust.change": "{before} → {after} this chapter",
-  "web.trust.legend": "Each cell: the trust the row's character gives the column's — big number the value, small the points still held (held/value). A highlighted cell changed this chapter (before→after).",
+  "web.trust.legend":
+    "Each cell: the trust the row's character gives the column's — big number the value, small the points still held (held/value). A highlighted cell changed this chapter (before→after).",
   "web.trust.round": "Trust round of chapter {chapter}: submitted {submitted}; waiting for {pending}.",
   "web.trust.own": "🔒 Your submission (only you see it until the reveal)",
   "web.trust.none": "No trust yet: player characters give trust to each other when they are created.",
@@ -69,7 +70,8 @@ export default {
   "web.live.off": "Reconnecting…",
   "web.lang": "Language",
   "web.forbidden.title": "This link does not work",
-  "web.forbidden.body": "This page link has expired, was revoked by the GM, or is not complete. In the table's Discord channel, run {/table page} again to get a new link.",
+  "web.forbidden.body":
+    "This page link has expired, was revoked by the GM, or is not complete. In the table's Discord channel, run {/table page} again to get a new link.",
   "web.notFound": "There is nothing here.",
   "web.updated": "Updated",
 } satisfies Messages;
