@@ -17,6 +17,17 @@ export type Listener = () => void;
 export class PageLive {
   private readonly listeners = new Map<number, Set<Listener>>();
   private readonly pending = new Map<number, NodeJS.Timeout>();
+  /** Bumped by every change at a table: what was read of it at an older version is stale. */
+  private readonly versions = new Map<number, number>();
+  private listening = false;
+
+  /**
+   * The table's change count while the listener is connected, or null (nothing heard is certain):
+   * a page may keep what it read at the same version (src/web/page-data.ts, the dice statistics).
+   */
+  version(tableId: number): number | null {
+    return this.listening ? (this.versions.get(tableId) ?? 0) : null;
+  }
 
   /** Calls `listener` after each change at the table; returns the way to stop. */
   subscribe(tableId: number, listener: Listener): () => void {
@@ -40,6 +51,7 @@ export class PageLive {
 
   /** A table changed: its pages update once the burst settles. */
   changed(tableId: number): void {
+    this.versions.set(tableId, (this.versions.get(tableId) ?? 0) + 1);
     if (!this.listeners.has(tableId) || this.pending.has(tableId)) return;
     const timer = setTimeout(() => {
       this.pending.delete(tableId);
@@ -61,6 +73,7 @@ export class PageLive {
     let health: NodeJS.Timeout | undefined;
     let backoffMs = 500;
     const down = (reason: unknown) => {
+      this.listening = false;
       clearInterval(health);
       const dead = client;
       client = null;
@@ -96,6 +109,9 @@ export class PageLive {
       }
       if (stopped || client !== next) return;
       backoffMs = 500;
+      // Anything read before now may have missed a change.
+      this.versions.clear();
+      this.listening = true;
       this.changedAll();
       health = setInterval(() => {
         next.query("SELECT 1").catch((error) => {
@@ -107,6 +123,7 @@ export class PageLive {
     void connect();
     return async () => {
       stopped = true;
+      this.listening = false;
       clearTimeout(retry);
       clearInterval(health);
       for (const timer of this.pending.values()) clearTimeout(timer);

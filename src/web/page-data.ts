@@ -151,7 +151,7 @@ export interface PageData {
 }
 
 /** The most journal entries one page carries (the newest); older ones are a link away. */
-export const JOURNAL_PAGE = 400;
+export const JOURNAL_PAGE = 150;
 
 type LogRow = {
   id: string;
@@ -199,16 +199,61 @@ export interface JournalFilter {
   beforeId?: string;
 }
 
+/**
+ * The dice statistics cost the most to read (every die the table rolled): kept per table and
+ * viewer until the table changes (`version`: the live listener's count of its changes, null when
+ * it cannot vouch for one).
+ */
+export class StatsCache {
+  private readonly kept = new Map<string, { version: number; faces: FaceCount[] }>();
+  constructor(readonly version: (tableId: number) => number | null) {}
+
+  async faces(
+    tableId: number,
+    viewer: string | null,
+    read: () => Promise<FaceCount[]>,
+  ): Promise<FaceCount[]> {
+    const version = this.version(tableId);
+    const key = `${tableId}:${viewer ?? ""}`;
+    const hit = this.kept.get(key);
+    if (version !== null && hit?.version === version) return hit.faces;
+    const faces = await read();
+    if (version !== null && this.version(tableId) === version) {
+      if (this.kept.size > 2000) this.kept.clear();
+      this.kept.set(key, { version, faces });
+    }
+    return faces;
+  }
+}
+
 export async function loadPage(
   db: Db,
   table: GameTable,
   viewer: Viewer,
   filter: JournalFilter = {},
+  cache?: StatsCache,
 ): Promise<PageData> {
   const sql = sqlFor(db);
   const lang = viewer.lang;
   const readable = viewer.userId;
   const ctx = { tx: outsideTransaction(db), publicLang: lang, table };
+  // The reads that need nothing else go at once (the pool runs them side by side); awaited below.
+  const beforeId = filter.beforeId && /^\d{1,19}$/.test(filter.beforeId) ? filter.beforeId : null;
+  const journalRows = sql.rows<LogRow>`
+    SELECT id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to FROM log_entry
+    WHERE table_id = ${table.id} AND (visible_to IS NULL OR visible_to = ${readable})
+      AND (${filter.characterId ?? null}::int IS NULL OR character_id = ${filter.characterId ?? null})
+      AND (${filter.kind ?? null}::text IS NULL OR split_part(action, '.', 1) = ${filter.kind ?? null})
+      AND (${beforeId}::bigint IS NULL OR id < ${beforeId}::bigint)
+    ORDER BY id DESC LIMIT ${JOURNAL_PAGE}`;
+  const readFaces = () => sql.rows<FaceCount>`
+    SELECT d.user_id AS "userId", u.s AS sides, u.f AS face, count(*)::int AS count
+    FROM dice_rolled d, unnest(d.sides, d.faces) AS u(s, f)
+    WHERE d.table_id = ${table.id} AND (d.visible_to IS NULL OR d.visible_to = ${readable})
+    GROUP BY d.user_id, u.s, u.f`;
+  const diceFaces = cache ? cache.faces(table.id, readable, readFaces) : readFaces();
+  journalRows.catch(() => {});
+  diceFaces.catch(() => {});
   const characters = await sql.rows<Character>`
     SELECT * FROM "character" WHERE table_id = ${table.id} AND deleted_at IS NULL ORDER BY kind DESC, id`;
 
@@ -225,29 +270,30 @@ export async function loadPage(
   const hooks = hooksFor(table.system);
   const tableFields = (await hooks.tableFields?.(ctx)) ?? [];
   const deck = table.system === "mountain-witch" ? mwTableState(table).fates : null;
-  const sheets: Sheet[] = [];
-  for (const c of characters) {
-    const fields = (await hooks.sheetFields?.(ctx, c)) ?? [];
-    const own = readable !== null && c.ownerUserId === readable;
-    const hand = deck?.hands.find((h) => h.characterId === c.id);
-    const secretFate =
-      own && hand && !hand.revealed
-        ? {
-            name: t(lang, familyKey("mw.fate.", hand.fate)),
-            description: t(lang, familyKey("mw.fate.desc.", hand.fate)),
-          }
-        : null;
-    sheets.push({
-      id: c.id,
-      name: c.name,
-      kind: c.kind,
-      status: c.status,
-      ownerUserId: c.ownerUserId,
-      own,
-      fields,
-      secretFate,
-    });
-  }
+  const sheets: Sheet[] = await Promise.all(
+    characters.map(async (c): Promise<Sheet> => {
+      const fields = (await hooks.sheetFields?.(ctx, c)) ?? [];
+      const own = readable !== null && c.ownerUserId === readable;
+      const hand = deck?.hands.find((h) => h.characterId === c.id);
+      const secretFate =
+        own && hand && !hand.revealed
+          ? {
+              name: t(lang, familyKey("mw.fate.", hand.fate)),
+              description: t(lang, familyKey("mw.fate.desc.", hand.fate)),
+            }
+          : null;
+      return {
+        id: c.id,
+        name: c.name,
+        kind: c.kind,
+        status: c.status,
+        ownerUserId: c.ownerUserId,
+        own,
+        fields,
+        secretFate,
+      };
+    }),
+  );
 
   const panels: EmbedView[] = [];
   let trust: TrustPicture | null = null;
@@ -307,14 +353,7 @@ export async function loadPage(
     };
   }
 
-  const beforeId = filter.beforeId && /^\d{1,19}$/.test(filter.beforeId) ? filter.beforeId : null;
-  const rows = await sql.rows<LogRow>`
-    SELECT id, at, actor_user_id, action, character_id, summary, before, after, dice, reason, visible_to FROM log_entry
-    WHERE table_id = ${table.id} AND (visible_to IS NULL OR visible_to = ${readable})
-      AND (${filter.characterId ?? null}::int IS NULL OR character_id = ${filter.characterId ?? null})
-      AND (${filter.kind ?? null}::text IS NULL OR split_part(action, '.', 1) = ${filter.kind ?? null})
-      AND (${beforeId}::bigint IS NULL OR id < ${beforeId}::bigint)
-    ORDER BY id DESC LIMIT ${JOURNAL_PAGE}`;
+  const rows = await journalRows;
   const journal = rows.reverse().map(
     (r): JournalEntry => ({
       id: String(r.id),
@@ -333,11 +372,7 @@ export async function loadPage(
     }),
   );
 
-  const faces = await sql.rows<FaceCount>`
-    SELECT d.user_id AS "userId", u.s AS sides, u.f AS face, count(*)::int AS count
-    FROM dice_rolled d, unnest(d.sides, d.faces) AS u(s, f)
-    WHERE d.table_id = ${table.id} AND (d.visible_to IS NULL OR d.visible_to = ${readable})
-    GROUP BY d.user_id, u.s, u.f`;
+  const faces = await diceFaces;
   const stats = diceStatistics(faces);
 
   return {
@@ -366,10 +401,10 @@ async function trustPicture(
 ): Promise<TrustPicture> {
   const sql = sqlFor(db);
   const pcs = characters.filter((c) => c.kind === "pc" && c.status !== "retired");
-  const links = await sql.rows<{ giverId: number; holderId: number; value: number; points: number }>`
+  const linksRead = sql.rows<{ giverId: number; holderId: number; value: number; points: number }>`
     SELECT giver_id, holder_id, value, points FROM trust_link WHERE table_id = ${table.id}`;
   // This chapter's changes: the trust values logged since the chapter began, as the viewer may read them.
-  const changes = await sql.rows<{
+  const changesRead = sql.rows<{
     characterId: number | null;
     before: { value?: number };
     summary: LogSummary;
@@ -379,6 +414,11 @@ async function trustPicture(
       AND (visible_to IS NULL OR visible_to = ${viewer.userId})
       AND id > COALESCE((SELECT max(id) FROM log_entry WHERE table_id = ${table.id} AND action = 'chapter.next'), 0)
     ORDER BY id`;
+  const [links, changes, [open]] = await Promise.all([
+    linksRead,
+    changesRead,
+    openFlows(db, trustRoundFlow, table.id),
+  ]);
   const byName = new Map(pcs.map((c) => [c.name, c.id]));
   const before = new Map<string, number>();
   for (const c of changes) {
@@ -392,7 +432,6 @@ async function trustPicture(
     .filter((l) => ids.has(l.giverId) && ids.has(l.holderId))
     .map((l) => ({ ...l, before: before.get(`${l.giverId}:${l.holderId}`) ?? null }));
   const names = new Map(pcs.map((c) => [c.id, c.name]));
-  const [open] = await openFlows(db, trustRoundFlow, table.id);
   let round: TrustPicture["round"] = null;
   if (open && open.state.round.phase === "collecting") {
     const mine = pcs.find((c) => viewer.userId !== null && c.ownerUserId === viewer.userId);

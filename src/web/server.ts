@@ -7,7 +7,7 @@
  */
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import type { Logger } from "pino";
 import { ConfigError } from "../config.js";
 import type { Lang } from "../i18n/index.js";
@@ -15,7 +15,7 @@ import type { Db } from "../store/db.js";
 import { PAGE_CSS, PAGE_JS } from "./assets.js";
 import { checkLink, tokenForLog } from "./links.js";
 import { PageLive } from "./live.js";
-import { type JournalFilter, loadPage, viewerOf } from "./page-data.js";
+import { type JournalFilter, loadPage, StatsCache, viewerOf } from "./page-data.js";
 import { ASSETS, forbiddenPage, notFoundPage, type PageUrls, renderBody, renderPage } from "./views/page.js";
 
 /** How often an open live stream says it is still there (proxies close silent connections). */
@@ -59,8 +59,11 @@ export async function startWebServer(options: {
   db: Db;
   databaseUrl: string;
   log: Logger;
+  /** Per-address limits (the page bench opens a hundred pages from one address). */
+  limits?: { ratePerMinute?: number; streamsPerAddress?: number };
 }): Promise<WebServer> {
   const { db } = options;
+  const streamsPerAddress = options.limits?.streamsPerAddress ?? STREAMS_PER_ADDRESS;
   const log = options.log.child(
     { component: "web" },
     {
@@ -74,10 +77,11 @@ export async function startWebServer(options: {
   );
   const app = Fastify({
     loggerInstance: log,
-    disableRequestLogging: true,
+    // Requests are logged by the hook below, with the link cut short.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: "loopback",
     // Tokens are a few hundred characters; nothing here takes a body.
-    maxParamLength: 600,
+    routerOptions: { maxParamLength: 600 },
     bodyLimit: 1024,
   });
   await app.register(helmet, {
@@ -97,7 +101,10 @@ export async function startWebServer(options: {
     referrerPolicy: { policy: "no-referrer" },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(rateLimit, { max: RATE_PER_MINUTE, timeWindow: "1 minute" });
+  await app.register(rateLimit, {
+    max: options.limits?.ratePerMinute ?? RATE_PER_MINUTE,
+    timeWindow: "1 minute",
+  });
   app.addHook("onResponse", async (request, reply) => {
     log.debug(
       {
@@ -111,8 +118,22 @@ export async function startWebServer(options: {
   });
 
   const live = new PageLive();
+  const statsCache = new StatsCache((tableId) => live.version(tableId));
   const stopListening = options.databaseUrl ? live.listen(options.databaseUrl, log) : async () => {};
   const streams = new Map<string, number>();
+  /**
+   * Pages open for the same viewer (the same link's claims, language and filter) share one render
+   * of each update; each stream still checks its own link first.
+   */
+  const rendering = new Map<string, Promise<string>>();
+  const sharedBody = (key: string, make: () => Promise<string>) => {
+    let body = rendering.get(key);
+    if (!body) {
+      body = make().finally(() => rendering.delete(key));
+      rendering.set(key, body);
+    }
+    return body;
+  };
   const closing = new Set<() => void>();
 
   const refuse = (reply: FastifyReply, lang: Lang) =>
@@ -159,7 +180,7 @@ export async function startWebServer(options: {
         request.query.lang === "en" || request.query.lang === "ru" ? request.query.lang : checked.claims.lang;
       const viewer = viewerOf(checked.claims, checked.table, lang);
       const filter = journalFilter(request.query);
-      const data = await loadPage(db, checked.table, viewer, filter);
+      const data = await loadPage(db, checked.table, viewer, filter, statsCache);
       return reply
         .header("cache-control", "no-store")
         .type("text/html; charset=utf-8")
@@ -174,7 +195,7 @@ export async function startWebServer(options: {
       const first = await checkLink(db, token, new Date());
       if (!first.ok) return refuse(reply, first.lang ?? requestLang(request));
       const address = request.ip;
-      if ((streams.get(address) ?? 0) >= STREAMS_PER_ADDRESS) return reply.code(429).send();
+      if ((streams.get(address) ?? 0) >= streamsPerAddress) return reply.code(429).send();
       streams.set(address, (streams.get(address) ?? 0) + 1);
       const lang =
         request.query.lang === "en" || request.query.lang === "ru" ? request.query.lang : first.claims.lang;
@@ -216,13 +237,16 @@ export async function startWebServer(options: {
             stop();
             return;
           }
-          const data = await loadPage(
-            db,
-            checked.table,
-            viewerOf(checked.claims, checked.table, lang),
-            filter,
+          const { claims } = checked;
+          const key = JSON.stringify([claims.tableId, claims.kind, claims.userId, lang, filter, token]);
+          const body = await sharedBody(key, async () =>
+            renderBody(
+              await loadPage(db, checked.table, viewerOf(claims, checked.table, lang), filter, statsCache),
+              urlsFor(token),
+              filter,
+            ),
           );
-          send("page", renderBody(data, urlsFor(token), filter));
+          send("page", body);
         } catch (error) {
           log.warn({ err: error, link: tokenForLog(token) }, "live page update failed");
         } finally {

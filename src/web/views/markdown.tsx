@@ -36,13 +36,30 @@ function inline(text: string, ctx: TextContext): ComponentChildren[] {
   return out;
 }
 
+/** Formatters are costly to make and a page shows hundreds of times: one per language and form. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function timeFormat(lang: Lang, withDate: boolean): Intl.DateTimeFormat {
+  const key = `${lang}:${withDate}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, {
+      ...(withDate ? { day: "numeric", month: "short" } : {}),
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: "UTC",
+    });
+    formats.set(key, format);
+  }
+  return format;
+}
+
+/** A moment, in UTC (the log's time; Discord's own timestamps show local time in the client). */
 export function Time({ at, lang, withDate = true }: { at: Date; lang: Lang; withDate?: boolean }) {
-  const text = new Intl.DateTimeFormat(lang, {
-    ...(withDate ? { day: "numeric", month: "short" } : {}),
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-  }).format(at);
+  // The journal's many times of day: 24-hour HH:MM, without a formatter call each.
+  const text = withDate
+    ? timeFormat(lang, withDate).format(at)
+    : `${String(at.getUTCHours()).padStart(2, "0")}:${String(at.getUTCMinutes()).padStart(2, "0")}`;
   return <time dateTime={at.toISOString()}>{text}</time>;
 }
 
