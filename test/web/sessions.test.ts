@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HELP_TOPICS, helpMessages } from "../../src/app/common/help.js";
 import { type RecapEntry, SESSION_GAP_MS, sessionRecap, sessionsOf } from "../../src/app/common/session.js";
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 11, 1, 18, 0) + minutes * 60_000);
@@ -58,5 +59,20 @@ describe("sessions of the log", () => {
     expect(en).toContain("Sheets changed: Hana");
     const ru = sessionRecap("ru", entries, person, () => "Хана").join("\n");
     expect(ru).toContain("3 записи в журнале, 1 бросок, за 20 минут");
+  });
+});
+
+describe("/help", () => {
+  const shown = (lang: "en" | "ru") =>
+    HELP_TOPICS.flatMap((topic) => helpMessages(lang, topic))
+      .flatMap((m) => m.embeds ?? [])
+      .flatMap((e) => [e.description ?? "", ...(e.fields ?? []).map((f) => f.value)])
+      .join("\n");
+
+  it("lists /table page and /table session end in both languages", () => {
+    expect(shown("en")).toContain("/table page");
+    expect(shown("en")).toContain("/table session end");
+    expect(shown("ru")).toContain("/стол страница");
+    expect(shown("ru")).toContain("/стол сессия конец");
   });
 });
