@@ -284,6 +284,10 @@ describe("web: the campaign page in a browser", () => {
       await slash(gm, g, "aspect", ["add"], { name: "Burning bridge", invokes: 1 });
       await slash(ana, g, "aspect", ["add"], { name: "Stubborn as a mule", character: "Lina", kind: "flaw" });
       await slash(ana, g, "check", [], { skill: "athletics" });
+      await slash(gm, g, "faction", ["create"], { name: "Iron Guild", aspects: "Greedy merchants" });
+      await slash(gm, g, "faction", ["hit"], { name: "Iron Guild", shifts: 1, track: "army" });
+      await slash(gm, g, "conflict", ["start"], { title: "Fight on the bridge" });
+      await slash(ana, g, "conflict", ["join"], { character: "Lina" });
       links = {
         gm: await linkFor(gm, g),
         ana: await linkFor(ana, g),
@@ -303,13 +307,18 @@ describe("web: the campaign page in a browser", () => {
       for (const url of Object.values(links)) {
         const { page, problems, status } = await open(url);
         expect(status).toBe(200);
-        const board = await page.$$eval("#aspects li.aspect", (lis) =>
+        const board = await page.$$eval("#aspects .card:not(.faction) li.aspect", (lis) =>
           lis.map((li) => ({
             name: li.getAttribute("data-aspect"),
             free: Number(li.getAttribute("data-free")),
           })),
         );
         expect(board.sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(aspects);
+        // The faction's aspect on the board, its tracks, and the running conflict with its turn order.
+        expect(await page.locator("#aspects .card.faction").textContent()).toContain("Greedy merchants");
+        expect(await page.locator("#aspects").textContent()).toContain("Iron Guild");
+        expect(await page.locator("#now").textContent()).toContain("Fight on the bridge");
+        expect(await page.locator("#now").textContent()).toContain("Lina");
         for (const c of fp) {
           const sheet = await page.locator(`[data-character="${c.name}"]`).textContent();
           expect(sheet).toContain(String(c.fp));
@@ -328,9 +337,34 @@ describe("web: the campaign page in a browser", () => {
       const context = await browser.newContext({ javaScriptEnabled: false });
       const page = await context.newPage();
       await page.goto(links.gm);
-      expect(await page.locator("#aspects li.aspect").count()).toBe(2);
+      // Two table aspects and the faction's one; the running conflict; the journal.
+      expect(await page.locator("#aspects li.aspect").count()).toBe(3);
+      expect(await page.locator("#now").count()).toBe(1);
       expect(await page.locator("#journal li.entry").count()).toBeGreaterThan(3);
       await context.close();
+    });
+
+    it("switches between English and Russian, and filters the journal by character and kind", async () => {
+      const { page, problems } = await open(links.ana);
+      expect(await page.locator("h1").textContent()).toContain("Fate of Panavea");
+      await page.locator('nav.langs a[hreflang="ru"]').click();
+      await page.waitForLoadState();
+      expect(await page.locator("h1").textContent()).toContain("Fate Панавеи");
+      expect(await page.locator("html").getAttribute("lang")).toBe("ru");
+      const all = await page.locator("#journal li.entry").count();
+      await page.locator('select[name="kind"]').selectOption("fate");
+      await page.locator("#journal form button").click();
+      await page.waitForLoadState();
+      const kinds = await page.$$eval("#journal li.entry", (lis) =>
+        lis.map((li) => li.getAttribute("data-kind")),
+      );
+      expect(kinds.length).toBeGreaterThan(0);
+      expect(kinds.length).toBeLessThan(all);
+      expect(new Set(kinds)).toEqual(new Set(["fate"]));
+      // Still in Russian after the filter.
+      expect(await page.locator("html").getAttribute("lang")).toBe("ru");
+      expect(problems).toEqual([]);
+      await page.context().close();
     });
   });
 
