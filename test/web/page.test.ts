@@ -120,8 +120,13 @@ describe("web: the campaign page in a browser", () => {
       );
       expect(books.length).toBe(2);
       for (const url of Object.values(links)) {
-        const { page, problems, status } = await open(url);
+        const { page, problems, status, requests } = await open(url);
         expect(status).toBe(200);
+        // No third-party request: everything the page loads comes from its own server.
+        expect(
+          requests.every((r) => r.startsWith(`http://localhost:${webPort}/`)),
+          requests.join(" "),
+        ).toBe(true);
         const cells = await page.$$eval("svg.trust-matrix g.trust", (gs) =>
           gs.map((g) => ({
             giver: g.getAttribute("data-giver"),
@@ -527,6 +532,18 @@ describe("web: the campaign page in a browser", () => {
       expect((await fetch(url)).status).toBe(403);
       expect((await fetch(fresh)).status).toBe(200);
       await page.context().close();
+    });
+  });
+  describe("rate limits", () => {
+    // Last: it spends this address's allowance for the minute.
+    it("an address sending more than 300 requests a minute gets 429, and nothing of the table", async () => {
+      const url = await linkFor(ana, "fate");
+      const statuses = await Promise.all(Array.from({ length: 320 }, () => fetch(url).then((r) => r.status)));
+      expect(statuses.filter((st) => st === 200).length).toBeLessThanOrEqual(300);
+      expect(statuses).toContain(429);
+      const refused = await fetch(url);
+      expect(refused.status).toBe(429);
+      expect(await refused.text()).not.toContain("Lina");
     });
   });
 });
