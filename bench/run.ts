@@ -12,6 +12,7 @@
  *   npm run bench -- --scenarios "conflict|trust" --profile   (a subset; a CPU profile of the bot)
  *   npm run bench -- --ratio-classes "roll|reserve" --ratio-rate 100 --ratio-duration 15
  *   npm run bench -- --ratio-only --ratio-classes "fate check" --sql-census   (no 200/s run: faster)
+ *   npm run bench -- --page-only      only the campaign page's phase (bench/page.ts); --no-page skips it
  *
  * After the measured run(s), the ratio phase: each command class (bench/scenarios.ts
  * COMMAND_CLASSES) on its own at --ratio-rate, the bot's and PostgreSQL's CPU per interaction
@@ -31,6 +32,7 @@ import { CpuMeter, jiffiesOf, serverJiffies } from "./cpu.js";
 import { diceFairness, type FairnessResult } from "./fairness.js";
 import { InspectorSession } from "./inspector.js";
 import { Driver, Pacer, runTables, type Sample } from "./load.js";
+import { runPageBench } from "./page.js";
 import { BenchProcess, stopAll } from "./processes.js";
 import {
   COMMAND_CLASSES,
@@ -72,6 +74,8 @@ const { values: args } = parseArgs({
     "strict-ratios": { type: "boolean", default: false },
     "ratio-only": { type: "boolean", default: false },
     "ratio-runs": { type: "string" },
+    "page-only": { type: "boolean", default: false },
+    "no-page": { type: "boolean", default: false },
   },
 });
 
@@ -273,6 +277,11 @@ interface MemorySample {
 
 async function main() {
   const wallStart = performance.now();
+  // The campaign page's phase alone (bench/page.ts): no bot, no double.
+  if (args["page-only"]) {
+    await runPageBench(say);
+    return;
+  }
   say(
     `bench: ${settings.rate}/s for ${settings.durationS} s (+${settings.warmupS} s warm-up) × ${settings.runs} run(s), ${settings.tables} tables, ${settings.guilds} guilds; floor ${settings.floor ? `${settings.floorDurationS} s` : "off"}`,
   );
@@ -324,6 +333,7 @@ async function main() {
     DISCORD_API_BASE: apiBase,
     DATABASE_URL: postgres.url,
     HTTP_PORT: "0",
+    WEB_PORT: "0",
     LOG_LEVEL: "info",
     REGISTER_COMMANDS: "true",
     DATA_DIR: dataRoot,
@@ -563,6 +573,7 @@ async function main() {
       ratios,
     });
     printReport(report);
+    if (!args["no-page"]) (report as Record<string, unknown>).page = await runPageBench(say);
     const outFile =
       args.out ??
       path.join(

@@ -47,6 +47,14 @@ export const table = defineCommand({
           { name: "replace", type: "boolean" },
         ],
       },
+      {
+        name: "page",
+        options: [
+          { name: "public", type: "boolean" },
+          { name: "revoke", type: "boolean" },
+        ],
+      },
+      { name: "session", group: true, subcommands: [{ name: "end" }] },
       { name: "archive" },
     ],
   },

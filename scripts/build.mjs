@@ -1,4 +1,5 @@
-// `npm run build` (and `npm start`, before it runs): the bot's TypeScript as plain JavaScript in
+// `npm run build` (and `npm start`, before it runs): the bot's TypeScript (and the campaign page's
+// TSX, rendered to HTML strings by preact) as plain JavaScript in
 // dist/, one file per source file, so production runs on bare `node` — without the TypeScript
 // loader tsx keeps in memory (about 35 MB of RSS) — and starts without transpiling anything.
 // Tests and development run the sources through tsx as before. `node scripts/build.mjs <dir>` builds
@@ -9,7 +10,7 @@ import { build } from "esbuild";
 
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".ts") && !e.name.endsWith(".d.ts"))
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts"))
     .map((e) => path.join(e.parentPath, e.name));
 }
 

@@ -24,6 +24,14 @@ const ConfigSchema = z.object({
   /** The address the health endpoints listen on: this machine only, unless a monitor elsewhere needs them. */
   HTTP_HOST: z.string().min(1).default("127.0.0.1"),
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** The campaign page (src/web/): its address (this machine only unless a reverse proxy elsewhere needs it), */
+  WEB_HOST: z.string().min(1).default("127.0.0.1"),
+  /** its port (0: any free port, as tests use), */
+  WEB_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  /** the address its links are built from (what players open; unset: http://localhost:<port>), */
+  WEB_BASE_URL: z.url({ message: "must be a URL such as https://dice.example.org" }).optional(),
+  /** and how many days a link works. */
+  WEB_LINK_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   SHARD_COUNT: z.coerce.number().int().min(1).max(1000).optional(),
   SHARD_IDS: z
     .string()

@@ -43,6 +43,7 @@ import {
 import { migrate } from "./store/migrate.js";
 import { startPruning } from "./store/prune.js";
 import { activeTable } from "./store/tables.js";
+import { configureLinks, servePage, type WebServer } from "./web/index.js";
 
 function readConfig(): Config {
   // A .env file next to the bot is the documented way to configure it (see .env.example).
@@ -171,6 +172,11 @@ async function runShardingManager(config: Config, shardCount: number) {
   process.env.DATABASE_URL = databaseUrl;
   // This process owns the embedded server, so it takes its daily backups (the shards do not).
   const backups = dailyBackupsOf(config, embedded, log);
+  // The campaign page: served by the manager alone; the shards build their links to it.
+  useTableBackupKey(config.TABLE_BACKUP_KEY);
+  const pageDb = createDb(databaseUrl);
+  const page = await servePage(config, pageDb, databaseUrl, log);
+  process.env.WEB_BASE_URL = configureLinks(config, page.port);
   const script = process.argv[1] ?? path.join(import.meta.dirname, "main.ts");
   const manager = new ShardingManager(script, {
     totalShards: shardCount,
@@ -237,6 +243,8 @@ async function runShardingManager(config: Config, shardCount: number) {
     await exited;
     clearTimeout(late);
     backups?.stop();
+    await page.close().catch(() => {});
+    await closeDb(pageDb).catch(() => {});
     if (embedded) await embedded.stop().catch(() => {});
     log.info("stopped");
     process.exit(0);
@@ -285,6 +293,10 @@ async function runBot(config: Config) {
   });
   const shardIds = shardIdsOf(client);
   const registers = config.REGISTER_COMMANDS && shardIds.includes(0);
+  // The campaign page: one process serves it — this one when it serves shard 0 and no sharding
+  // manager (which serves it itself) runs it.
+  const servesPage = shardIds.includes(0) && !process.env.SHARDING_MANAGER;
+  configureLinks(config);
 
   // The health endpoints first: a busy port is a setting to change, said before anything else starts.
   let db: Db | null = null;
@@ -362,8 +374,13 @@ async function runBot(config: Config) {
     const stopListening = tables ? tables.listen(databaseUrl, log) : async () => {};
     const stopPruning = startPruning(db, log);
     const backups = dailyBackupsOf(config, embedded, log);
-    return { embedded, db, tables, stopListening, stopPruning, presence, backups };
+    return { embedded, db, databaseUrl, tables, stopListening, stopPruning, presence, backups };
   })();
+  const page: Promise<WebServer | null> = servesPage
+    ? database.then(({ db, databaseUrl }) => servePage(config, db, databaseUrl, log))
+    : Promise.resolve(null);
+  // Awaited with the rest of start-up below; a failure (a busy WEB_PORT) is reported there.
+  page.catch(() => {});
   // An interaction can only arrive after the gateway is ready; if the database is still starting
   // then, it waits for it (the router defers past 1.2 s, so Discord's 3 s are still kept).
   const registry = createRegistry();
@@ -491,6 +508,8 @@ async function runBot(config: Config) {
     registrar?.stop();
     opened?.stopPruning();
     opened?.backups?.stop();
+    step = "closing the campaign page";
+    await (await page.catch(() => null))?.close().catch(() => {});
     step = "closing the table cache's listener";
     await opened?.stopListening();
     step = "closing the database pool";
@@ -516,7 +535,7 @@ async function runBot(config: Config) {
   let ready: Client<true>;
   try {
     await Promise.race([loginWhenReachable(client, config.DISCORD_TOKEN, log), refusal]);
-    [ready] = await Promise.race([Promise.all([gatewayReady, app]), refusal]);
+    [ready] = await Promise.race([Promise.all([gatewayReady, app, page]), refusal]);
     await registration;
   } catch (error) {
     // Stopped before start-up was over (e.g. while waiting for the database): the shutdown exits.

@@ -24,7 +24,11 @@ describe("deployment files", () => {
     const pgEnv = pg.environment as Record<string, string>;
     // The health endpoints listen on every interface inside the container; the host publishes them on its loopback.
     expect(env.HTTP_HOST).toBe("0.0.0.0");
-    expect(bot.ports).toEqual([`127.0.0.1:${env.HTTP_PORT}:${env.HTTP_PORT}`]);
+    expect(env.WEB_HOST).toBe("0.0.0.0");
+    expect(bot.ports).toEqual([
+      `127.0.0.1:${env.HTTP_PORT}:${env.HTTP_PORT}`,
+      `127.0.0.1:${env.WEB_PORT}:${env.WEB_PORT}`,
+    ]);
     expect(env.DATABASE_URL).toBe(
       `postgresql://${pgEnv.POSTGRES_USER}:${pgEnv.POSTGRES_PASSWORD}@postgres:5432/${pgEnv.POSTGRES_DB}`,
     );

@@ -69,7 +69,13 @@ describe("the Dockerfile", () => {
     const { apiBase, token } = await double.start();
     database = await createTestDatabase({ migrated: false });
     bot = new BotProcess(
-      { DISCORD_TOKEN: token, DISCORD_API_BASE: apiBase, DATABASE_URL: database.url, HTTP_PORT: "0" },
+      {
+        DISCORD_TOKEN: token,
+        DISCORD_API_BASE: apiBase,
+        DATABASE_URL: database.url,
+        HTTP_PORT: "0",
+        WEB_PORT: "0",
+      },
       { built: true, cwd: dir },
     );
     await bot.start(); // waits for "ready": migrations applied, commands registered

@@ -22,7 +22,7 @@ function runBot(
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      env: { PATH: process.env.PATH ?? "", ...env },
+      env: { PATH: process.env.PATH ?? "", WEB_PORT: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

@@ -36,6 +36,7 @@ describe("e2e: the embedded database by default", () => {
       DISCORD_API_BASE: apiBase,
       DATA_DIR: dataDir,
       HTTP_PORT: "0",
+      WEB_PORT: "0",
       LOG_LEVEL: "info",
     };
     // The bot must not inherit a DATABASE_URL from the environment running the tests.

@@ -240,6 +240,7 @@ export async function startE2E(options: StartE2EOptions = {}): Promise<E2E> {
     DISCORD_API_BASE: apiBase,
     DATABASE_URL: database.url,
     HTTP_PORT: "0",
+    WEB_PORT: "0",
     LOG_LEVEL: "info",
     REGISTER_COMMANDS: "true",
     ...options.env,

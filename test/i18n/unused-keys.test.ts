@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory())
       return entry.name === "locales" || entry.name === "generated" ? [] : sourceFiles(full);
-    return entry.name.endsWith(".ts") ? [full] : [];
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }
 

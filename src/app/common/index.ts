@@ -11,7 +11,9 @@ import {
 import { characterExport, characterImport } from "./character-transfer.js";
 import { help } from "./help.js";
 import { macroDelete, macroList, macroRoll, macroSave, savedRollNames } from "./macro.js";
+import { tablePage } from "./page.js";
 import { roll } from "./roll.js";
+import { tableSessionEnd } from "./session.js";
 import { tableStats } from "./stats.js";
 import {
   tableArchive,
@@ -37,6 +39,8 @@ export const useCases: UseCase<any>[] = [
   tableExport,
   tableImport,
   tableImportConfirm,
+  tablePage,
+  tableSessionEnd,
   tableArchive,
   tableArchiveConfirm,
   characterCreate,

@@ -38,7 +38,7 @@ export const commonIntents = defineIntents({
     gmCopy: z.boolean().optional(),
   },
 
-  // Tables (table.ts, stats.ts, table-transfer.ts).
+  // Tables (table.ts, stats.ts, table-transfer.ts, page.ts, session.ts).
   "table.setup": { system: z.enum(SYSTEMS), trust: z.enum(["secret", "open"]).optional() },
   "table.show": {},
   "table.gm": { user: userId },
@@ -58,6 +58,8 @@ export const commonIntents = defineIntents({
   "table.import": { file: uploadedFile, replace: z.boolean().optional() },
   /** The confirmation button of `/table import replace:true`: the flow holding the file. */
   "table.import-confirm": { flowId: z.number().int() },
+  "table.page": { public: z.boolean().optional(), revoke: z.boolean().optional() },
+  "table.session.end": {},
   "table.archive": {},
   /** The confirmation button of `/table archive`: the table it was asked for. */
   "table.archive-confirm": { tableId: z.number().int() },

@@ -9,7 +9,7 @@ import {
 import { z } from "zod";
 import type { GameTable } from "../../generated/prisma/client.js";
 import { refuse } from "../../rules/errors.js";
-import { sqlFor, type Tx } from "../../store/db.js";
+import { type Db, sqlFor, type Tx } from "../../store/db.js";
 import { insertTableRow } from "../../store/tables.js";
 import { type IdKind, type IdMaps, remapIds } from "../backup-ids.js";
 import { SYSTEMS } from "../use-case.js";
@@ -89,9 +89,10 @@ export function useTableBackupKey(hex: string | undefined): void {
 /**
  * The key: `TABLE_BACKUP_KEY` when the host sets one — so a new database, or another
  * installation given the same key, reads the same backups — otherwise the one the bot made for
- * itself on its first export, kept in the database (a database backup keeps it too).
+ * itself on its first use, kept in the database (a database backup keeps it too). The campaign
+ * page's links are signed with a key derived from it too (src/web/links.ts).
  */
-async function backupKeys(tx: Tx) {
+export async function botSecret(tx: Tx | Db): Promise<Buffer> {
   let hex: string;
   if (configuredKey) hex = configuredKey;
   else {
@@ -101,9 +102,17 @@ async function backupKeys(tx: Tx) {
     const row = await sql.one<{ secret: string }>`SELECT secret FROM backup_key WHERE id = 1`;
     hex = row!.secret;
   }
-  const secret = Buffer.from(hex, "hex");
-  const derive = (purpose: string) => Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), purpose, 32));
-  return { seal: derive("table-backup seal"), sign: derive("table-backup sign") };
+  return Buffer.from(hex, "hex");
+}
+
+/** A key of its own for each use of the bot's key (backups' seal and signature, page links). */
+export function derivedKey(secret: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), purpose, 32));
+}
+
+async function backupKeys(tx: Tx) {
+  const secret = await botSecret(tx);
+  return { seal: derivedKey(secret, "table-backup seal"), sign: derivedKey(secret, "table-backup sign") };
 }
 
 function seal(key: Buffer, value: unknown): string {

@@ -950,7 +950,9 @@ async function parseBody(raw: Buffer, contentType: string): Promise<unknown> {
   if (raw.length === 0) return undefined;
   try {
     if (contentType.startsWith("multipart/form-data")) {
-      const form = await new Response(raw, { headers: { "content-type": contentType } }).formData();
+      const form = await new Response(new Uint8Array(raw), {
+        headers: { "content-type": contentType },
+      }).formData();
       const json = form.get("payload_json");
       const body = (typeof json === "string" ? JSON.parse(json) : {}) as Record<string, unknown>;
       // The files[n] parts, kept beside the JSON for the message they are attached to.

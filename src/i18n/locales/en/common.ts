@@ -290,4 +290,34 @@ export default {
   "cmd.character.import.desc": "A new character from a sheet file (or its JSON pasted as text)",
   "cmd.character.import.file.desc": "The .json sheet file, as export gave it",
   "cmd.character.import.text.desc": "Or the same JSON, pasted",
+  // The campaign page and sessions (page.ts, session.ts).
+  "cmd.table.page.desc": "A link to this table's web page: sheets, trust, reserve, journal (only you see it)",
+  "cmd.table.page.public.desc": "GM: a spectator link showing public information only",
+  "cmd.table.page.revoke.desc": "GM: every link of this table stops working (you get a new one)",
+  "cmd.table.session.desc": "Sessions of play",
+  "cmd.table.session.end.desc": "GM: end this session and post its recap",
+  "errors.page.revokeGmOnly":
+    "Only the GM can revoke the table's page links. `{/table page}` gives you your own link.",
+  "errors.page.publicGmOnly":
+    "Only the GM can make a spectator link. `{/table page}` gives you your own link.",
+  "errors.session.nothingYet":
+    "Nothing has happened at this table since the last session ended: there is nothing to recap yet.",
+  "log.page.revoke": "revoked every link to the table's page",
+  "log.session.end": "ended the session",
+  "page.link.title": "🌐 The table's page",
+  "page.link.member":
+    "Your personal link: it shows what you can see in Discord, your own secrets included. Do not share it. It works until {until}.",
+  "page.link.gm":
+    "Your personal link as GM: do not share it. For spectators use `{/table page public:true}`. It works until {until}.",
+  "page.link.spectator": "A spectator link: public information only, safe to share. It works until {until}.",
+  "page.revoked": "Every earlier link to this table's page has stopped working.",
+  "session.recap.title": "📜 Session recap",
+  "session.recap.footer": "The whole journal is on the table's page: {/table page}",
+  "session.recap.empty": "Nothing was logged in this session.",
+  "session.recap.summary":
+    "{entries, plural, one {# entry} other {# entries}} in the log, {rolls, plural, one {# roll} other {# rolls}}, over {minutes, plural, one {# minute} other {# minutes}}.",
+  "session.recap.who": "Who acted: {list}",
+  "session.recap.moments": "Key moments:",
+  "session.recap.spends": "Biggest reserve spends:",
+  "session.recap.sheets": "Sheets changed: {names}",
 } satisfies Messages;

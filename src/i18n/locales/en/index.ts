@@ -4,5 +4,6 @@ import common from "./common.js";
 import dice from "./dice.js";
 import fate from "./fate.js";
 import mountainWitch from "./mountain-witch.js";
+import web from "./web.js";
 
-export default { ...common, ...mountainWitch, ...beastHunters, ...fate, ...dice } satisfies Messages;
+export default { ...common, ...mountainWitch, ...beastHunters, ...fate, ...dice, ...web } satisfies Messages;

@@ -342,4 +342,40 @@ export default {
   "cmd.character.import.file.desc": "Файл .json листа, как его дала выгрузка",
   "cmd.character.import.text.name": "текст",
   "cmd.character.import.text.desc": "Или тот же JSON, вставленный текстом",
+  // Страница кампании и сессии (page.ts, session.ts).
+  "cmd.table.page.name": "страница",
+  "cmd.table.page.desc": "Ссылка на веб-страницу стола: листы, доверие, резерв, журнал (видите только вы)",
+  "cmd.table.page.public.name": "публичная",
+  "cmd.table.page.public.desc": "Ведущий: ссылка для зрителей, только открытые сведения",
+  "cmd.table.page.revoke.name": "отозвать",
+  "cmd.table.page.revoke.desc": "Ведущий: все ссылки этого стола перестают работать (вы получите новую)",
+  "cmd.table.session.name": "сессия",
+  "cmd.table.session.desc": "Игровые сессии",
+  "cmd.table.session.end.name": "конец",
+  "cmd.table.session.end.desc": "Ведущий: завершить сессию и выложить её итоги",
+  "errors.page.revokeGmOnly":
+    "Отозвать ссылки на страницу стола может только ведущий. `{/table page}` даст вашу собственную ссылку.",
+  "errors.page.publicGmOnly":
+    "Ссылку для зрителей может сделать только ведущий. `{/table page}` даст вашу собственную ссылку.",
+  "errors.session.nothingYet":
+    "С конца прошлой сессии за этим столом ничего не произошло: подводить итоги пока нечего.",
+  "log.page.revoke": "отозвал(а) все ссылки на страницу стола",
+  "log.session.end": "завершил(а) сессию",
+  "page.link.title": "🌐 Страница стола",
+  "page.link.member":
+    "Ваша личная ссылка: на странице то же, что вы видите в Discord, включая ваши тайны. Не делитесь ею. Работает до {until}.",
+  "page.link.gm":
+    "Ваша личная ссылка ведущего: не делитесь ею. Для зрителей — `{/table page public:true}`. Работает до {until}.",
+  "page.link.spectator":
+    "Ссылка для зрителей: только открытые сведения, ею можно делиться. Работает до {until}.",
+  "page.revoked": "Все прежние ссылки на страницу этого стола перестали работать.",
+  "session.recap.title": "📜 Итоги сессии",
+  "session.recap.footer": "Весь журнал — на странице стола: {/table page}",
+  "session.recap.empty": "За эту сессию в журнале ничего нет.",
+  "session.recap.summary":
+    "{entries, plural, one {# запись} few {# записи} many {# записей} other {# записи}} в журнале, {rolls, plural, one {# бросок} few {# броска} many {# бросков} other {# броска}}, за {minutes, plural, one {# минуту} few {# минуты} many {# минут} other {# минуты}}.",
+  "session.recap.who": "Кто действовал: {list}",
+  "session.recap.moments": "Главное:",
+  "session.recap.spends": "Самые крупные траты резерва:",
+  "session.recap.sheets": "Изменились листы: {names}",
 } satisfies Messages;
