@@ -55,7 +55,8 @@ export class BotProcess {
     const child = spawn(process.execPath, args, {
       cwd: this.options.cwd,
       ...this.options.user,
-      env: { ...process.env, ...this.env },
+      // Any free port for the campaign page unless a test names one: bots run side by side.
+      env: { ...process.env, WEB_PORT: "0", ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
