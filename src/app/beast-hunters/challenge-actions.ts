@@ -14,7 +14,12 @@ import { findOpenFlow } from "../flows.js";
 import { nameKey } from "../names.js";
 import { action, onChallenge, participantId, play, splitList } from "./challenge.js";
 import { challengeFlow } from "./flow-states.js";
-import { findNegotiation, preActivateInNegotiation, traitAndRole as traitWithRole } from "./negotiation.js";
+import {
+  findNegotiation,
+  giveUpInNegotiation,
+  preActivateInNegotiation,
+  traitAndRole as traitWithRole,
+} from "./negotiation.js";
 import { defineBhUseCase } from "./use-cases.js";
 
 const activateInChallenge = action("challenge.activate", async ({ intent, actor }) => ({
@@ -232,10 +237,32 @@ export const challengeRestore = action("challenge.restore", async ({ intent, act
   resource: intent.resource,
 }));
 
-export const challengeGiveUp = action("challenge.giveup", async ({ actor }) => ({
+const giveUpInChallenge = action("challenge.giveup", async ({ actor }) => ({
   type: "giveUp",
   actor: await actor(),
 }));
+
+/** `/challenge giveup`: in a challenge, the Give up action; during a negotiation, the hunter leaves it (free). */
+export const challengeGiveUp = defineBhUseCase(
+  "challenge.giveup",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const negotiation = await negotiationInsteadOfChallenge(ctx, table, ctx.intent.flowId);
+    if (!negotiation) return giveUpInChallenge.run(ctx);
+    return giveUpInNegotiation(ctx, table, negotiation, ctx.intent.character);
+  },
+);
+
+/** The open negotiation a command means when no challenge is open (a panel's control names its own flow). */
+export async function negotiationInsteadOfChallenge(
+  ctx: Parameters<typeof findNegotiation>[0],
+  table: { id: number },
+  flowId: number | undefined,
+) {
+  if (flowId !== undefined) return null;
+  if (await findOpenFlow(ctx.tx, challengeFlow, table.id)) return null;
+  return findNegotiation(ctx, table.id);
+}
 
 export const challengeFate = action("challenge.fate", async ({ intent, actor }) => ({
   type: "chooseFate",

@@ -26,6 +26,7 @@ import { settleAdventure } from "./adventure.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow } from "./flow-states.js";
+import { dropNegotiation, findNegotiation } from "./negotiation.js";
 import { asReserve, recordReserve, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 import { type BhIntent, type BhUseCaseOptions, defineBhUseCase } from "./use-cases.js";
@@ -376,7 +377,7 @@ export function sideOf(state: ChallengeState, id: string) {
   return state.participants.find((p) => p.id === id)!.side;
 }
 
-export const challengeEnd = onChallenge(
+const endChallenge = onChallenge(
   "challenge.end",
   { access: "gm", mutates: true, ephemeral: false },
   async ({ ctx, table, flow, state }) => {
@@ -385,6 +386,24 @@ export const challengeEnd = onChallenge(
       return play(ctx, table, flow, { type: "concede" });
     }
     return play(ctx, table, flow, { type: "close" });
+  },
+);
+
+/**
+ * `/challenge end` (the GM): closes or concedes the challenge; during a negotiation (no challenge
+ * yet) it drops the negotiation, free — conceding it is `/reserve concede`.
+ */
+export const challengeEnd = defineBhUseCase(
+  "challenge.end",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const negotiation =
+      ctx.intent.flowId === undefined && !(await findOpenFlow(ctx.tx, challengeFlow, table.id))
+        ? await findNegotiation(ctx, table.id)
+        : null;
+    if (!negotiation) return endChallenge.run(ctx);
+    if (ctx.intent.concede) refuse("errors.bh.concedeNegotiationWith", { phase: negotiation.state.phase });
+    return dropNegotiation(ctx, table, negotiation);
   },
 );
 

@@ -194,28 +194,29 @@ export const challengeFlow = defineFlowKind<ChallengeFlowState>({
   upgrades: { 1: challengeV1toV2 },
 });
 
+const negotiationHunter = z.object({
+  id: z.string(),
+  name: z.string(),
+  traits: z.array(z.object({ name: z.string(), sphere, value: z.number() })),
+});
+
 const negotiationState: z.ZodType<NegotiationState> = z.object({
   version: z.literal(1),
   name: z.string().nullable(),
   sphere,
   phase,
   climax: z.boolean(),
-  hunters: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      traits: z.array(z.object({ name: z.string(), sphere, value: z.number() })),
-    }),
-  ),
+  hunters: z.array(negotiationHunter),
   pre: z.array(z.object({ by: z.string(), trait: z.string(), as: role, phase })),
   ended: z
     .object({
-      how: z.enum(["concession", "dice", "abandoned"]),
+      how: z.enum(["concession", "dice", "abandoned", "givenUp", "dropped"]),
       phase,
       challengeFlowId: z.number().int().nullable(),
     })
     .nullable(),
   draft: z.record(z.string(), z.string()),
+  gaveUp: z.array(negotiationHunter).optional(),
 });
 
 /**

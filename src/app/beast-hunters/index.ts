@@ -36,6 +36,8 @@ import { challengeHelp, challengePass, challengeSwitch, challengeTeam } from "./
 import { challengeFlow, negotiationFlow } from "./flow-states.js";
 import {
   challengeNegotiate,
+  negotiationDrop,
+  negotiationGiveUp,
   negotiationPhase,
   negotiationPreactivate,
   negotiationPreMenu,
@@ -78,6 +80,8 @@ export const useCases: UseCase<any>[] = [
   negotiationPreMenu,
   negotiationPreactivate,
   negotiationForm,
+  negotiationGiveUp,
+  negotiationDrop,
   challengeStart,
   challengeObstacle,
   challengeObstacleForm,

@@ -66,6 +66,10 @@ export const bhIntents = defineIntents({
     trait: z.string().min(1).max(100).optional(),
   },
   "negotiation.form": { flowId: panelFlowId },
+  /** A hunter gives up (free); the GM names an absent player's hunter. */
+  "negotiation.giveup": { flowId, character },
+  /** The GM drops a negotiation opened by mistake (free). */
+  "negotiation.drop": { flowId },
 
   // A challenge's start and its obstacles.
   "challenge.start": {

@@ -9,6 +9,7 @@ import { t } from "../../i18n/index.js";
 import {
   endNegotiation,
   GM_SIDE,
+  giveUpNegotiation,
   markPreActivated,
   type NegotiationEnd,
   type NegotiationState,
@@ -34,7 +35,7 @@ import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { ModalView } from "../views.js";
-import { adventureOf } from "./adventure.js";
+import { adventureOf, endIfNobodyPlaying } from "./adventure.js";
 import { negotiationFlow } from "./flow-states.js";
 import { nameOf, negotiationPanel } from "./negotiation-view.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
@@ -98,6 +99,8 @@ export const challengeNegotiate = defineBhUseCase(
       return movePhase(ctx, table, { ...open, state }, ctx.intent.phase);
     }
     if (open) return movePhase(ctx, table, open, ctx.intent.phase);
+    const over = await endIfNobodyPlaying(ctx, table);
+    if (over) return { reply: over };
     if (!ctx.intent.sphere) refuse("errors.bh.negotiationNeedsSphere");
     const flow = await openNegotiation(ctx, table, {
       sphere: ctx.intent.sphere,
@@ -345,13 +348,97 @@ export async function closeNegotiation(
 ): Promise<Effect> {
   const state = endNegotiation(flow.state, how, challengeFlowId);
   await saveFlowState(ctx.tx, negotiationFlow, flow.id, state, true);
-  await appendLog(ctx, table.id, {
-    action: "negotiation.ended",
-    summary: { key: "bh.log.negotiationEnded", params: { how, phase: state.phase } },
-    after: state.ended,
-  });
+  await logNegotiationEnd(ctx, table, state);
   return panelEdit(flow, negotiationPanel(ctx.publicLang, flow.id, state));
 }
+
+/**
+ * A hunter gives up the negotiation (free: "если охотник сдаётся, то ведущий ничего не тратит"):
+ * they leave it; the last one to give up ends it. The GM names an absent player's hunter.
+ */
+export async function giveUpInNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: NegotiationFlow,
+  name: string | undefined,
+): Promise<ActionResult> {
+  const gm = isGm(table, ctx.actor);
+  if (gm && !name) {
+    // The GM has no hunter to give up with: dropping the negotiation is the GM's way out.
+    refuse("errors.bh.gmGivesUpNegotiation");
+  }
+  const character = await actingCharacter(ctx, name, { gmMayActForPlayers: gm });
+  const id = String(character.id);
+  if (!flow.state.hunters.some((h) => h.id === id))
+    refuse("errors.bh.notInNegotiation", { name: character.name });
+  const state = giveUpNegotiation(flow.state, id);
+  const actedFor = gm && character.ownerUserId !== ctx.actor.userId;
+  if (actedFor)
+    await appendLog(ctx, table.id, {
+      action: "challenge.gmActedFor",
+      characterId: character.id,
+      summary: { key: "bh.log.gmActedFor", params: { name: character.name, action: "giveUp" } },
+    });
+  await appendLog(ctx, table.id, {
+    action: "negotiation.gaveUp",
+    characterId: character.id,
+    summary: { key: "bh.log.negotiationGaveUp", params: { name: character.name } },
+    before: { hunters: flow.state.hunters.map((h) => h.name) },
+    after: { hunters: state.hunters.map((h) => h.name) },
+  });
+  if (state.ended) await logNegotiationEnd(ctx, table, state);
+  await saveFlowState(ctx.tx, negotiationFlow, flow.id, state, state.ended !== null);
+  return answerNegotiation(ctx, flow, state, [
+    ...(actedFor ? [t(ctx.publicLang, "bh.gmActsFor", { name: character.name })] : []),
+    t(ctx.publicLang, state.ended ? "bh.negotiation.gaveUpLast" : "bh.negotiation.gaveUp", {
+      name: character.name,
+    }),
+  ]);
+}
+
+/** The GM drops the negotiation (opened by mistake): nothing is spent, nobody earns anything; logged. */
+export async function dropNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: NegotiationFlow,
+): Promise<ActionResult> {
+  if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");
+  const state = endNegotiation(flow.state, "dropped");
+  await logNegotiationEnd(ctx, table, state);
+  await saveFlowState(ctx.tx, negotiationFlow, flow.id, state, true);
+  return answerNegotiation(ctx, flow, state, [t(ctx.publicLang, "bh.negotiation.dropped")]);
+}
+
+async function logNegotiationEnd(ctx: ActionContext, table: GameTable, state: NegotiationState) {
+  await appendLog(ctx, table.id, {
+    action: "negotiation.ended",
+    summary: {
+      key: "bh.log.negotiationEnded",
+      params: { how: state.ended?.how ?? "dropped", phase: state.phase },
+    },
+    after: state.ended,
+  });
+}
+
+/** The panel's "Give up" button: the clicker's hunter leaves the negotiation. */
+export const negotiationGiveUp = defineBhUseCase(
+  "negotiation.giveup",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    return giveUpInNegotiation(ctx, table, flow, ctx.intent.character);
+  },
+);
+
+/** The panel's "Drop" button (the GM). */
+export const negotiationDrop = defineBhUseCase(
+  "negotiation.drop",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    return dropNegotiation(ctx, table, flow);
+  },
+);
 
 /** The negotiation's phase must be the one the GM names (a concession or dice at the end of it). */
 export function requireNegotiationPhase(flow: NegotiationFlow, phase: number): void {

@@ -300,7 +300,7 @@ export default {
   "errors.bh.spendOverReserve":
     "{left, plural, =0 {The reserve is empty: nothing more can be spent this adventure.} one {Only # point is left in the reserve, not {amount}: spend at most #.} other {Only # points are left in the reserve, not {amount}: spend at most #.}}",
   "errors.bh.noChallenge":
-    "No challenge is in play here. The GM starts one with `{/challenge start sphere phase}`.",
+    "No challenge is in play here. The GM opens its negotiation with `{/challenge negotiate sphere}`.",
   "errors.bh.notInChallenge": "{name} is not in this challenge.",
   "errors.bh.unknownTarget": "“{name}” is not in this challenge.",
   "errors.bh.noSuchResource": "No opponent has a resource “{resource}” here.",
@@ -383,10 +383,10 @@ export default {
   "cmd.challenge.achieve.pool.desc": "After a win: take missing AP from other hunters",
   "cmd.challenge.resolve.desc": "Roll a task's outcome (both sides agree)",
   "cmd.challenge.resolve.task.desc": "The task",
-  "cmd.challenge.giveup.desc": "Give up the challenge (the GM gets the points back)",
+  "cmd.challenge.giveup.desc": "Give up the challenge or the negotiation",
   "cmd.challenge.giveup.character.desc": "Whose (default: yours; the GM: the obstacle)",
   "cmd.challenge.show.desc": "Show the challenge panel",
-  "cmd.challenge.end.desc": "Close the finished challenge (or concede as the GM)",
+  "cmd.challenge.end.desc": "GM: close the finished challenge, concede it, or drop the negotiation",
   "cmd.challenge.end.concede.desc": "GM: concede now, the hunters win",
   "cmd.challenge.help.desc": "Help another hunter with an active trait",
   "cmd.challenge.help.hunter.desc": "The hunter you help",
@@ -512,13 +512,13 @@ export default {
   "bh.reserve.formTotal": "Reserve for the whole adventure",
   "bh.reserve.formCeiling": "Ceiling (most for one challenge)",
   "bh.log.adventureEnded":
-    "The adventure ends ({reason, select, sacrifice {a hunter gave everything to win it} climax {the climax is over} other {the reserve is spent}})",
+    "The adventure ends ({reason, select, sacrifice {a hunter gave everything to win it} climax {the climax is over} nobodyPlaying {no hunter is still playing} other {the reserve is spent}})",
   "bh.log.gmActedFor": "The GM acted for {name} ({action})",
   "bh.gmActsFor": "The GM acts for {name}.",
   "bh.start.lastChallenge": "The reserve is now empty: this is the adventure's last challenge.",
   "bh.adventure.title": "🏁 The adventure is over",
   "bh.adventure.ended":
-    "{reason, select, sacrifice {A hunter gave everything: the adventure is won.} climax {The climax is over.} other {The reserve is spent.}}",
+    "{reason, select, sacrifice {A hunter gave everything: the adventure is won.} climax {The climax is over.} nobodyPlaying {No hunter is still playing: the adventure is lost.} other {The reserve is spent.}}",
   "bh.adventure.counts":
     "Challenges played: {challenges} · conceded in negotiation: {concessions} · reserve spent: {spent} of {total}",
   "bh.adventure.hunterLine":
@@ -558,7 +558,7 @@ export default {
   "bh.negotiation.preLine":
     "• {name}: {trait} ({role, select, attack {attack} other {defence}}, phase {phase})",
   "bh.negotiation.ended":
-    "Ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} other {to dice — see the challenge panel}}.",
+    "Ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} givenUp {the hunters gave up, nothing spent} dropped {dropped by the GM, nothing spent} other {to dice — see the challenge panel}}.",
   "bh.negotiation.next": "Phase {phase}",
   "bh.negotiation.preButton": "Pre-activate a trait",
   "bh.negotiation.concede": "GM concedes (phase {phase})",
@@ -577,7 +577,7 @@ export default {
   "bh.log.preActivated":
     "{name} pre-activated “{trait}” for {role, select, attack {attack} other {defence}} in phase {phase}",
   "bh.log.negotiationEnded":
-    "Negotiation ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} other {to dice}}",
+    "Negotiation ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} givenUp {the hunters gave up} dropped {dropped by the GM} other {to dice}}",
   "bh.form.title": "Buy the obstacle (phase {phase})",
   "bh.form.traits": "Traits",
   "bh.form.resources": "Resources",
@@ -631,4 +631,16 @@ export default {
   "bh.event.turnSkipped": "{actor} passes the turn without an action.",
   "bh.negotiation.sphereSet": `The challenge is ${sphere}.`,
   "bh.log.negotiationSphere": `Negotiation: the challenge is ${sphere}`,
+  "errors.bh.gmGivesUpNegotiation":
+    "The GM has no hunter to give up with. Drop the negotiation (free) with `{/challenge end}` or the panel's “Drop” button; for an absent player, name the hunter: `{/challenge giveup character}`.",
+  "errors.bh.concedeNegotiationWith":
+    "In a negotiation the GM concedes with `{/reserve concede phase}` (phase {phase}) or the panel's button; `{/challenge end}` without `concede` drops it for free.",
+  "bh.negotiation.gaveUp": "{name} gives up and leaves the negotiation. Nothing is spent.",
+  "bh.negotiation.gaveUpLast":
+    "{name} gives up: no hunter is left in the negotiation, so it ends. Nothing is spent.",
+  "bh.negotiation.dropped": "The GM drops the negotiation: nothing is spent and nobody earns anything.",
+  "bh.negotiation.gaveUpList": "Gave up: {names}",
+  "bh.negotiation.giveUpButton": "Give up (hunter)",
+  "bh.negotiation.dropButton": "Drop (GM)",
+  "bh.log.negotiationGaveUp": "{name} gave up the negotiation",
 } satisfies Messages;

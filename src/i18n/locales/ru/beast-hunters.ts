@@ -306,7 +306,7 @@ export default {
   "errors.bh.spendOverReserve":
     "{left, plural, =0 {Резерв пуст: в этом приключении тратить больше нечего.} one {В резерве осталось всего # очко, а не {amount}: потратьте не больше #.} few {В резерве осталось всего # очка, а не {amount}: потратьте не больше #.} many {В резерве осталось всего # очков, а не {amount}: потратьте не больше #.} other {В резерве осталось всего # очка, а не {amount}: потратьте не больше #.}}",
   "errors.bh.noChallenge":
-    "Сейчас здесь нет испытания. Ведущий начинает его командой `{/challenge start sphere phase}`.",
+    "Сейчас здесь нет испытания. Ведущий открывает переговоры командой `{/challenge negotiate sphere}`.",
   "errors.bh.notInChallenge": "{name} не участвует в этом испытании.",
   "errors.bh.unknownTarget": "«{name}» не участвует в этом испытании.",
   "errors.bh.noSuchResource": "Ни у одного противника нет ресурса «{resource}».",
@@ -457,13 +457,13 @@ export default {
   "cmd.challenge.resolve.name": "разрешить",
   "cmd.challenge.resolve.task.desc": "Задача",
   "cmd.challenge.resolve.task.name": "задача",
-  "cmd.challenge.giveup.desc": "Сдаться в испытании (ведущий вернёт очки)",
+  "cmd.challenge.giveup.desc": "Сдаться в испытании или в переговорах",
   "cmd.challenge.giveup.name": "сдаться",
   "cmd.challenge.giveup.character.desc": "Чей (по умолчанию ваш; ведущий — препятствие)",
   "cmd.challenge.giveup.character.name": "персонаж",
   "cmd.challenge.show.desc": "Показать панель испытания",
   "cmd.challenge.show.name": "показать",
-  "cmd.challenge.end.desc": "Закрыть законченное испытание (или сдаться ведущим)",
+  "cmd.challenge.end.desc": "Ведущий: закрыть испытание, сдаться или отменить переговоры",
   "cmd.challenge.end.name": "завершить",
   "cmd.challenge.end.concede.desc": "Ведущий: сдаться сейчас, охотники побеждают",
   "cmd.challenge.end.concede.name": "сдаться",
@@ -662,13 +662,13 @@ export default {
   "bh.reserve.formTotal": "Резерв на всё приключение",
   "bh.reserve.formCeiling": "Потолок (больше всего на одно испытание)",
   "bh.log.adventureEnded":
-    "Приключение окончено ({reason, select, sacrifice {охотник отдал всё ради победы} climax {кульминация позади} other {резерв исчерпан}})",
+    "Приключение окончено ({reason, select, sacrifice {охотник отдал всё ради победы} climax {кульминация позади} nobodyPlaying {ни один охотник больше не играет} other {резерв исчерпан}})",
   "bh.log.gmActedFor": "Ведущий действовал за персонажа {name} ({action})",
   "bh.gmActsFor": "Ведущий действует за персонажа {name}.",
   "bh.start.lastChallenge": "Резерв опустел: это последнее испытание приключения.",
   "bh.adventure.title": "🏁 Приключение окончено",
   "bh.adventure.ended":
-    "{reason, select, sacrifice {Охотник отдал всё: приключение выиграно.} climax {Кульминация позади.} other {Резерв исчерпан.}}",
+    "{reason, select, sacrifice {Охотник отдал всё: приключение выиграно.} climax {Кульминация позади.} nobodyPlaying {Ни один охотник больше не играет: приключение проиграно.} other {Резерв исчерпан.}}",
   "bh.adventure.counts":
     "Сыграно испытаний: {challenges} · уступлено в переговорах: {concessions} · потрачено резерва: {spent} из {total}",
   "bh.adventure.hunterLine":
@@ -710,7 +710,7 @@ export default {
   "bh.negotiation.noPre": "Пред-активаций пока нет.",
   "bh.negotiation.preLine": "• {name}: {trait} ({role, select, attack {атака} other {защита}}, фаза {phase})",
   "bh.negotiation.ended":
-    "Окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} other {к кубикам — см. панель испытания}}.",
+    "Окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} givenUp {охотники сдались, ничего не потрачено} dropped {ведущий отменил их, ничего не потрачено} other {к кубикам — см. панель испытания}}.",
   "bh.negotiation.next": "Фаза {phase}",
   "bh.negotiation.preButton": "Пред-активировать черту",
   "bh.negotiation.concede": "Ведущий сдаётся (фаза {phase})",
@@ -730,7 +730,7 @@ export default {
   "bh.log.preActivated":
     "{name} пред-активирует «{trait}» на {role, select, attack {атаку} other {защиту}} в фазе {phase}",
   "bh.log.negotiationEnded":
-    "Переговоры окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} other {к кубикам}}",
+    "Переговоры окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} givenUp {охотники сдались} dropped {ведущий отменил их} other {к кубикам}}",
   "bh.form.title": "Купить препятствие (фаза {phase})",
   "bh.form.traits": "Черты",
   "bh.form.resources": "Ресурсы",
@@ -799,4 +799,16 @@ export default {
     "Испытание — {sphere, select, physical {физическое} social {социальное} mental {ментальное} other {{sphere}}}.",
   "bh.log.negotiationSphere":
     "Переговоры: испытание {sphere, select, physical {физическое} social {социальное} mental {ментальное} other {{sphere}}}",
+  "errors.bh.gmGivesUpNegotiation":
+    "У ведущего нет охотника, чтобы сдаться. Отменить переговоры (бесплатно) — `{/challenge end}` или кнопка «Отменить» на панели; за отсутствующего игрока назовите охотника: `{/challenge giveup character}`.",
+  "errors.bh.concedeNegotiationWith":
+    "В переговорах ведущий сдаётся командой `{/reserve concede phase}` (фаза {phase}) или кнопкой на панели; `{/challenge end}` без `concede` отменяет их бесплатно.",
+  "bh.negotiation.gaveUp": "{name} сдаётся и выходит из переговоров. Ничего не потрачено.",
+  "bh.negotiation.gaveUpLast":
+    "{name} сдаётся: в переговорах не осталось охотников, они окончены. Ничего не потрачено.",
+  "bh.negotiation.dropped": "Ведущий отменяет переговоры: ничего не потрачено, никто ничего не получает.",
+  "bh.negotiation.gaveUpList": "Сдались: {names}",
+  "bh.negotiation.giveUpButton": "Сдаться (охотник)",
+  "bh.negotiation.dropButton": "Отменить (ведущий)",
+  "bh.log.negotiationGaveUp": "{name} сдаётся в переговорах",
 } satisfies Messages;
