@@ -102,6 +102,7 @@ const challengeState: z.ZodType<ChallengeState> = z.object({
   advantage: z.record(z.string(), byId),
   turn: z.string(),
   lastActed: z.object({ hunters: z.string().nullable(), gm: z.string().nullable() }),
+  round: z.object({ number: z.number().int(), acted: z.array(z.string()) }).optional(),
   status: z.enum(["active", "fatalChoice", "aftermath", "closed"]),
   pendingOffer: pendingOffer.nullable(),
   pendingBonus: z.object({ actor: z.string(), target: z.string(), gained: z.number() }).nullable(),
