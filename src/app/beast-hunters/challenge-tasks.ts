@@ -90,7 +90,7 @@ export const challengeAchieve = onChallenge(
   "challenge.achieve",
   { mutates: true, ephemeral: false },
   async ({ ctx, table, flow, state }) => {
-    const actor = await actingParticipant(ctx, table, state, ctx.intent.character);
+    const actor = await actingParticipant(ctx, table, state, ctx.intent.character, { turnAction: true });
     if (state.status !== "aftermath") {
       return play(ctx, table, flow, {
         type: "achieve",

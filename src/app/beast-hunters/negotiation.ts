@@ -54,7 +54,12 @@ export async function findNegotiation(
 async function loadNegotiation(ctx: ActionContext, table: GameTable, id: number | undefined) {
   if (id !== undefined) return requireFlow(ctx.tx, negotiationFlow, table.id, id);
   const flow = await findNegotiation(ctx, table.id);
-  if (!flow) refuse("errors.bh.noNegotiation");
+  if (!flow) {
+    const pool = await requireReserve(ctx.tx, table.id);
+    if (adventureOf(pool).ended) refuse("errors.bh.adventureOver");
+    await refuseIfChallengeOpen(ctx, table);
+    refuse("errors.bh.noNegotiation");
+  }
   return flow;
 }
 

@@ -643,4 +643,6 @@ export default {
   "bh.negotiation.giveUpButton": "Give up (hunter)",
   "bh.negotiation.dropButton": "Drop (GM)",
   "bh.log.negotiationGaveUp": "{name} gave up the negotiation",
+  "errors.bh.inNegotiation":
+    "The negotiation is still on (phase {phase}): the challenge begins when the GM goes to dice (the panel's “To dice”). To leave it: `{/challenge giveup}` (a hunter) or `{/challenge end}` (the GM drops it).",
 } satisfies Messages;

@@ -811,4 +811,6 @@ export default {
   "bh.negotiation.giveUpButton": "Сдаться (охотник)",
   "bh.negotiation.dropButton": "Отменить (ведущий)",
   "bh.log.negotiationGaveUp": "{name} сдаётся в переговорах",
+  "errors.bh.inNegotiation":
+    "Ещё идут переговоры (фаза {phase}): испытание начнётся, когда ведущий перейдёт к кубикам (кнопка «К кубикам» на панели). Выйти из них: `{/challenge giveup}` (охотник) или `{/challenge end}` (ведущий отменяет).",
 } satisfies Messages;
