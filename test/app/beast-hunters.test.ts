@@ -156,7 +156,6 @@ describe("Beast Hunters use cases", () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ traits: "Hungry 4" }, "errors.bh.badTraits"],
       [{ resources: "Rusty A2" }, "errors.bh.badResources"],
-      [{ traits: "Hungry:3" }, "errors.bh.oddValue"],
       [{ boxes: "2/1/1/1" }, "errors.bh.badBoxes"],
       [{ boxes: "2/1/1/1/1" }, "errors.bh.extraBoxesOnlyInClimax"],
       [{ traits: "Hungry:8 Surround:8" }, "errors.bh.overCeiling"],

@@ -142,11 +142,18 @@ export function adventureSummary(
   lang: Lang,
   pool: Pick<ReservePool, "total" | "ceiling" | "spent">,
   adventure: Adventure,
-  hunters: readonly Pick<Character, "id" | "name">[],
+  hunters: readonly Pick<Character, "id" | "name" | "status">[],
 ): MessageView {
   const reason = adventure.ended?.reason ?? "reserve";
+  // Every hunter still at the table played it (one who gave up a challenge too, with 0 VP); one
+  // retired or dead is listed only if it happened in this adventure.
   const lines = hunters
-    .filter((h) => adventure.hunters[String(h.id)] !== undefined || adventure.vp[String(h.id)] !== undefined)
+    .filter(
+      (h) =>
+        h.status === "active" ||
+        adventure.hunters[String(h.id)] !== undefined ||
+        adventure.vp[String(h.id)] !== undefined,
+    )
     .map((h) =>
       t(lang, "bh.adventure.hunterLine", {
         name: h.name,

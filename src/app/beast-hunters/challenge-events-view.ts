@@ -298,6 +298,7 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
             refund: event.outcome.refund,
             rating: state.rating,
             vp: vpList(state, event.outcome.vp),
+            shared: Object.keys(event.outcome.vp).length > 0 ? "yes" : "no",
             remainder: event.outcome.remainder?.points ?? 0,
             remainderTo: event.outcome.remainder ? n(event.outcome.remainder.to) : "",
           },

@@ -117,7 +117,7 @@ export const challengeAchieve = onChallenge(
       if (points > 0) contributions.push({ hunter, points });
       owed -= points;
     }
-    if (owed > 0) refuse("errors.bh.notEnoughAdvantage", { need, have: need - owed });
+    if (owed > 0) refuse("errors.bh.notEnoughAdvantageAfterWin", { need, have: need - owed });
     return play(ctx, table, flow, {
       type: "buyTaskDice",
       task: ctx.intent.task,

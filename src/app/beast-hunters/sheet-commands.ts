@@ -20,7 +20,7 @@ import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
 import type { ActionContext, ActionResult } from "../use-case.js";
-import { challengeFlow } from "./flow-states.js";
+import { challengeFlow, negotiationFlow } from "./flow-states.js";
 import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
 import { defineBhUseCase } from "./use-cases.js";
 
@@ -221,7 +221,13 @@ async function changeVictoryPoints(
 ): Promise<ActionResult> {
   const table = ctx.table;
   const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
-  if (direction === "spend") await refuseIfInChallenge(ctx, table.id, character);
+  if (direction === "spend") {
+    await refuseIfInChallenge(ctx, table.id, character);
+    // «…в любой момент между испытаниями … но до переговоров перед испытанием».
+    const talks = await findOpenFlow(ctx.tx, negotiationFlow, table.id);
+    if (talks?.state.hunters.some((h) => h.id === String(character.id)))
+      refuse("errors.bh.vpSpendNotNow", { name: character.name });
+  }
   const reason = cleanText(ctx.intent.reason, 200);
   const change =
     direction === "add"

@@ -70,7 +70,6 @@ export default {
     "Could not read the resources at “{fragment}”. Write Name:<category><value>, the category being PA PD SA SD MA MD (or ФА ФЗ СА СЗ МА МЗ), e.g. Old axe:PA4 Shield:PD2.",
   "errors.bh.badBoxes":
     "Could not read the boxes “{fragment}”. Write five counts, light/medium/heavy/knockout/fatal, e.g. 2/1/1/1/1.",
-  "errors.bh.oddValue": "{name} +{value}: bought values must be even (1 point buys +2), e.g. +2, +4, +6.",
   "errors.bh.valueNotPositive": "{name}: the value must be a positive whole number, not {value}.",
   "errors.bh.badInitiative": "Initiative must be a whole number of 0 or more, not {value}.",
   "errors.bh.oddInitiative": "Initiative {value}: bought initiative must be even (each point buys +2).",
@@ -287,7 +286,7 @@ export default {
   "bh.event.gmConceded": "The GM concedes.",
   "bh.event.turn": "➡️ {name}'s turn.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}{winner, select, hunters { (rating {rating} shared by the hunters standing{remainder, plural, =0 {} one {; the remaining # point to {remainderTo}} other {; the remaining # points to {remainderTo}}})} other {}}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
+    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}{winner, select, hunters {{shared, select, yes { (rating {rating} shared by the hunters standing{remainder, plural, =0 {} one {; the remaining # point to {remainderTo}} other {; the remaining # points to {remainderTo}}})} other { (no hunter is left standing to share rating {rating}: nobody earns it)}}} other {}}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
   "errors.bh.noReserve": "No reserve is set here: the hunters set it with `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly":
     "Only a hunter at this table (a player with a character) or the GM can set the reserve.",
@@ -645,4 +644,8 @@ export default {
   "bh.log.negotiationGaveUp": "{name} gave up the negotiation",
   "errors.bh.inNegotiation":
     "The negotiation is still on (phase {phase}): the challenge begins when the GM goes to dice (the panel's “To dice”). To leave it: `{/challenge giveup}` (a hunter) or `{/challenge end}` (the GM drops it).",
+  "errors.bh.notEnoughAdvantageAfterWin":
+    "Not enough advantage: {need} AP needed, {have} available. After the win an extra task die costs 6 AP (the hunters' AP pooled).",
+  "errors.bh.vpSpendNotNow":
+    "VP are spent between challenges, before the negotiation: {name} is in the negotiation now. Spend them after this challenge, before the next negotiation opens.",
 } satisfies Messages;

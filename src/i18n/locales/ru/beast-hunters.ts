@@ -75,8 +75,6 @@ export default {
     "Не удалось разобрать ресурсы: «{fragment}». Пишите Название:<категория><значение>, категория — ФА ФЗ СА СЗ МА МЗ, например Мамин старый топор:ФА4 Щит Майхары:ФЗ2.",
   "errors.bh.badBoxes":
     "Не удалось разобрать ячейки урона: «{fragment}». Нужно пять чисел Л/С/Т/В/Ф, например 2/1/1/1/1.",
-  "errors.bh.oddValue":
-    "«{name}» +{value}: покупаемые значения должны быть чётными (1 очко даёт +2), например +2, +4, +6.",
   "errors.bh.valueNotPositive": "«{name}»: значение должно быть целым положительным числом, а не {value}.",
   "errors.bh.badInitiative": "Инициатива должна быть целым числом от 0, а не {value}.",
   "errors.bh.oddInitiative": "Инициатива {value}: покупаемая инициатива должна быть чётной (1 очко даёт +2).",
@@ -294,7 +292,7 @@ export default {
   "bh.event.gmConceded": "Ведущий сдаётся.",
   "bh.event.turn": "➡️ Ходит {name}.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}{winner, select, hunters { (рейтинг {rating} делят устоявшие охотники{remainder, plural, =0 {} one {, остаток # очко — {remainderTo}} few {, остаток # очка — {remainderTo}} many {, остаток # очков — {remainderTo}} other {, остаток # очка — {remainderTo}}})} other {}}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
+    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}{winner, select, hunters {{shared, select, yes { (рейтинг {rating} делят устоявшие охотники{remainder, plural, =0 {} one {, остаток # очко — {remainderTo}} few {, остаток # очка — {remainderTo}} many {, остаток # очков — {remainderTo}} other {, остаток # очка — {remainderTo}}})} other { (на ногах не осталось охотников, чтобы разделить рейтинг {rating}: его не получает никто)}}} other {}}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
   "errors.bh.noReserve": "Резерв не задан: охотники задают его командой `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly": "Резерв задают охотники за этим столом (игроки с персонажами) или ведущий.",
   "errors.bh.challengeOpen":
@@ -813,4 +811,8 @@ export default {
   "bh.log.negotiationGaveUp": "{name} сдаётся в переговорах",
   "errors.bh.inNegotiation":
     "Ещё идут переговоры (фаза {phase}): испытание начнётся, когда ведущий перейдёт к кубикам (кнопка «К кубикам» на панели). Выйти из них: `{/challenge giveup}` (охотник) или `{/challenge end}` (ведущий отменяет).",
+  "errors.bh.notEnoughAdvantageAfterWin":
+    "Не хватает преимущества: нужно {need} ОП, есть {have}. После победы дополнительный кубик задачи стоит 6 ОП (ОП охотников складываются).",
+  "errors.bh.vpSpendNotNow":
+    "ПО тратятся между испытаниями, до переговоров: {name} сейчас в переговорах. Потратьте их после этого испытания, до следующих переговоров.",
 } satisfies Messages;
