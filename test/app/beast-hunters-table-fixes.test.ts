@@ -2,11 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { t } from "../../src/i18n/index.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
-import { clickIntent } from "./beast-hunters-controls.js";
+import {
+  chooseIntent,
+  clickIntent,
+  expectWithinDiscordLimits,
+  optionLabel,
+  optionValues,
+} from "./beast-hunters-controls.js";
 
 const GM = { id: "590000000000000001", name: "Gail" };
 const ADA = { id: "590000000000000002", name: "Ada" };
 const BO = { id: "590000000000000003", name: "Bo", locale: "ru" };
+const HUNTER_CY = { id: "590000000000000004", name: "Cy" };
 const CLICK = { source: { messageId: "990000000000000001", public: true } };
 
 /** Wrong numbers, wrong people and dead ends found by playing whole adventures. */
@@ -156,5 +163,61 @@ describe("Beast Hunters: the right number for the right person, and no dead ends
     expect(t("en", "errors.bh.noChallenge")).toContain("/challenge negotiate");
     expect(t("ru", "errors.bh.noChallenge")).toContain("/испытание переговоры");
     expect(t("en", "errors.bh.noChallenge")).not.toContain("challenge start");
+  });
+
+  it("the negotiation panel's concede shows the cost, lets the GM pick the rating (the ceiling first) and asks once; a concession larger than the reserve says what was spent", async () => {
+    const CY = { id: "590000000000000004", name: "Cy" };
+    await app.run(CY, { type: "reserve.set", total: 20, ceiling: 8, adventure: "new", confirm: true });
+    const opened = await app.run(GM, { type: "challenge.negotiate", sphere: "mental", name: "Spirits" });
+    const button = clickIntent(opened.result.reply, "negotiation.concedemenu");
+    expect((await app.refused(CY, button)).code).toBe("errors.gmOnly");
+    const menu = await app.run(GM, button, CLICK);
+    expect(menu.result.reply?.ephemeral).toBe(true);
+    expectWithinDiscordLimits(menu.result.reply!);
+    expect(replyText(menu)).toContain("the ceiling 8 costs 16 of the 20 left");
+    expect(optionLabel(menu.result.reply, "8")).toBe("Rating 8: 16 of reserve (20 → 4), 1 VP each");
+    expect(optionValues(menu.result.reply)[0]).toBe("8");
+    // Nothing is spent until the GM picks.
+    const spent = async () =>
+      (
+        await app.database.query<{ spent: number }>(
+          "SELECT spent FROM reserve_pool WHERE table_id = (SELECT id FROM game_table WHERE active_channel_id = '300000000000000001')",
+        )
+      )[0]!.spent;
+    expect(await spent()).toBe(0);
+    await app.run(GM, chooseIntent(menu.result.reply, "3"), CLICK);
+    expect(await spent()).toBe(6);
+    // The next concession asks for 16 with 14 left: it says what was actually spent.
+    const next = await app.run(GM, { type: "challenge.negotiate", sphere: "mental", name: "More spirits" });
+    const again = await app.run(GM, clickIntent(next.result.reply, "negotiation.concedemenu"), CLICK);
+    const capped = await app.run(GM, chooseIntent(again.result.reply, "8"), CLICK);
+    expect(JSON.stringify(capped.result)).toContain(
+      "The reserve had less than 16: only 14 points were spent",
+    );
+    expect(await spent()).toBe(20);
+  });
+
+  it("with two obstacles the GM's offer menu carries the target", async () => {
+    await app.run(HUNTER_CY, {
+      type: "reserve.set",
+      total: 60,
+      ceiling: 12,
+      adventure: "new",
+      confirm: true,
+    });
+    await app.run(GM, { type: "challenge.start", sphere: "physical", phase: 2, name: "Bandits" });
+    await app.run(GM, { type: "challenge.obstacle", name: "Wolf" });
+    const view = (await app.run(GM, { type: "challenge.show" })).result.reply!;
+    expectWithinDiscordLimits(view);
+    const flow = await challenge();
+    expect(flow.state.challenge.turn).toBe(await id("Cy"));
+    await app.run(GM, chooseIntent(view, "8:obstacle-2"), CLICK);
+    await app.run(HUNTER_CY, { type: "challenge.accept" });
+    const after = (
+      await app.database.query<{
+        state: { challenge: { advantage: Record<string, Record<string, number>> } };
+      }>("SELECT state FROM flow WHERE id = $1", [flow.id])
+    )[0]!.state.challenge.advantage;
+    expect(after[await id("Cy")]).toEqual({ "obstacle-2": 8 });
   });
 });

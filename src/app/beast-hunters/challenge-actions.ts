@@ -183,7 +183,13 @@ export const challengeOffer = onChallenge(
   "challenge.offer",
   { access: "gm", mutates: true, ephemeral: false },
   async ({ ctx, table, flow, state }) => {
-    const { points, neutralize, restore } = ctx.intent;
+    const { neutralize, restore, pick } = ctx.intent;
+    // The panel's menu with several targets carries both: `<points>:<target id>`.
+    const picked = pick === undefined ? null : /^(\d{1,3}):(.+)$/.exec(pick);
+    if (pick !== undefined && (!picked || !state.participants.some((p) => p.id === picked[2])))
+      refuse("errors.staleAction");
+    const points = picked ? Number(picked[1]) : (ctx.intent.points ?? refuse("errors.bh.offerNeedsPoints"));
+    const target = picked ? picked[2]! : participantId(state, ctx.intent.target);
     let built: ChallengeAction;
     if (restore) built = { type: "offerRestore", resource: restore };
     else if (neutralize) {
@@ -192,7 +198,7 @@ export const challengeOffer = onChallenge(
         ownerOf(state, neutralize, (p) => p.side === "gm") ??
         refuse("errors.bh.noSuchResource", { resource: neutralize.slice(0, 64) });
       built = { type: "offerNeutralise", target, resource: neutralize, margin: points };
-    } else built = { type: "offerAdvantage", points, target: participantId(state, ctx.intent.target) };
+    } else built = { type: "offerAdvantage", points, target };
     return play(ctx, table, flow, built);
   },
 );

@@ -398,17 +398,34 @@ export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Ro
         ]
       : menuSelect;
   // The GM's offer to the hunter whose turn it is (a maneuver without dice).
+  // With several obstacles standing each option names its target (the menu carries it).
+  const offerTargets = state.participants.filter((p) => p.side === "gm" && p.status === "in");
+  const offerPoints = [2, 4, 6, 8, 10, 12, 15, 20];
   const offerRow =
     actor.side === "hunters" && !state.pendingOffer
-      ? select(
-          { type: "challenge.offer", flowId },
-          "points",
-          t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
-          [2, 4, 6, 8, 10, 12, 15, 20].map((points) => ({
-            label: t(lang, "bh.panel.offerOption", { points }),
-            value: String(points),
-          })),
-        )
+      ? offerTargets.length > 1
+        ? select(
+            { type: "challenge.offer", flowId },
+            "pick",
+            t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
+            offerPoints
+              .slice(0, Math.floor(25 / offerTargets.length))
+              .flatMap((points) =>
+                offerTargets.map((target) => ({
+                  label: t(lang, "bh.panel.offerOptionAgainst", { points, target: target.name }),
+                  value: `${points}:${target.id}`,
+                })),
+              ),
+          )
+        : select(
+            { type: "challenge.offer", flowId },
+            "points",
+            t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
+            offerPoints.map((points) => ({
+              label: t(lang, "bh.panel.offerOption", { points }),
+              value: String(points),
+            })),
+          )
       : null;
   const tasks = taskRow(lang, flowId, state);
   // Three select rows fit between the buttons. A fourth (strikes against several obstacles on a

@@ -36,6 +36,7 @@ import { challengeHelp, challengePass, challengeSwitch, challengeTeam } from "./
 import { challengeFlow, negotiationFlow } from "./flow-states.js";
 import {
   challengeNegotiate,
+  negotiationConcedeMenu,
   negotiationDrop,
   negotiationGiveUp,
   negotiationPhase,
@@ -82,6 +83,7 @@ export const useCases: UseCase<any>[] = [
   negotiationForm,
   negotiationGiveUp,
   negotiationDrop,
+  negotiationConcedeMenu,
   challengeStart,
   challengeObstacle,
   challengeObstacleForm,

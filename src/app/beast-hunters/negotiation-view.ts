@@ -59,7 +59,7 @@ export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationS
       {
         kind: "button",
         label: t(lang, "bh.negotiation.concede", { phase: state.phase }),
-        intent: { type: "reserve.concede", phase: state.phase, negotiation: flowId },
+        intent: { type: "negotiation.concedemenu", flowId },
         style: "success",
       },
       {

@@ -7,6 +7,7 @@
 import type { GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import {
+  CONCESSION_FACTOR,
   endNegotiation,
   GM_SIDE,
   giveUpNegotiation,
@@ -424,6 +425,60 @@ async function logNegotiationEnd(ctx: ActionContext, table: GameTable, state: Ne
     after: state.ended,
   });
 }
+
+/**
+ * The panel's concede button (the GM): a private menu of the ratings the GM may concede at, the
+ * ceiling first, each with what it costs from the reserve now; the pick is the one confirmation.
+ */
+export const negotiationConcedeMenu = defineBhUseCase(
+  "negotiation.concedemenu",
+  { access: "gm", mutates: false, ephemeral: true },
+  async (ctx, table) => {
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    if (flow.state.ended) refuse("errors.bh.negotiationOver");
+    const pool = await requireReserve(ctx.tx, table.id);
+    const left = pool.total - pool.spent;
+    const ratings = Array.from({ length: Math.min(pool.ceiling, 25) }, (_, i) => pool.ceiling - i);
+    const phase = flow.state.phase;
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          {
+            description: t(ctx.userLang, "bh.negotiation.concedeIntro", {
+              phase,
+              ceiling: pool.ceiling,
+              cost: CONCESSION_FACTOR * pool.ceiling,
+              left,
+              names: flow.state.hunters.map((h) => h.name).join(", "),
+            }),
+            tone: "warning",
+          },
+        ],
+        rows: [
+          [
+            {
+              kind: "select",
+              intent: { type: "reserve.concede", phase, negotiation: flow.id },
+              field: "rating",
+              placeholder: t(ctx.userLang, "bh.negotiation.concedePlaceholder"),
+              options: ratings.map((rating) => ({
+                label: t(ctx.userLang, "bh.negotiation.concedeOption", {
+                  rating,
+                  cost: CONCESSION_FACTOR * rating,
+                  left,
+                  after: Math.max(0, left - CONCESSION_FACTOR * rating),
+                  vp: phase,
+                }),
+                value: String(rating),
+              })),
+            },
+          ],
+        ],
+      },
+    };
+  },
+);
 
 /** The panel's "Give up" button: the clicker's hunter leaves the negotiation. */
 export const negotiationGiveUp = defineBhUseCase(

@@ -401,6 +401,14 @@ export const reserveConcede = defineBhUseCase(
         after: concession.change.after,
         vp: concession.vp,
       }),
+      ...(concession.change.before - concession.change.after < concession.cost
+        ? [
+            t(ctx.publicLang, "bh.concessionCapped", {
+              cost: concession.cost,
+              spent: concession.change.before - concession.change.after,
+            }),
+          ]
+        : []),
       t(ctx.publicLang, "bh.reserve.vpTo", {
         names: hunters.map((h) => h.name).join(", "),
         vp: concession.vp,

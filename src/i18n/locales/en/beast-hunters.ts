@@ -648,4 +648,12 @@ export default {
     "Not enough advantage: {need} AP needed, {have} available. After the win an extra task die costs 6 AP (the hunters' AP pooled).",
   "errors.bh.vpSpendNotNow":
     "VP are spent between challenges, before the negotiation: {name} is in the negotiation now. Spend them after this challenge, before the next negotiation opens.",
+  "bh.panel.offerOptionAgainst": "Offer {points} AP against {target}",
+  "errors.bh.offerNeedsPoints": "Name the AP to offer: `{/challenge offer points}`.",
+  "bh.negotiation.concedeIntro":
+    "Concede phase {phase} to {names}: pick the rating (the ceiling {ceiling} costs {cost} of the {left} left in the reserve). Each hunter here gets {phase} VP. Your pick concedes at once.",
+  "bh.negotiation.concedePlaceholder": "Rating to concede at (cost: × 2)",
+  "bh.negotiation.concedeOption": "Rating {rating}: {cost} of reserve ({left} → {after}), {vp} VP each",
+  "bh.concessionCapped":
+    "The reserve had less than {cost}: only {spent, plural, one {# point was} other {# points were}} spent, and it is empty now.",
 } satisfies Messages;

@@ -815,4 +815,12 @@ export default {
     "Не хватает преимущества: нужно {need} ОП, есть {have}. После победы дополнительный кубик задачи стоит 6 ОП (ОП охотников складываются).",
   "errors.bh.vpSpendNotNow":
     "ПО тратятся между испытаниями, до переговоров: {name} сейчас в переговорах. Потратьте их после этого испытания, до следующих переговоров.",
+  "bh.panel.offerOptionAgainst": "Предложить {points} ОП против: {target}",
+  "errors.bh.offerNeedsPoints": "Назовите, сколько ОП предложить: `{/challenge offer points}`.",
+  "bh.negotiation.concedeIntro":
+    "Сдаться в фазе {phase} охотникам: {names}. Выберите рейтинг (потолок {ceiling} стоит {cost} из {left} в резерве). Каждый охотник здесь получит {phase} ПО. Выбор сразу засчитывает уступку.",
+  "bh.negotiation.concedePlaceholder": "Рейтинг уступки (цена: × 2)",
+  "bh.negotiation.concedeOption": "Рейтинг {rating}: {cost} резерва ({left} → {after}), по {vp} ПО",
+  "bh.concessionCapped":
+    "В резерве было меньше {cost}: потрачено {spent, plural, one {# очко} few {# очка} many {# очков} other {# очка}}, резерв пуст.",
 } satisfies Messages;
