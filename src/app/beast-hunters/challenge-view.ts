@@ -408,14 +408,12 @@ export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Ro
             { type: "challenge.offer", flowId },
             "pick",
             t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
-            offerPoints
-              .slice(0, Math.floor(25 / offerTargets.length))
-              .flatMap((points) =>
-                offerTargets.map((target) => ({
-                  label: t(lang, "bh.panel.offerOptionAgainst", { points, target: target.name }),
-                  value: `${points}:${target.id}`,
-                })),
-              ),
+            offerPoints.slice(0, Math.floor(25 / offerTargets.length)).flatMap((points) =>
+              offerTargets.map((target) => ({
+                label: t(lang, "bh.panel.offerOptionAgainst", { points, target: target.name }),
+                value: `${points}:${target.id}`,
+              })),
+            ),
           )
         : select(
             { type: "challenge.offer", flowId },
