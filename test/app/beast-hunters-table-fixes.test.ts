@@ -220,4 +220,47 @@ describe("Beast Hunters: the right number for the right person, and no dead ends
     )[0]!.state.challenge.advantage;
     expect(after[await id("Cy")]).toEqual({ "obstacle-2": 8 });
   });
+
+  it("«Я потрачу 8 из них, чтобы купить 2 кубика исхода в свою пользу»: the panel offers every count of achievement and strike dice the AP allow, in one action", async () => {
+    const EVE = { id: "590000000000000006", name: "Eve" };
+    const at = { channelId: "300000000000000888" };
+    const click = { ...at, ...CLICK };
+    await app.run(GM, { type: "table.setup", system: "beast-hunters" }, at);
+    await app.run(EVE, { type: "character.create", name: "Eve" }, at);
+    await app.run(GM, { type: "reserve.set", total: 30, ceiling: 8 }, at);
+    await app.run(GM, { type: "challenge.start", sphere: "physical", phase: 2, name: "Raiders" }, at);
+    for (let i = 0; i < 2; i++) {
+      await app.run(GM, { type: "challenge.offer", points: 10 }, at);
+      await app.run(EVE, { type: "challenge.accept" }, at);
+      await app.run(GM, { type: "challenge.skip" }, at);
+    }
+    await app.run(EVE, { type: "challenge.task", name: "Fame", difficulty: 1 }, at);
+    await app.run(GM, { type: "challenge.task", name: "Fame", difficulty: 1 }, at);
+    // 20 AP: strikes of 1–5 dice in one select, achievements of 1–5 dice in the task menu.
+    const panel = (await app.run(EVE, { type: "challenge.show" }, at)).result.reply!;
+    expectWithinDiscordLimits(panel);
+    const values = optionValues(panel);
+    // Strikes of 1–3 dice are the panel's buttons, 4 and 5 its select.
+    expect(
+      (panel.rows ?? [])
+        .flat()
+        .flatMap((c) => (c.intent.type === "challenge.strike" ? [(c.intent as { dice: number }).dice] : [])),
+    ).toEqual([1, 2, 3]);
+    for (let dice = 1; dice <= 5; dice++) {
+      if (dice > 3) expect(values).toContain(`x:obstacle:${dice}`);
+      expect(values).toContain(`a:${dice}:Fame`);
+    }
+    expect(values).not.toContain("x:obstacle:6");
+    expect(optionLabel(panel, "a:2:Fame")).toBe("Achievement: 2d6 for “Fame” (8 AP)");
+    await app.run(EVE, chooseIntent(panel, "a:2:Fame"), click);
+    const state = (
+      await app.database.query<{
+        state: {
+          challenge: { tasks: { hunterDice: number }[]; advantage: Record<string, Record<string, number>> };
+        };
+      }>("SELECT state FROM flow WHERE kind = 'bh.challenge' ORDER BY id DESC LIMIT 1")
+    )[0]!.state.challenge;
+    expect(state.tasks[0]!.hunterDice).toBe(2);
+    expect(Object.values(state.advantage).map((byTarget) => byTarget.obstacle)).toContain(12);
+  });
 });

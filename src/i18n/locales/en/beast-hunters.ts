@@ -217,7 +217,7 @@ export default {
   "bh.panel.offerPlaceholder": "GM: offer {name} AP instead of a roll…",
   "bh.panel.offerOption": "Offer {points} AP",
   "bh.panel.taskPlaceholder": "Tasks: buy a die or resolve…",
-  "bh.panel.achieveOption": "Achievement: 1d6 for “{task}” (4 AP)",
+  "bh.panel.achieveOption": "Achievement: {dice}d6 for “{task}” ({ap} AP)",
   "bh.panel.resolveOption": "Ready to roll “{task}” (rolled when both sides are)",
   "bh.panel.activateOption":
     "Activate {trait} for {role, select, attack {attack} other {defence}} (+{value})",

@@ -222,7 +222,7 @@ export default {
   "bh.panel.offerPlaceholder": "Ведущий: предложить ОП без броска ({name})…",
   "bh.panel.offerOption": "Предложить {points} ОП",
   "bh.panel.taskPlaceholder": "Задачи: купить кубик или разрешить…",
-  "bh.panel.achieveOption": "Достижение: 1d6 на «{task}» (4 ОП)",
+  "bh.panel.achieveOption": "Достижение: {dice}d6 на «{task}» ({ap} ОП)",
   "bh.panel.resolveOption": "Готовы бросать «{task}» (бросок, когда готовы обе стороны)",
   "bh.panel.activateOption":
     "Активировать «{trait}» на {role, select, attack {атаку} other {защиту}} (+{value})",
