@@ -69,7 +69,8 @@ export async function actingParticipant(
   const gm = isGm(table, ctx.actor);
   const obstacles = state.participants.filter((p) => p.side === "gm");
   if (name) {
-    const obstacle = obstacles.find((p) => nameKey(p.name) === nameKey(name));
+    const named = participantByName(state, name);
+    const obstacle = named?.side === "gm" ? named : undefined;
     if (obstacle) {
       if (!gm) refuse("errors.gmOnly");
       return obstacle.id;
@@ -121,9 +122,21 @@ async function gmActedFor(
   return [t(ctx.publicLang, "bh.gmActsFor", { name: hunter.name })];
 }
 
+/**
+ * The participant a typed name means: the exact name, else the one participant whose name it
+ * begins ("Bandits" for "Bandits on the ford"); a prefix of several is ambiguous.
+ */
+export function participantByName(state: ChallengeState, name: string) {
+  const key = nameKey(name);
+  const exact = state.participants.find((p) => nameKey(p.name) === key);
+  if (exact) return exact;
+  const starting = state.participants.filter((p) => nameKey(p.name).startsWith(key));
+  return starting.length === 1 ? starting[0]! : null;
+}
+
 export function participantId(state: ChallengeState, name: string | undefined): string | null {
   if (!name) return null;
-  const found = state.participants.find((p) => nameKey(p.name) === nameKey(name));
+  const found = participantByName(state, name);
   if (!found) refuse("errors.bh.unknownTarget", { name: name.slice(0, 64) });
   return found.id;
 }

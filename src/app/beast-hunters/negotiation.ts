@@ -18,6 +18,7 @@ import {
   nextPhase,
   type Phase,
   preActivate,
+  sameName,
   type TraitRole,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -221,14 +222,20 @@ export const negotiationPreMenu = defineBhUseCase(
       return { modal };
     }
     if (state.phase === 1) refuse("errors.bh.preActivationNotAllowed", { phase: 1 });
+    // One trait per hunter in a negotiation, each once per adventure: offer only what is still allowed.
+    if (state.pre.some((p) => p.by === hunter.id))
+      refuse("errors.bh.tooManyPreActivations", { name: hunter.name, max: 1 });
     const fresh = await characterById(ctx.tx, Number(hunter.id));
-    const traits = fresh ? hunterSheet(fresh).traits : hunter.traits;
+    const sheet = fresh ? hunterSheet(fresh) : null;
+    const used = sheet?.preActivated ?? [];
+    const traits = (sheet?.traits ?? hunter.traits).filter((tr) => !used.some((u) => sameName(u, tr.name)));
     const options = traits.flatMap((tr) =>
       (["attack", "defence"] as const).map((as) => ({
         label: t(ctx.userLang, "bh.negotiation.preOption", { trait: tr.name, role: as, value: tr.value }),
         value: `${as}:${tr.name}`,
       })),
     );
+    if (options.length === 0 && used.length > 0) refuse("errors.bh.allPreActivated", { name: hunter.name });
     if (options.length === 0) refuse("errors.bh.noTraitsToPre", { name: hunter.name });
     return {
       reply: {

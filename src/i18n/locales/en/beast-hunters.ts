@@ -656,4 +656,6 @@ export default {
   "bh.negotiation.concedeOption": "Rating {rating}: {cost} of reserve ({left} → {after}), {vp} VP each",
   "bh.concessionCapped":
     "The reserve had less than {cost}: only {spent, plural, one {# point was} other {# points were}} spent, and it is empty now.",
+  "errors.bh.allPreActivated":
+    "Every trait of {name} was already pre-activated in this adventure (each trait once per adventure).",
 } satisfies Messages;

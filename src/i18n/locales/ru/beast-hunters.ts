@@ -823,4 +823,6 @@ export default {
   "bh.negotiation.concedeOption": "Рейтинг {rating}: {cost} резерва ({left} → {after}), по {vp} ПО",
   "bh.concessionCapped":
     "В резерве было меньше {cost}: потрачено {spent, plural, one {# очко} few {# очка} many {# очков} other {# очка}}, резерв пуст.",
+  "errors.bh.allPreActivated":
+    "Все черты персонажа {name} уже пред-активированы в этом приключении (каждая черта — раз за приключение).",
 } satisfies Messages;
