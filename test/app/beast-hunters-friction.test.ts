@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { traitNames } from "../../src/app/beast-hunters/autocomplete.js";
+import { t } from "../../src/i18n/index.js";
 import { type AppHarness, createAppHarness } from "../support/app.js";
 import { optionValues } from "./beast-hunters-controls.js";
 
@@ -68,5 +69,21 @@ describe("Beast Hunters: less friction at the table", () => {
       (c: { name: string }) => c.name,
     );
     expect(names).toEqual(["Big"]);
+  });
+
+  it("the words fit the numbers: one hunter's VP without “each”, a lost restore roll without a negative margin, an added obstacle's reserve before → after", async () => {
+    expect(t("en", "bh.reserve.vpTo", { names: "Якхара", vp: 2, count: 1 })).toBe("Якхара: +2 VP.");
+    expect(t("en", "bh.reserve.vpTo", { names: "Ada, Bo", vp: 2, count: 2 })).toBe("Ada, Bo: +2 VP each.");
+    const lost = { owner: "Якхара", resource: "Топор", margin: -5, beaten: "yes", needed: 5 };
+    expect(t("ru", "bh.event.restoreFailed", lost)).toBe(
+      "Якхара не возвращает «Топор»: бросок проигран, а нужно 5.",
+    );
+    expect(t("en", "bh.event.restoreFailed", lost)).not.toContain("-5");
+    const added = await app.database.query<{ summary: { key: string; params: Record<string, number> } }>(
+      "SELECT summary FROM log_entry WHERE summary->>'key' = 'bh.log.obstacleAdded' ORDER BY id LIMIT 1",
+    );
+    const { params } = added[0]!.summary;
+    expect(t("en", "bh.log.obstacleAdded", params)).toMatch(/\(\d+ → \d+\)$/);
+    expect(params.before! - params.after!).toBe(params.cost);
   });
 });

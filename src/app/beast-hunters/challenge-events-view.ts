@@ -218,6 +218,8 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
             owner: n(event.owner),
             resource: event.resource,
             margin: event.margin,
+            // A lost roll has no margin to show («перевес -5» reads as nonsense).
+            beaten: event.margin <= 0 ? "yes" : "no",
             needed: event.needed,
           },
         },

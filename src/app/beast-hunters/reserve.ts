@@ -412,6 +412,7 @@ export const reserveConcede = defineBhUseCase(
       t(ctx.publicLang, "bh.reserve.vpTo", {
         names: hunters.map((h) => h.name).join(", "),
         vp: concession.vp,
+        count: hunters.length,
       }),
     ];
     const closed = negotiation

@@ -162,7 +162,7 @@ export default {
   "bh.reserve.setSame": "Reserve corrected: {total} in all, {left} left, ceiling {ceiling}.",
   "bh.reserve.renewed": "Renewal: damage and pre-activations cleared for {names}.",
   "bh.reserve.spent": "The GM spends {amount}: reserve {before} → {after} ({reason}).",
-  "bh.reserve.vpTo": "{names}: +{vp} VP each.",
+  "bh.reserve.vpTo": "{count, plural, one {{names}: +{vp} VP.} other {{names}: +{vp} VP each.}}",
   "bh.reason.challenge": "won the challenge “{name}”",
   "bh.reason.concession": "the GM conceded in phase {phase}",
   "bh.reason.task": "task “{task}”",
@@ -274,7 +274,8 @@ export default {
   "bh.event.neutralised": "“{resource}” ({owner}) is neutralised, margin {margin}.",
   "bh.event.neutraliseFailed": "“{resource}” ({owner}) holds.",
   "bh.event.restored": "{owner} gets “{resource}” back.",
-  "bh.event.restoreFailed": "{owner} does not get “{resource}” back: by {margin}, {needed} needed.",
+  "bh.event.restoreFailed":
+    "{owner} does not get “{resource}” back: {beaten, select, yes {the roll was lost} other {by {margin}}}, {needed} needed.",
   "bh.event.taskProposed":
     "{by} proposes the task “{task}” at difficulty {difficulty}; the other side accepts it or proposes another difficulty.",
   "bh.event.taskDice":
@@ -612,7 +613,8 @@ export default {
     "Obstacles are bought before anything is played. This challenge has begun: play it with the obstacles it has.",
   "bh.event.obstacleAdded":
     "{name} joins the challenge: rating now {rating}, the GM pays {extra} more (reserve {before} → {after}). {first} acts first.",
-  "bh.log.obstacleAdded": "Obstacle {name} added: rating {rating}, {cost} more of reserve",
+  "bh.log.obstacleAdded":
+    "Obstacle {name} added: rating {rating}, {cost} more of reserve ({before} → {after})",
   "bh.form.obstacleTitle": "Another obstacle",
   "bh.form.name": "Name",
   "bh.panel.addObstacle": "Add obstacle",

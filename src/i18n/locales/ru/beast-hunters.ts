@@ -168,7 +168,7 @@ export default {
   "bh.reserve.setSame": "Резерв исправлен: всего {total}, осталось {left}, потолок {ceiling}.",
   "bh.reserve.renewed": "Обновление: урон и пред-активации очищены — {names}.",
   "bh.reserve.spent": "Ведущий тратит {amount}: резерв {before} → {after} ({reason}).",
-  "bh.reserve.vpTo": "{names}: по +{vp} ПО.",
+  "bh.reserve.vpTo": "{count, plural, one {{names}: +{vp} ПО.} other {{names}: по +{vp} ПО.}}",
   "bh.reason.challenge": "победа в испытании «{name}»",
   "bh.reason.concession": "ведущий сдался в фазе {phase}",
   "bh.reason.task": "задача «{task}»",
@@ -280,7 +280,8 @@ export default {
   "bh.event.neutralised": "Нейтрализовано: «{resource}» ({owner}), перевес {margin}.",
   "bh.event.neutraliseFailed": "Нейтрализовать «{resource}» ({owner}) не удалось.",
   "bh.event.restored": "{owner} возвращает «{resource}».",
-  "bh.event.restoreFailed": "{owner} не возвращает «{resource}»: перевес {margin}, а нужно {needed}.",
+  "bh.event.restoreFailed":
+    "{owner} не возвращает «{resource}»: {beaten, select, yes {бросок проигран} other {перевес {margin}}}, а нужно {needed}.",
   "bh.event.taskProposed":
     "{by} предлагает задачу «{task}» со сложностью {difficulty}; другая сторона соглашается или предлагает свою сложность.",
   "bh.event.taskDice":
@@ -771,7 +772,8 @@ export default {
     "Препятствия покупаются, пока ничего не сыграно. Это испытание уже идёт: играйте с теми препятствиями, что есть.",
   "bh.event.obstacleAdded":
     "{name} вступает в испытание: рейтинг теперь {rating}, ведущий доплачивает {extra} (резерв {before} → {after}). Первым ходит {first}.",
-  "bh.log.obstacleAdded": "Добавлено препятствие {name}: рейтинг {rating}, ещё {cost} из резерва",
+  "bh.log.obstacleAdded":
+    "Добавлено препятствие {name}: рейтинг {rating}, ещё {cost} из резерва ({before} → {after})",
   "bh.form.obstacleTitle": "Ещё одно препятствие",
   "bh.form.name": "Название",
   "bh.panel.addObstacle": "Добавить препятствие",
