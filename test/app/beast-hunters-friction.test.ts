@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { traitNames } from "../../src/app/beast-hunters/autocomplete.js";
 import { t } from "../../src/i18n/index.js";
-import { type AppHarness, createAppHarness } from "../support/app.js";
+import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 import { optionValues } from "./beast-hunters-controls.js";
 
 const GM = { id: "600000000000000001", name: "Gail" };
@@ -85,5 +85,8 @@ describe("Beast Hunters: less friction at the table", () => {
     const { params } = added[0]!.summary;
     expect(t("en", "bh.log.obstacleAdded", params)).toMatch(/\(\d+ → \d+\)$/);
     expect(params.before! - params.after!).toBe(params.cost);
+    // A task the GM proposes is the GM's, not the obstacle's.
+    const proposed = await app.run(GM, { type: "challenge.task", name: "Scar", difficulty: 2 });
+    expect(replyText(proposed)).toContain("The GM proposes the task “Scar”");
   });
 });

@@ -228,7 +228,13 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
       return [
         {
           key: "bh.event.taskProposed",
-          params: { task: event.task, difficulty: event.difficulty, by: n(event.by) },
+          params: {
+            task: event.task,
+            difficulty: event.difficulty,
+            by: n(event.by),
+            // The GM proposes for their side, not as one of its obstacles.
+            side: state.participants.find((p) => p.id === event.by)?.side ?? "hunters",
+          },
         },
       ];
     case "taskAgreed":

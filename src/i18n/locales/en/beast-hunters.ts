@@ -277,7 +277,7 @@ export default {
   "bh.event.restoreFailed":
     "{owner} does not get “{resource}” back: {beaten, select, yes {the roll was lost} other {by {margin}}}, {needed} needed.",
   "bh.event.taskProposed":
-    "{by} proposes the task “{task}” at difficulty {difficulty}; the other side accepts it or proposes another difficulty.",
+    "{side, select, gm {The GM} other {{by}}} proposes the task “{task}” at difficulty {difficulty}; the other side accepts it or proposes another difficulty.",
   "bh.event.taskDice":
     "{who} buys {dice}d6 for “{task}” with {ap} AP; {side, select, gm {the GM has} other {the hunters have}} {total}d6 on it.",
   "bh.event.taskResolved":

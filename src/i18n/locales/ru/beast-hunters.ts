@@ -283,7 +283,7 @@ export default {
   "bh.event.restoreFailed":
     "{owner} не возвращает «{resource}»: {beaten, select, yes {бросок проигран} other {перевес {margin}}}, а нужно {needed}.",
   "bh.event.taskProposed":
-    "{by} предлагает задачу «{task}» со сложностью {difficulty}; другая сторона соглашается или предлагает свою сложность.",
+    "{side, select, gm {Ведущий} other {{by}}} предлагает задачу «{task}» со сложностью {difficulty}; другая сторона соглашается или предлагает свою сложность.",
   "bh.event.taskDice":
     "{who}: {dice}d6 на «{task}» за {ap} ОП; теперь у {side, select, gm {ведущего} other {охотников}} {total}d6 на эту задачу.",
   "bh.event.taskResolved":
