@@ -669,7 +669,7 @@ export default {
   "bh.adventure.ended":
     "{reason, select, sacrifice {Охотник отдал всё: приключение выиграно.} climax {Кульминация позади.} nobodyPlaying {Ни один охотник больше не играет: приключение проиграно.} other {Резерв исчерпан.}}",
   "bh.adventure.counts":
-    "Сыграно испытаний: {challenges} · уступлено в переговорах: {concessions} · потрачено резерва: {spent} из {total}",
+    "Сыграно испытаний: {challenges} · ведущий сдался в переговорах: {concessions} · потрачено резерва: {spent} из {total}",
   "bh.adventure.hunterLine":
     "**{name}** — {standing, select, won {приключение выиграно} lost {приключение проиграно} retired {выиграно ценой ухода на покой} dead {выиграно ценой жизни} other {ещё в игре}} · {vp} ПО",
   "bh.adventure.noHunters": "Охотники не участвовали.",
@@ -821,7 +821,7 @@ export default {
   "errors.bh.offerNeedsPoints": "Назовите, сколько ОП предложить: `{/challenge offer points}`.",
   "bh.negotiation.concedeIntro":
     "Сдаться в фазе {phase} охотникам: {names}. Выберите рейтинг (потолок {ceiling} стоит {cost} из {left} в резерве). Каждый охотник здесь получит {phase} ПО. Выбор сразу засчитывает уступку.",
-  "bh.negotiation.concedePlaceholder": "Рейтинг уступки (цена: × 2)",
+  "bh.negotiation.concedePlaceholder": "Рейтинг, с которым ведущий сдаётся (цена: × 2)",
   "bh.negotiation.concedeOption": "Рейтинг {rating}: {cost} резерва ({left} → {after}), по {vp} ПО",
   "bh.concessionCapped":
     "В резерве было меньше {cost}: потрачено {spent, plural, one {# очко} few {# очка} many {# очков} other {# очка}}, резерв пуст.",
