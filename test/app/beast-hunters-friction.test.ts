@@ -28,6 +28,18 @@ describe("Beast Hunters: less friction at the table", () => {
   });
   afterAll(async () => app.close());
 
+  it("a typo in one sphere's boxes keeps the other spheres and names the sphere", async () => {
+    const kept = await app.run(ADA, { type: "character.boxes", physical: "3/2/1/1/1", social: "2/1/x" });
+    expect(replyText(kept)).toContain("Social boxes “2/1/x” not read (nothing changed there)");
+    const sheet = (await app.db.character.findFirstOrThrow({ where: { name: "Ada" } })).sheet as {
+      boxes: Record<string, Record<string, number>>;
+    };
+    expect(sheet.boxes.physical).toMatchObject({ light: 3, medium: 2 });
+    expect(sheet.boxes.social).toMatchObject({ light: 1, medium: 1 });
+    const refused = await app.refused(ADA, { type: "character.boxes", mental: "lots" });
+    expect(refused).toEqual({ code: "errors.bh.badBoxesIn", params: { sphere: "mental", fragment: "lots" } });
+  });
+
   it("the pre-activation select offers only traits not yet used this adventure, and nothing to a hunter who already has one here", async () => {
     const opened = await app.run(GM, { type: "challenge.negotiate", sphere: "physical", phase: 2 });
     const flowId = opened.result.replyIsPanelOf!;

@@ -660,4 +660,6 @@ export default {
     "The reserve had less than {cost}: only {spent, plural, one {# point was} other {# points were}} spent, and it is empty now.",
   "errors.bh.allPreActivated":
     "Every trait of {name} was already pre-activated in this adventure (each trait once per adventure).",
+  "errors.bh.badBoxesIn":
+    "{sphere, select, physical {Physical} social {Social} other {Mental}} boxes “{fragment}” not read (nothing changed there): write five counts, light/medium/heavy/knockout/fatal, e.g. 2/1/1/1/1.",
 } satisfies Messages;
