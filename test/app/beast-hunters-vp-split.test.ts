@@ -3,7 +3,14 @@ import { t } from "../../src/i18n/index.js";
 
 /** The challenge's end names who got the split's remainder, in the reader's language, and only when there is one. */
 describe("Beast Hunters: the end of a won challenge says how the VP were split", () => {
-  const won = { winner: "hunters", reason: "giveUp", refund: 0, rating: 3, vp: "Yakhara 2, Borak 1" };
+  const won = {
+    winner: "hunters",
+    reason: "giveUp",
+    refund: 0,
+    rating: 3,
+    vp: "Yakhara 2, Borak 1",
+    shared: "yes",
+  };
 
   it("names the hunter who got the remainder and the points (English and Russian)", () => {
     const params = { ...won, remainder: 1, remainderTo: "Yakhara" };

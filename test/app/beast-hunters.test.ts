@@ -156,7 +156,6 @@ describe("Beast Hunters use cases", () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ traits: "Hungry 4" }, "errors.bh.badTraits"],
       [{ resources: "Rusty A2" }, "errors.bh.badResources"],
-      [{ traits: "Hungry:3" }, "errors.bh.oddValue"],
       [{ boxes: "2/1/1/1" }, "errors.bh.badBoxes"],
       [{ boxes: "2/1/1/1/1" }, "errors.bh.extraBoxesOnlyInClimax"],
       [{ traits: "Hungry:8 Surround:8" }, "errors.bh.overCeiling"],
@@ -431,24 +430,22 @@ describe("Beast Hunters with several hunters", () => {
   });
   afterAll(async () => app.close());
 
-  it("alternates sides, lets hunters help each other, and switches and passes AP at 50 % rounded up", async () => {
+  it("plays in rounds (each hunter and the wolves once a round), lets hunters help each other, and switches and passes AP at 50 % rounded up", async () => {
+    // Round 1: Ada, the wolves, Bo.
     expect((await challenge()).turn).toBe(ids.Ада);
     await run(A, { type: "challenge.activate", trait: "Сила", as: "attack" });
     await run(GM2, { type: "challenge.activate", trait: "Стая", as: "attack" });
     expect((await challenge()).turn).toBe(ids.Бо);
     await run(B, { type: "challenge.activate", trait: "Хитрость", as: "attack" });
 
+    // Round 2 opens with Ada again: she helps Bo with her active "Сила" (+4, beyond his own 3 + 3).
+    expect((await challenge()).turn).toBe(ids.Ада);
+    await run(A, { type: "challenge.help", hunter: "Бо", trait: "Сила" });
     // The wolves maneuver against Ada: 20 + 2 against 2 → 20 AP, a free action the GM lets go.
     app.useDice(scriptedDice([10, 10, 1, 1]));
     await run(GM2, { type: "challenge.maneuver", target: "Ада" });
     await run(GM2, { type: "challenge.skip" });
     expect((await challenge()).advantage.obstacle).toEqual({ [ids.Ада!]: 20 });
-
-    // Ada helps Bo with her active "Сила" (+4, beyond his own 3 + 3).
-    await run(A, { type: "challenge.help", hunter: "Бо", trait: "Сила" });
-    // The wolves switch 20 AP from Ada to Bo: 10.
-    await run(GM2, { type: "challenge.switch", from: "Ада", to: "Бо" });
-    expect((await challenge()).advantage.obstacle).toEqual({ [ids.Ада!]: 0, [ids.Бо!]: 10 });
 
     // Bo maneuvers with the help: 10 + 2 + 4 = 16 against 10 + 0 = 10 → 6 AP.
     app.useDice(scriptedDice([5, 5, 5, 5]));
@@ -456,22 +453,22 @@ describe("Beast Hunters with several hunters", () => {
     expect(replyText(helped)).toContain("[5, 5] + 6 = **16**");
     expect((await challenge()).advantage[ids.Бо!]).toEqual({ obstacle: 6 });
 
-    // Acting out of turn is refused; the wolves reassign, Ada activates, the wolves reassign back.
-    const early = await app.refused(
-      A,
-      { type: "challenge.activate", trait: "Хитрость", as: "defense" },
-      CHANNEL,
-    );
-    expect(early).toEqual({ code: "errors.bh.notYourTurn", params: { name: "Волки" } });
-    await run(GM2, { type: "challenge.reassign", trait: "Стая", as: "defense" });
+    // Round 3: acting out of turn is refused, naming whose turn it is.
+    const early = await app.refused(B, { type: "challenge.pass", to: "Ада", points: 5 }, CHANNEL);
+    expect(early).toEqual({ code: "errors.bh.notYourTurn", params: { name: "Ада" } });
     await run(A, { type: "challenge.activate", trait: "Хитрость", as: "defense" });
-    await run(GM2, { type: "challenge.reassign", trait: "Стая", as: "attack" });
+    // The wolves switch 20 AP from Ada to Bo: 10.
+    await run(GM2, { type: "challenge.switch", from: "Ада", to: "Бо" });
+    expect((await challenge()).advantage.obstacle).toEqual({ [ids.Ада!]: 0, [ids.Бо!]: 10 });
 
     // Bo passes 5 of his 6 AP to Ada, against the same target.
     await run(B, { type: "challenge.pass", to: "Ада", points: 5 });
     const state = await challenge();
     expect(state.advantage[ids.Бо!]).toEqual({ obstacle: 1 });
     expect(state.advantage[ids.Ада!]).toEqual({ obstacle: 5 });
+    // Round 4: Ada lets her turn go; the wolves are next.
+    await run(A, { type: "challenge.skip" });
+    expect((await challenge()).turn).toBe("obstacle");
   });
 
   it("plays switch, pass and help from the panel's team menu, maneuvers and strikes at a chosen hunter, and sets up tasks through the form", async () => {
@@ -525,6 +522,10 @@ describe("Beast Hunters with several hunters", () => {
     expect(replyText(switched)).toContain("AP Волки → Ада: 0 → 5");
     state = await challenge();
     expect(state.advantage.obstacle).toEqual({ [ada]: 5, [bo]: 0 });
+    // Bo, last in the round, lets his turn go; the next round opens with Ada.
+    expect(state.turn).toBe(bo);
+    await run(B, { type: "challenge.skip" });
+    state = await challenge();
     expect(state.turn).toBe(ada);
 
     // Ada's menu: help Bo with either active trait, or pass her 5 AP against the wolves to him.
@@ -589,7 +590,10 @@ describe("Beast Hunters with several hunters", () => {
       { helper: bo, trait: "Хитрость", value: 2 },
     ]);
     expect(state.advantage[bo]).toEqual({ obstacle: 6 });
-    expect(state.turn).toBe("obstacle");
+    // A new round: Ada lets her turn go, then the wolves act.
+    expect(state.turn).toBe(ada);
+    await run(A, { type: "challenge.skip" });
+    expect((await challenge()).turn).toBe("obstacle");
 
     // The wolves strike Bo with 1d6 from the strike menu: 8 → 4 AP, a light box on his sheet.
     app.useDice(scriptedDice([3]));

@@ -5,6 +5,7 @@ import { type E2E, startE2E } from "./harness.js";
 interface Participant {
   id: string;
   name: string;
+  side: string;
   status: string;
   traits: { name: string; active: string | null }[];
 }
@@ -293,7 +294,7 @@ describe("e2e: a Beast Hunters session that is played to its end", () => {
     await slash(gm, "challenge", ["offer"], { points: 12, target: "Ogre" }).settled();
     await slash(bob, "challenge", ["accept"]).settled();
     panel = await waitForMessage(panelId, "Borak may strike or make an achievement right now");
-    await e2e.double.select(bob, panel, componentId(panel, "challenge.taskmenu"), ["a:Scare"]).settled();
+    await e2e.double.select(bob, panel, componentId(panel, "challenge.taskmenu"), ["a:1:Scare"]).settled();
     state = (await challenge()).state.challenge;
     expect(state.tasks[0]).toMatchObject({ hunterDice: 1, result: null });
     // Ready on one side only: not rolled.
@@ -371,5 +372,121 @@ describe("e2e: a Beast Hunters session that is played to its end", () => {
       expect(m.mentions.roles).toEqual([]);
       expect(m.mentions.users).toHaveLength(1);
     }
+  });
+
+  it("three hunters, one absent: a negotiation given up, one dropped, and an adventure lost by everyone", async () => {
+    const cara = e2e.double.addUser({ username: "cara", locale: "ru" });
+    await slash(cara, "character", ["create"], { name: "Кеш" }).settled();
+    const kesh = String(
+      (await e2e.database.query<{ id: number }>("SELECT id FROM character WHERE name = 'Кеш'"))[0]!.id,
+    );
+    const spent = (await pool()).spent;
+
+    // «Если охотник не заинтересован, он может в любой момент сдаться»: each hunter gives up the
+    // negotiation — Borak by command, Кеш on the panel's button, Якхара (absent) by the GM naming her.
+    const ford = (await slash(gm, "challenge", ["negotiate"], { sphere: "physical", name: "Ford" }).settled())
+      .original!;
+    expect(ford.text).toContain("Якхара, Borak, Кеш");
+    const byBorak = await slash(bob, "challenge", ["giveup"]).settled();
+    expect(byBorak.original?.text).toContain("Borak gives up and leaves the negotiation");
+    await e2e.double
+      .click(
+        cara,
+        e2e.double.message(ford.id),
+        componentId(e2e.double.message(ford.id), "negotiation.giveup"),
+      )
+      .settled();
+    await channelText("Кеш gives up and leaves the negotiation");
+    const forYak = await slash(gm, "challenge", ["giveup"], { character: "Якхара" }).settled();
+    expect(forYak.original?.text).toContain("The GM acts for Якхара.");
+    expect(forYak.original?.text).toContain("no hunter is left in the negotiation");
+    expect(await negotiation()).toMatchObject({ status: "closed", state: { ended: { how: "givenUp" } } });
+    // «Если охотник сдаётся, то ведущий ничего не тратит».
+    expect((await pool()).spent).toBe(spent);
+
+    // A negotiation opened by mistake: the GM drops it from its panel, free and logged.
+    const oops = (await slash(gm, "challenge", ["negotiate"], { sphere: "mental", name: "Oops" }).settled())
+      .original!;
+    await e2e.double.click(gm, oops, componentId(oops, "negotiation.drop")).settled();
+    await waitForMessage(oops.id, "dropped by the GM");
+    expect(await negotiation()).toMatchObject({ status: "closed", state: { ended: { how: "dropped" } } });
+    expect((await pool()).spent).toBe(spent);
+    const logged = await e2e.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM log_entry WHERE action = 'negotiation.ended' AND summary->'params'->>'how' = 'dropped'",
+    );
+    expect(logged[0]!.n).toBe(1);
+
+    // The beast: every hunter is one hit from fatal damage, and the beast plays in rounds.
+    for (const id of [yak, borak, kesh])
+      await e2e.database.query(
+        `UPDATE character SET sheet = jsonb_set(sheet, '{damage,physical}', '{"light":1,"medium":1,"heavy":1,"knockout":1,"fatal":0}') WHERE id = $1`,
+        [Number(id)],
+      );
+    const started = await slash(gm, "challenge", ["start"], {
+      sphere: "physical",
+      phase: 2,
+      name: "Spirit",
+      traits: "Dread:8",
+      resources: "Claws:A2",
+    }).settled();
+    const panel = started.original!;
+    await slash(gm, "challenge", ["activate"], { trait: "Dread", as: "attack" })
+      .settled()
+      .catch(() => null);
+    let state = (await challenge()).state.challenge;
+    const players: Record<string, string> = { [borak]: bob, [kesh]: cara };
+    /** Clicks a control of the live panel once its edit shows it. */
+    const clickPanel = async (user: string, type: string, contains?: string) => {
+      const id = await e2e.double.waitFor(
+        () => {
+          try {
+            return componentId(e2e.double.message(panel.id), type, contains);
+          } catch {
+            return null;
+          }
+        },
+        { timeoutMs: 5000, what: () => `${type} on the panel: ${e2e.double.message(panel.id).text}` },
+      );
+      await e2e.double.click(user, e2e.double.message(panel.id), id).settled();
+    };
+    const obstacleTurns: string[] = [];
+    for (let steps = 0; state.status !== "aftermath" && state.status !== "closed" && steps < 150; steps++) {
+      if (state.status === "fatalChoice") {
+        // Each hunter survives and loses the adventure; the GM's click chooses for absent Якхара.
+        const who = state.pendingFatal === yak ? gm : players[state.pendingFatal!]!;
+        await clickPanel(who, "challenge.fate", "survive");
+      } else if (state.pendingBonus?.actor === "obstacle") {
+        await slash(gm, "challenge", ["strike"], { dice: 1 }).settled();
+      } else if (state.turn === "obstacle") {
+        obstacleTurns.push(state.turn);
+        const standing = state.participants.filter((p) => p.side === "hunters" && p.status === "in");
+        const ready = standing.find((h) => (state.advantage.obstacle?.[h.id] ?? 0) >= 4);
+        const target = (ready ?? standing[0]!).name;
+        if (ready) await slash(gm, "challenge", ["strike"], { dice: 1, target }).settled();
+        else if (!state.participants.find((p) => p.id === "obstacle")!.traits.some((t) => t.active))
+          await slash(gm, "challenge", ["activate"], { trait: "Dread", as: "attack" }).settled();
+        else await slash(gm, "challenge", ["maneuver"], { target }).settled();
+      } else if (state.turn === yak) {
+        // Якхара's player is away: the GM's click on the panel's Maneuver takes her turn.
+        await clickPanel(gm, "challenge.maneuver");
+      } else {
+        await slash(players[state.turn]!, "challenge", ["skip"]).settled();
+      }
+      state = (await challenge()).state.challenge;
+    }
+    expect(state.participants.filter((p) => p.side === "hunters").map((p) => p.status)).toEqual([
+      "fatal",
+      "fatal",
+      "fatal",
+    ]);
+    // The adventure ends by itself: lost, with its summary and the renewal button.
+    const summary = await channelText("No hunter is still playing: the adventure is lost.");
+    expect(summary.text).toContain("Кеш** — lost the adventure");
+    const renew = componentId(summary, "reserve.form");
+    const form = await e2e.double.click(cara, summary, renew).response();
+    expect(form.modal).toBeDefined();
+    const adventure = (await pool()).adventure as { ended: { reason: string; won: boolean } | null };
+    expect(adventure.ended).toMatchObject({ reason: "nobodyPlaying", won: false });
+    expect(e2e.double.failedInteractions()).toEqual([]);
   });
 });

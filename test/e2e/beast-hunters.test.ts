@@ -139,9 +139,9 @@ describe("e2e: Beast Hunters", () => {
     const odd = await slash(gm, "challenge", ["start"], {
       sphere: "physical",
       phase: 2,
-      traits: "Hungry:3",
+      initiative: 3,
     }).response();
-    expect(odd.message?.text).toContain("Hungry +3: bought values must be even");
+    expect(odd.message?.text).toContain("Initiative 3: bought initiative must be even");
     expect(await snapshot()).toEqual(before);
 
     const started = await slash(gm, "challenge", ["start"], {

@@ -11,13 +11,16 @@ import {
   type ChallengeState,
   endAdventure,
   finalStanding,
+  nobodyPlaying,
   reserveLeft,
 } from "../../rules/beast-hunters/index.js";
-import { livePlayerCharactersActiveRetiredOrDead } from "../../store/characters.js";
+import { activePlayerCharacters, livePlayerCharactersActiveRetiredOrDead } from "../../store/characters.js";
 import { sqlFor, type Tx } from "../../store/db.js";
+import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
+import { challengeFlow } from "./flow-states.js";
 import { findReserve } from "./reserve.js";
 
 export function adventureOf(pool: Pick<ReservePool, "adventure"> | null): Adventure {
@@ -98,6 +101,8 @@ export async function settleAdventure(
     adventure = { ...adventure, challenges: adventure.challenges + 1 };
     if (state.climax) adventure = endAdventure(adventure, "climax", state.outcome?.winner === "hunters");
     else if (reserveLeft(pool) === 0) adventure = endAdventure(adventure, "reserve", true);
+    else if (await nobodyLeft(ctx.tx, table.id, adventure, pool.spent))
+      adventure = endAdventure(adventure, "nobodyPlaying", false);
   }
   if (was.ended || !adventure.ended) {
     await saveAdventure(ctx.tx, table.id, adventure);
@@ -107,16 +112,48 @@ export async function settleAdventure(
   return [{ kind: "post", channelId: ctx.invocation.channelId, view: summary }];
 }
 
+async function nobodyLeft(tx: Tx, tableId: number, adventure: Adventure, spent: number): Promise<boolean> {
+  const hunters = await activePlayerCharacters(tx, tableId);
+  return nobodyPlaying(
+    adventure,
+    hunters.map((h) => String(h.id)),
+    spent,
+  );
+}
+
+/**
+ * An adventure no hunter is still playing ends by itself, lost (docs/rules/beast-hunters.md §2.2):
+ * the summary to post, or null while someone still plays it (or a challenge is open).
+ */
+export async function endIfNobodyPlaying(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang">,
+  table: GameTable,
+): Promise<MessageView | null> {
+  const pool = await findReserve(ctx.tx, table.id);
+  if (!pool) return null;
+  if (await findOpenFlow(ctx.tx, challengeFlow, table.id)) return null;
+  const adventure = adventureOf(pool);
+  if (!(await nobodyLeft(ctx.tx, table.id, adventure, pool.spent))) return null;
+  return finishAdventure(ctx, table, pool, adventure, "nobodyPlaying", false);
+}
+
 /** The end-of-adventure summary: how it ended, challenges, reserve spent, each hunter's standing and VP. */
 export function adventureSummary(
   lang: Lang,
   pool: Pick<ReservePool, "total" | "ceiling" | "spent">,
   adventure: Adventure,
-  hunters: readonly Pick<Character, "id" | "name">[],
+  hunters: readonly Pick<Character, "id" | "name" | "status">[],
 ): MessageView {
   const reason = adventure.ended?.reason ?? "reserve";
+  // Every hunter still at the table played it (one who gave up a challenge too, with 0 VP); one
+  // retired or dead is listed only if it happened in this adventure.
   const lines = hunters
-    .filter((h) => adventure.hunters[String(h.id)] !== undefined || adventure.vp[String(h.id)] !== undefined)
+    .filter(
+      (h) =>
+        h.status === "active" ||
+        adventure.hunters[String(h.id)] !== undefined ||
+        adventure.vp[String(h.id)] !== undefined,
+    )
     .map((h) =>
       t(lang, "bh.adventure.hunterLine", {
         name: h.name,

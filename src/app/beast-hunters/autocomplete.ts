@@ -32,8 +32,10 @@ export const traitNames: AutocompleteSource = {
     if (!table) return [];
     const state = await openChallenge(db, table);
     if (state) {
+      // The GM's side, or the player's own hunters: another hunter's traits are theirs to name.
+      const own = new Set((await ownedCharacters(db, table.id, actor.userId)).map((c) => String(c.id)));
       const mine = state.participants.filter((p) =>
-        table.gmUserId === actor.userId ? p.side === "gm" : p.side === "hunters",
+        table.gmUserId === actor.userId ? p.side === "gm" : own.has(p.id),
       );
       return matching(
         mine.flatMap((p) => p.traits.map((tr) => tr.name)),

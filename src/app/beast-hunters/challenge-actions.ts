@@ -14,7 +14,12 @@ import { findOpenFlow } from "../flows.js";
 import { nameKey } from "../names.js";
 import { action, onChallenge, participantId, play, splitList } from "./challenge.js";
 import { challengeFlow } from "./flow-states.js";
-import { findNegotiation, preActivateInNegotiation, traitAndRole as traitWithRole } from "./negotiation.js";
+import {
+  findNegotiation,
+  giveUpInNegotiation,
+  preActivateInNegotiation,
+  traitAndRole as traitWithRole,
+} from "./negotiation.js";
 import { defineBhUseCase } from "./use-cases.js";
 
 const activateInChallenge = action("challenge.activate", async ({ intent, actor }) => ({
@@ -178,7 +183,13 @@ export const challengeOffer = onChallenge(
   "challenge.offer",
   { access: "gm", mutates: true, ephemeral: false },
   async ({ ctx, table, flow, state }) => {
-    const { points, neutralize, restore } = ctx.intent;
+    const { neutralize, restore, pick } = ctx.intent;
+    // The panel's menu with several targets carries both: `<points>:<target id>`.
+    const picked = pick === undefined ? null : /^(\d{1,3}):(.+)$/.exec(pick);
+    if (pick !== undefined && (!picked || !state.participants.some((p) => p.id === picked[2])))
+      refuse("errors.staleAction");
+    const points = picked ? Number(picked[1]) : (ctx.intent.points ?? refuse("errors.bh.offerNeedsPoints"));
+    const target = picked ? picked[2]! : participantId(state, ctx.intent.target);
     let built: ChallengeAction;
     if (restore) built = { type: "offerRestore", resource: restore };
     else if (neutralize) {
@@ -187,7 +198,7 @@ export const challengeOffer = onChallenge(
         ownerOf(state, neutralize, (p) => p.side === "gm") ??
         refuse("errors.bh.noSuchResource", { resource: neutralize.slice(0, 64) });
       built = { type: "offerNeutralise", target, resource: neutralize, margin: points };
-    } else built = { type: "offerAdvantage", points, target: participantId(state, ctx.intent.target) };
+    } else built = { type: "offerAdvantage", points, target };
     return play(ctx, table, flow, built);
   },
 );
@@ -232,10 +243,32 @@ export const challengeRestore = action("challenge.restore", async ({ intent, act
   resource: intent.resource,
 }));
 
-export const challengeGiveUp = action("challenge.giveup", async ({ actor }) => ({
+const giveUpInChallenge = action("challenge.giveup", async ({ actor }) => ({
   type: "giveUp",
   actor: await actor(),
 }));
+
+/** `/challenge giveup`: in a challenge, the Give up action; during a negotiation, the hunter leaves it (free). */
+export const challengeGiveUp = defineBhUseCase(
+  "challenge.giveup",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const negotiation = await negotiationInsteadOfChallenge(ctx, table, ctx.intent.flowId);
+    if (!negotiation) return giveUpInChallenge.run(ctx);
+    return giveUpInNegotiation(ctx, table, negotiation, ctx.intent.character);
+  },
+);
+
+/** The open negotiation a command means when no challenge is open (a panel's control names its own flow). */
+export async function negotiationInsteadOfChallenge(
+  ctx: Parameters<typeof findNegotiation>[0],
+  table: { id: number },
+  flowId: number | undefined,
+) {
+  if (flowId !== undefined) return null;
+  if (await findOpenFlow(ctx.tx, challengeFlow, table.id)) return null;
+  return findNegotiation(ctx, table.id);
+}
 
 export const challengeFate = action("challenge.fate", async ({ intent, actor }) => ({
   type: "chooseFate",

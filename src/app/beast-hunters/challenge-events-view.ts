@@ -218,6 +218,8 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
             owner: n(event.owner),
             resource: event.resource,
             margin: event.margin,
+            // A lost roll has no margin to show («перевес -5» reads as nonsense).
+            beaten: event.margin <= 0 ? "yes" : "no",
             needed: event.needed,
           },
         },
@@ -226,7 +228,13 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
       return [
         {
           key: "bh.event.taskProposed",
-          params: { task: event.task, difficulty: event.difficulty, by: n(event.by) },
+          params: {
+            task: event.task,
+            difficulty: event.difficulty,
+            by: n(event.by),
+            // The GM proposes for their side, not as one of its obstacles.
+            side: state.participants.find((p) => p.id === event.by)?.side ?? "hunters",
+          },
         },
       ];
     case "taskAgreed":
@@ -298,6 +306,7 @@ export function eventMessages(state: ChallengeState, event: ChallengeEvent): Eve
             refund: event.outcome.refund,
             rating: state.rating,
             vp: vpList(state, event.outcome.vp),
+            shared: Object.keys(event.outcome.vp).length > 0 ? "yes" : "no",
             remainder: event.outcome.remainder?.points ?? 0,
             remainderTo: event.outcome.remainder ? n(event.outcome.remainder.to) : "",
           },

@@ -25,7 +25,7 @@ import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { MessageView, ModalView } from "../views.js";
-import { adventureOf } from "./adventure.js";
+import { adventureOf, endIfNobodyPlaying } from "./adventure.js";
 import { answer, onChallenge, splitList, turnPing } from "./challenge.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel, priceText } from "./challenge-view.js";
@@ -112,6 +112,10 @@ export const challengeStart = defineBhUseCase(
       intent.negotiation !== undefined
         ? await requireNegotiation(ctx, table, intent.negotiation)
         : await findNegotiation(ctx, table.id);
+    if (!negotiation) {
+      const over = await endIfNobodyPlaying(ctx, table);
+      if (over) return { reply: over };
+    }
     if (intent.form) {
       if (!negotiation) {
         if (!intent.sphere || !intent.phase) refuse("errors.bh.negotiationNeedsSphere");

@@ -46,8 +46,9 @@ function maxDifficulty(state: ChallengeState): number {
 }
 
 /**
- * The panel's task menu: `g:<task>` accepts its difficulty for the clicker's side, `a:<task>`
- * buys one die (4 AP), `r:<task>` says the clicker's side is ready to roll it.
+ * The panel's task menu: `g:<task>` accepts its difficulty for the clicker's side,
+ * `a:<dice>:<task>` buys that many dice in one Achievement (4 AP each; `a:<task>`, from an older
+ * panel, one), `r:<task>` says the clicker's side is ready to roll it.
  */
 export const challengeTaskMenu = onChallenge(
   "challenge.taskmenu",
@@ -59,7 +60,16 @@ export const challengeTaskMenu = onChallenge(
     if (ctx.intent.pick.startsWith("r:")) return play(ctx, table, flow, { type: "resolveTask", task, side });
     if (ctx.intent.pick.startsWith("g:")) return play(ctx, table, flow, { type: "agreeTask", task, side });
     if (!ctx.intent.pick.startsWith("a:")) refuse("errors.staleAction");
-    return play(ctx, table, flow, { type: "achieve", actor, task, dice: 1, target: null });
+    // Buying dice is the turn's action: the GM's click on a hunter's turn acts for that hunter.
+    const buyer = await actingParticipant(ctx, table, state, undefined, { turnAction: true });
+    const counted = /^a:(\d{1,2}):(.+)$/s.exec(ctx.intent.pick);
+    return play(ctx, table, flow, {
+      type: "achieve",
+      actor: buyer,
+      task: counted ? counted[2]! : task,
+      dice: counted ? Number(counted[1]) : 1,
+      target: null,
+    });
   },
 );
 
@@ -90,7 +100,7 @@ export const challengeAchieve = onChallenge(
   "challenge.achieve",
   { mutates: true, ephemeral: false },
   async ({ ctx, table, flow, state }) => {
-    const actor = await actingParticipant(ctx, table, state, ctx.intent.character);
+    const actor = await actingParticipant(ctx, table, state, ctx.intent.character, { turnAction: true });
     if (state.status !== "aftermath") {
       return play(ctx, table, flow, {
         type: "achieve",
@@ -117,7 +127,7 @@ export const challengeAchieve = onChallenge(
       if (points > 0) contributions.push({ hunter, points });
       owed -= points;
     }
-    if (owed > 0) refuse("errors.bh.notEnoughAdvantage", { need, have: need - owed });
+    if (owed > 0) refuse("errors.bh.notEnoughAdvantageAfterWin", { need, have: need - owed });
     return play(ctx, table, flow, {
       type: "buyTaskDice",
       task: ctx.intent.task,

@@ -20,7 +20,7 @@ export const challengeTeam = onChallenge(
   async ({ ctx, table, flow, state }) => {
     requirePlaying(state);
     if (!severalHunters(state)) refuse("errors.bh.multiHunterOnly");
-    const actor = await actingParticipant(ctx, table, state, undefined);
+    const actor = await actingParticipant(ctx, table, state, undefined, { turnAction: true });
     if (state.pendingBonus)
       refuse("errors.bh.bonusPending", { name: nameIn(state, state.pendingBonus.actor) });
     if (state.turn !== actor) refuse("errors.bh.notYourTurn", { name: nameIn(state, state.turn) });

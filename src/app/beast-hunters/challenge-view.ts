@@ -163,7 +163,7 @@ export function challengePanel(lang: Lang, flowId: number, flow: ChallengeFlowSt
 type Row = ComponentView[];
 type Option = { label: string; value: string };
 
-/** Most dice a panel control buys at once (more by `/challenge strike dice`). */
+/** Most strike buttons in the panel's first row; more counts go into a select. */
 const PANEL_MAX_DICE = 3;
 /** Discord's limits: 25 options per select, 100 characters per value. */
 const MAX_OPTIONS = 25;
@@ -197,9 +197,9 @@ function standingOpponents(state: ChallengeState, actor: Participant): Participa
   return state.participants.filter((p) => p.side !== actor.side && p.status === "in");
 }
 
-/** Strikes the actor can afford against `target`: 4 AP per d6, at most three dice from the panel. */
+/** Every count of dice the actor can afford against `target` in one action: 4 AP per d6. */
 function affordableDice(state: ChallengeState, actor: Participant, target: Participant): number[] {
-  const most = Math.min(PANEL_MAX_DICE, Math.floor(advantageOf(state, actor.id, target.id) / 4));
+  const most = Math.min(MAX_OPTIONS, Math.floor(advantageOf(state, actor.id, target.id) / 4));
   return Array.from({ length: Math.max(0, most) }, (_, i) => i + 1);
 }
 
@@ -215,14 +215,33 @@ function strikeControls(
   targets: Participant[],
 ): { buttons: Row; select: Row | null } {
   if (targets.length === 1) {
-    const buttons = affordableDice(state, actor, targets[0]!).map((dice) =>
-      button(
-        t(lang, "bh.panel.strike", { dice, ap: dice * 4 }),
-        { type: "challenge.strike", flowId, dice },
-        "danger",
-      ),
-    );
-    return { buttons, select: null };
+    // One target: buttons for the first counts; more dice than that from a select, one action too.
+    const counts = affordableDice(state, actor, targets[0]!);
+    const buttons = counts
+      .slice(0, PANEL_MAX_DICE)
+      .map((dice) =>
+        button(
+          t(lang, "bh.panel.strike", { dice, ap: dice * 4 }),
+          { type: "challenge.strike", flowId, dice },
+          "danger",
+        ),
+      );
+    const more = counts.slice(PANEL_MAX_DICE).map((dice) => ({
+      label: t(lang, "bh.panel.strikeOption", { target: targets[0]!.name, dice, ap: dice * 4 }),
+      value: `x:${targets[0]!.id}:${dice}`,
+    }));
+    return {
+      buttons,
+      select:
+        more.length > 0
+          ? select(
+              { type: "challenge.menu", flowId, menu: "x" },
+              "pick",
+              t(lang, "bh.panel.strikePlaceholder"),
+              more,
+            )
+          : null,
+    };
   }
   const options = targets.flatMap((target) =>
     affordableDice(state, actor, target).map((dice) => ({
@@ -244,10 +263,19 @@ function strikeControls(
   };
 }
 
-/** Open tasks: accept a proposed difficulty; once agreed, buy a die or say your side is ready to roll. */
+/**
+ * Open tasks: accept a proposed difficulty; once agreed, buy dice — every count the one who acts
+ * can afford in one action, «2 кубика исхода» as one Achievement (`a:<dice>:<task>`) — or say
+ * your side is ready to roll.
+ */
 function taskRow(lang: Lang, flowId: number, state: ChallengeState): Row | null {
   const open = state.tasks.filter((task) => !task.result);
   if (open.length === 0) return null;
+  const actor = state.participants.find((p) => p.id === (state.pendingBonus?.actor ?? state.turn));
+  const ap = actor
+    ? Math.max(0, ...standingOpponents(state, actor).map((o) => advantageOf(state, actor.id, o.id)))
+    : 0;
+  const counts = Array.from({ length: Math.max(1, Math.min(10, Math.floor(ap / 4))) }, (_, i) => i + 1);
   return select(
     { type: "challenge.taskmenu", flowId },
     "pick",
@@ -255,7 +283,10 @@ function taskRow(lang: Lang, flowId: number, state: ChallengeState): Row | null 
     open.flatMap((task) =>
       taskAgreed(task)
         ? [
-            { label: t(lang, "bh.panel.achieveOption", { task: task.name }), value: `a:${task.name}` },
+            ...counts.map((dice) => ({
+              label: t(lang, "bh.panel.achieveOption", { task: task.name, dice, ap: dice * 4 }),
+              value: `a:${dice}:${task.name}`,
+            })),
             { label: t(lang, "bh.panel.resolveOption", { task: task.name }), value: `r:${task.name}` },
           ]
         : [
@@ -398,17 +429,32 @@ export function panelRows(lang: Lang, flowId: number, state: ChallengeState): Ro
         ]
       : menuSelect;
   // The GM's offer to the hunter whose turn it is (a maneuver without dice).
+  // With several obstacles standing each option names its target (the menu carries it).
+  const offerTargets = state.participants.filter((p) => p.side === "gm" && p.status === "in");
+  const offerPoints = [2, 4, 6, 8, 10, 12, 15, 20];
   const offerRow =
     actor.side === "hunters" && !state.pendingOffer
-      ? select(
-          { type: "challenge.offer", flowId },
-          "points",
-          t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
-          [2, 4, 6, 8, 10, 12, 15, 20].map((points) => ({
-            label: t(lang, "bh.panel.offerOption", { points }),
-            value: String(points),
-          })),
-        )
+      ? offerTargets.length > 1
+        ? select(
+            { type: "challenge.offer", flowId },
+            "pick",
+            t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
+            offerPoints.slice(0, Math.floor(25 / offerTargets.length)).flatMap((points) =>
+              offerTargets.map((target) => ({
+                label: t(lang, "bh.panel.offerOptionAgainst", { points, target: target.name }),
+                value: `${points}:${target.id}`,
+              })),
+            ),
+          )
+        : select(
+            { type: "challenge.offer", flowId },
+            "points",
+            t(lang, "bh.panel.offerPlaceholder", { name: actor.name }),
+            offerPoints.map((points) => ({
+              label: t(lang, "bh.panel.offerOption", { points }),
+              value: String(points),
+            })),
+          )
       : null;
   const tasks = taskRow(lang, flowId, state);
   // Three select rows fit between the buttons. A fourth (strikes against several obstacles on a

@@ -22,11 +22,12 @@ import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
 import type { ActionContext, ActionResult } from "../use-case.js";
 import type { MessageView } from "../views.js";
-import { settleAdventure } from "./adventure.js";
+import { adventureOf, settleAdventure } from "./adventure.js";
 import { eventLines, eventLogEntries } from "./challenge-events-view.js";
 import { challengePanel } from "./challenge-view.js";
 import { type ChallengeFlowState, challengeFlow } from "./flow-states.js";
-import { asReserve, recordReserve, requireReserve } from "./reserve.js";
+import { dropNegotiation, findNegotiation } from "./negotiation.js";
+import { asReserve, findReserve, recordReserve, requireReserve } from "./reserve.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
 import { type BhIntent, type BhUseCaseOptions, defineBhUseCase } from "./use-cases.js";
 
@@ -35,29 +36,48 @@ export type Flow = TypedFlow<ChallengeFlowState>;
 export async function loadFlow(ctx: ActionContext, table: GameTable, id: number | undefined): Promise<Flow> {
   if (id !== undefined) return requireFlow(ctx.tx, challengeFlow, table.id, id);
   const flow = await findOpenFlow(ctx.tx, challengeFlow, table.id);
-  if (!flow) refuse("errors.bh.noChallenge");
+  if (!flow) return refuseNoChallenge(ctx, table);
   return flow;
 }
 
 /**
+ * No challenge is open: the refusal names the step that works now — the hunters' reserve first,
+ * the next adventure after this one ended, the open negotiation's ways on, or opening one.
+ */
+export async function refuseNoChallenge(ctx: Pick<ActionContext, "tx">, table: GameTable): Promise<never> {
+  const pool = await findReserve(ctx.tx, table.id);
+  if (!pool) refuse("errors.bh.noReserve");
+  if (adventureOf(pool).ended) refuse("errors.bh.adventureOver");
+  const negotiation = await findNegotiation(ctx, table.id);
+  if (negotiation) refuse("errors.bh.inNegotiation", { phase: negotiation.state.phase });
+  refuse("errors.bh.noChallenge");
+}
+
+/**
  * The participant an actor acts as: the GM acts for the obstacle (or names it); players for
- * their own hunter in the challenge.
+ * their own hunter in the challenge. `turnAction`: the action takes the turn — then the GM's
+ * click on a hunter's turn, and the GM's fatal choice, act for that hunter (an absent player's;
+ * `play` says so and logs it), as naming the hunter with `character` does.
  */
 export async function actingParticipant(
   ctx: ActionContext,
   table: GameTable,
   state: ChallengeState,
   name: string | undefined,
+  options: { turnAction?: boolean } = {},
 ): Promise<string> {
   const gm = isGm(table, ctx.actor);
   const obstacles = state.participants.filter((p) => p.side === "gm");
   if (name) {
-    const obstacle = obstacles.find((p) => nameKey(p.name) === nameKey(name));
+    const named = participantByName(state, name);
+    const obstacle = named?.side === "gm" ? named : undefined;
     if (obstacle) {
       if (!gm) refuse("errors.gmOnly");
       return obstacle.id;
     }
   } else if (gm) {
+    const hunter = options.turnAction ? hunterDue(ctx, state) : null;
+    if (hunter) return hunter;
     return (
       obstacles.find((p) => p.id === state.turn) ??
       obstacles.find((p) => p.status === "in") ??
@@ -70,6 +90,17 @@ export async function actingParticipant(
   if (!state.participants.some((p) => p.id === id))
     refuse("errors.bh.notInChallenge", { name: character.name });
   return id;
+}
+
+/**
+ * The hunter the GM's turn action stands for: the one with a pending fatal choice, or — for a
+ * click on a panel — the hunter whose turn (or free action) it is. Null on an obstacle's turn.
+ */
+function hunterDue(ctx: ActionContext, state: ChallengeState): string | null {
+  if (state.status === "fatalChoice") return state.pendingFatal;
+  if (ctx.invocation.sourceMessageId === undefined || state.status !== "active") return null;
+  const due = state.pendingBonus?.actor ?? state.turn;
+  return state.participants.some((p) => p.id === due && p.side === "hunters") ? due : null;
 }
 
 /** The GM acted for a player's hunter: a public line and a log entry naming who did it. */
@@ -91,9 +122,21 @@ async function gmActedFor(
   return [t(ctx.publicLang, "bh.gmActsFor", { name: hunter.name })];
 }
 
+/**
+ * The participant a typed name means: the exact name, else the one participant whose name it
+ * begins ("Bandits" for "Bandits on the ford"); a prefix of several is ambiguous.
+ */
+export function participantByName(state: ChallengeState, name: string) {
+  const key = nameKey(name);
+  const exact = state.participants.find((p) => nameKey(p.name) === key);
+  if (exact) return exact;
+  const starting = state.participants.filter((p) => nameKey(p.name).startsWith(key));
+  return starting.length === 1 ? starting[0]! : null;
+}
+
 export function participantId(state: ChallengeState, name: string | undefined): string | null {
   if (!name) return null;
-  const found = state.participants.find((p) => nameKey(p.name) === nameKey(name));
+  const found = participantByName(state, name);
   if (!found) refuse("errors.bh.unknownTarget", { name: name.slice(0, 64) });
   return found.id;
 }
@@ -360,7 +403,9 @@ export function action<T extends ActionIntentType>(
       table,
       state,
       intent,
-      actor: () => actingParticipant(ctx, table, state, intent.character),
+      // Giving up is never a click's default: the GM names the hunter who gives up.
+      actor: () =>
+        actingParticipant(ctx, table, state, intent.character, { turnAction: type !== "challenge.giveup" }),
     });
     return play(ctx, table, flow, built);
   });
@@ -376,7 +421,7 @@ export function sideOf(state: ChallengeState, id: string) {
   return state.participants.find((p) => p.id === id)!.side;
 }
 
-export const challengeEnd = onChallenge(
+const endChallenge = onChallenge(
   "challenge.end",
   { access: "gm", mutates: true, ephemeral: false },
   async ({ ctx, table, flow, state }) => {
@@ -385,6 +430,24 @@ export const challengeEnd = onChallenge(
       return play(ctx, table, flow, { type: "concede" });
     }
     return play(ctx, table, flow, { type: "close" });
+  },
+);
+
+/**
+ * `/challenge end` (the GM): closes or concedes the challenge; during a negotiation (no challenge
+ * yet) it drops the negotiation, free — conceding it is `/reserve concede`.
+ */
+export const challengeEnd = defineBhUseCase(
+  "challenge.end",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const negotiation =
+      ctx.intent.flowId === undefined && !(await findOpenFlow(ctx.tx, challengeFlow, table.id))
+        ? await findNegotiation(ctx, table.id)
+        : null;
+    if (!negotiation) return endChallenge.run(ctx);
+    if (ctx.intent.concede) refuse("errors.bh.concedeNegotiationWith", { phase: negotiation.state.phase });
+    return dropNegotiation(ctx, table, negotiation);
   },
 );
 

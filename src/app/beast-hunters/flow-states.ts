@@ -102,6 +102,7 @@ const challengeState: z.ZodType<ChallengeState> = z.object({
   advantage: z.record(z.string(), byId),
   turn: z.string(),
   lastActed: z.object({ hunters: z.string().nullable(), gm: z.string().nullable() }),
+  round: z.object({ number: z.number().int(), acted: z.array(z.string()) }).optional(),
   status: z.enum(["active", "fatalChoice", "aftermath", "closed"]),
   pendingOffer: pendingOffer.nullable(),
   pendingBonus: z.object({ actor: z.string(), target: z.string(), gained: z.number() }).nullable(),
@@ -194,28 +195,29 @@ export const challengeFlow = defineFlowKind<ChallengeFlowState>({
   upgrades: { 1: challengeV1toV2 },
 });
 
+const negotiationHunter = z.object({
+  id: z.string(),
+  name: z.string(),
+  traits: z.array(z.object({ name: z.string(), sphere, value: z.number() })),
+});
+
 const negotiationState: z.ZodType<NegotiationState> = z.object({
   version: z.literal(1),
   name: z.string().nullable(),
   sphere,
   phase,
   climax: z.boolean(),
-  hunters: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      traits: z.array(z.object({ name: z.string(), sphere, value: z.number() })),
-    }),
-  ),
+  hunters: z.array(negotiationHunter),
   pre: z.array(z.object({ by: z.string(), trait: z.string(), as: role, phase })),
   ended: z
     .object({
-      how: z.enum(["concession", "dice", "abandoned"]),
+      how: z.enum(["concession", "dice", "abandoned", "givenUp", "dropped"]),
       phase,
       challengeFlowId: z.number().int().nullable(),
     })
     .nullable(),
   draft: z.record(z.string(), z.string()),
+  gaveUp: z.array(negotiationHunter).optional(),
 });
 
 /**

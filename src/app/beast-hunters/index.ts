@@ -36,6 +36,9 @@ import { challengeHelp, challengePass, challengeSwitch, challengeTeam } from "./
 import { challengeFlow, negotiationFlow } from "./flow-states.js";
 import {
   challengeNegotiate,
+  negotiationConcedeMenu,
+  negotiationDrop,
+  negotiationGiveUp,
   negotiationPhase,
   negotiationPreactivate,
   negotiationPreMenu,
@@ -78,6 +81,9 @@ export const useCases: UseCase<any>[] = [
   negotiationPreMenu,
   negotiationPreactivate,
   negotiationForm,
+  negotiationGiveUp,
+  negotiationDrop,
+  negotiationConcedeMenu,
   challengeStart,
   challengeObstacle,
   challengeObstacleForm,

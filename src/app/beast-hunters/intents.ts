@@ -43,7 +43,8 @@ export const bhIntents = defineIntents({
   "reserve.spend": { amount: z.number().int().min(1).max(10_000), reason: z.string().min(1).max(200) },
   "reserve.concede": {
     phase,
-    rating: z.number().int().min(1).max(10_000).optional(),
+    // A number from the command, a string from the negotiation panel's concession menu.
+    rating: z.coerce.number().int().min(1).max(10_000).optional(),
     /** The hunters in the negotiation (names, comma-separated); all still playing by default. */
     hunters: z.string().max(300).optional(),
     /** From the negotiation panel's button: that negotiation (an open one is used anyway). */
@@ -66,6 +67,12 @@ export const bhIntents = defineIntents({
     trait: z.string().min(1).max(100).optional(),
   },
   "negotiation.form": { flowId: panelFlowId },
+  /** The panel's concede button: the GM's private menu of ratings and what each costs. */
+  "negotiation.concedemenu": { flowId: panelFlowId },
+  /** A hunter gives up (free); the GM names an absent player's hunter. */
+  "negotiation.giveup": { flowId, character },
+  /** The GM drops a negotiation opened by mistake (free). */
+  "negotiation.drop": { flowId },
 
   // A challenge's start and its obstacles.
   "challenge.start": {
@@ -107,8 +114,10 @@ export const bhIntents = defineIntents({
   "challenge.maneuver": { flowId, target: optionalName, character },
   "challenge.offer": {
     flowId,
-    // A number from the command, a string from the panel's offer menu.
-    points: z.coerce.number().int().min(1).max(100),
+    // A number from the command, a string from the panel's offer menu (one target).
+    points: z.coerce.number().int().min(1).max(100).optional(),
+    /** The panel's offer menu with several targets: `<points>:<target id>`. */
+    pick: z.string().min(3).max(120).optional(),
     target: optionalName,
     neutralize: optionalName,
     restore: optionalName,

@@ -25,7 +25,10 @@ export function nameOf(state: NegotiationState, id: string): string {
 export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationState): MessageView {
   const lines = [
     t(lang, "bh.negotiation.phaseLine", { phase: state.phase, sphere: state.sphere }),
-    t(lang, "bh.negotiation.hunters", { names: state.hunters.map((h) => h.name).join(", ") }),
+    t(lang, "bh.negotiation.hunters", { names: state.hunters.map((h) => h.name).join(", ") || "—" }),
+    ...((state.gaveUp ?? []).length > 0
+      ? [t(lang, "bh.negotiation.gaveUpList", { names: (state.gaveUp ?? []).map((h) => h.name).join(", ") })]
+      : []),
     t(lang, "bh.negotiation.choices", { phase: state.phase, multiplier: phaseMultiplier(state.phase) }),
     t(lang, "bh.negotiation.mayPre", { phase: state.phase }),
     "",
@@ -56,7 +59,7 @@ export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationS
       {
         kind: "button",
         label: t(lang, "bh.negotiation.concede", { phase: state.phase }),
-        intent: { type: "reserve.concede", phase: state.phase, negotiation: flowId },
+        intent: { type: "negotiation.concedemenu", flowId },
         style: "success",
       },
       {
@@ -66,7 +69,20 @@ export function negotiationPanel(lang: Lang, flowId: number, state: NegotiationS
         style: "danger",
       },
     );
-    rows.push(row);
+    rows.push(row, [
+      {
+        kind: "button",
+        label: t(lang, "bh.negotiation.giveUpButton"),
+        intent: { type: "negotiation.giveup", flowId },
+        style: "secondary",
+      },
+      {
+        kind: "button",
+        label: t(lang, "bh.negotiation.dropButton"),
+        intent: { type: "negotiation.drop", flowId },
+        style: "secondary",
+      },
+    ]);
   }
   return {
     embeds: [

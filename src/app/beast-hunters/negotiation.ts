@@ -7,8 +7,10 @@
 import type { GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import {
+  CONCESSION_FACTOR,
   endNegotiation,
   GM_SIDE,
+  giveUpNegotiation,
   markPreActivated,
   type NegotiationEnd,
   type NegotiationState,
@@ -16,6 +18,7 @@ import {
   nextPhase,
   type Phase,
   preActivate,
+  sameName,
   type TraitRole,
 } from "../../rules/beast-hunters/index.js";
 import { refuse } from "../../rules/errors.js";
@@ -34,7 +37,7 @@ import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
 import type { ModalView } from "../views.js";
-import { adventureOf } from "./adventure.js";
+import { adventureOf, endIfNobodyPlaying } from "./adventure.js";
 import { negotiationFlow } from "./flow-states.js";
 import { nameOf, negotiationPanel } from "./negotiation-view.js";
 import { negotiatingHunters, refuseIfChallengeOpen, requireReserve } from "./reserve.js";
@@ -53,7 +56,12 @@ export async function findNegotiation(
 async function loadNegotiation(ctx: ActionContext, table: GameTable, id: number | undefined) {
   if (id !== undefined) return requireFlow(ctx.tx, negotiationFlow, table.id, id);
   const flow = await findNegotiation(ctx, table.id);
-  if (!flow) refuse("errors.bh.noNegotiation");
+  if (!flow) {
+    const pool = await requireReserve(ctx.tx, table.id);
+    if (adventureOf(pool).ended) refuse("errors.bh.adventureOver");
+    await refuseIfChallengeOpen(ctx, table);
+    refuse("errors.bh.noNegotiation");
+  }
   return flow;
 }
 
@@ -98,6 +106,8 @@ export const challengeNegotiate = defineBhUseCase(
       return movePhase(ctx, table, { ...open, state }, ctx.intent.phase);
     }
     if (open) return movePhase(ctx, table, open, ctx.intent.phase);
+    const over = await endIfNobodyPlaying(ctx, table);
+    if (over) return { reply: over };
     if (!ctx.intent.sphere) refuse("errors.bh.negotiationNeedsSphere");
     const flow = await openNegotiation(ctx, table, {
       sphere: ctx.intent.sphere,
@@ -212,14 +222,20 @@ export const negotiationPreMenu = defineBhUseCase(
       return { modal };
     }
     if (state.phase === 1) refuse("errors.bh.preActivationNotAllowed", { phase: 1 });
+    // One trait per hunter in a negotiation, each once per adventure: offer only what is still allowed.
+    if (state.pre.some((p) => p.by === hunter.id))
+      refuse("errors.bh.tooManyPreActivations", { name: hunter.name, max: 1 });
     const fresh = await characterById(ctx.tx, Number(hunter.id));
-    const traits = fresh ? hunterSheet(fresh).traits : hunter.traits;
+    const sheet = fresh ? hunterSheet(fresh) : null;
+    const used = sheet?.preActivated ?? [];
+    const traits = (sheet?.traits ?? hunter.traits).filter((tr) => !used.some((u) => sameName(u, tr.name)));
     const options = traits.flatMap((tr) =>
       (["attack", "defence"] as const).map((as) => ({
         label: t(ctx.userLang, "bh.negotiation.preOption", { trait: tr.name, role: as, value: tr.value }),
         value: `${as}:${tr.name}`,
       })),
     );
+    if (options.length === 0 && used.length > 0) refuse("errors.bh.allPreActivated", { name: hunter.name });
     if (options.length === 0) refuse("errors.bh.noTraitsToPre", { name: hunter.name });
     return {
       reply: {
@@ -345,13 +361,151 @@ export async function closeNegotiation(
 ): Promise<Effect> {
   const state = endNegotiation(flow.state, how, challengeFlowId);
   await saveFlowState(ctx.tx, negotiationFlow, flow.id, state, true);
-  await appendLog(ctx, table.id, {
-    action: "negotiation.ended",
-    summary: { key: "bh.log.negotiationEnded", params: { how, phase: state.phase } },
-    after: state.ended,
-  });
+  await logNegotiationEnd(ctx, table, state);
   return panelEdit(flow, negotiationPanel(ctx.publicLang, flow.id, state));
 }
+
+/**
+ * A hunter gives up the negotiation (free: "если охотник сдаётся, то ведущий ничего не тратит"):
+ * they leave it; the last one to give up ends it. The GM names an absent player's hunter.
+ */
+export async function giveUpInNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: NegotiationFlow,
+  name: string | undefined,
+): Promise<ActionResult> {
+  const gm = isGm(table, ctx.actor);
+  if (gm && !name) {
+    // The GM has no hunter to give up with: dropping the negotiation is the GM's way out.
+    refuse("errors.bh.gmGivesUpNegotiation");
+  }
+  const character = await actingCharacter(ctx, name, { gmMayActForPlayers: gm });
+  const id = String(character.id);
+  if (!flow.state.hunters.some((h) => h.id === id))
+    refuse("errors.bh.notInNegotiation", { name: character.name });
+  const state = giveUpNegotiation(flow.state, id);
+  const actedFor = gm && character.ownerUserId !== ctx.actor.userId;
+  if (actedFor)
+    await appendLog(ctx, table.id, {
+      action: "challenge.gmActedFor",
+      characterId: character.id,
+      summary: { key: "bh.log.gmActedFor", params: { name: character.name, action: "giveUp" } },
+    });
+  await appendLog(ctx, table.id, {
+    action: "negotiation.gaveUp",
+    characterId: character.id,
+    summary: { key: "bh.log.negotiationGaveUp", params: { name: character.name } },
+    before: { hunters: flow.state.hunters.map((h) => h.name) },
+    after: { hunters: state.hunters.map((h) => h.name) },
+  });
+  if (state.ended) await logNegotiationEnd(ctx, table, state);
+  await saveFlowState(ctx.tx, negotiationFlow, flow.id, state, state.ended !== null);
+  return answerNegotiation(ctx, flow, state, [
+    ...(actedFor ? [t(ctx.publicLang, "bh.gmActsFor", { name: character.name })] : []),
+    t(ctx.publicLang, state.ended ? "bh.negotiation.gaveUpLast" : "bh.negotiation.gaveUp", {
+      name: character.name,
+    }),
+  ]);
+}
+
+/** The GM drops the negotiation (opened by mistake): nothing is spent, nobody earns anything; logged. */
+export async function dropNegotiation(
+  ctx: ActionContext,
+  table: GameTable,
+  flow: NegotiationFlow,
+): Promise<ActionResult> {
+  if (!isGm(table, ctx.actor)) refuse("errors.gmOnly");
+  const state = endNegotiation(flow.state, "dropped");
+  await logNegotiationEnd(ctx, table, state);
+  await saveFlowState(ctx.tx, negotiationFlow, flow.id, state, true);
+  return answerNegotiation(ctx, flow, state, [t(ctx.publicLang, "bh.negotiation.dropped")]);
+}
+
+async function logNegotiationEnd(ctx: ActionContext, table: GameTable, state: NegotiationState) {
+  await appendLog(ctx, table.id, {
+    action: "negotiation.ended",
+    summary: {
+      key: "bh.log.negotiationEnded",
+      params: { how: state.ended?.how ?? "dropped", phase: state.phase },
+    },
+    after: state.ended,
+  });
+}
+
+/**
+ * The panel's concede button (the GM): a private menu of the ratings the GM may concede at, the
+ * ceiling first, each with what it costs from the reserve now; the pick is the one confirmation.
+ */
+export const negotiationConcedeMenu = defineBhUseCase(
+  "negotiation.concedemenu",
+  { access: "gm", mutates: false, ephemeral: true },
+  async (ctx, table) => {
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    if (flow.state.ended) refuse("errors.bh.negotiationOver");
+    const pool = await requireReserve(ctx.tx, table.id);
+    const left = pool.total - pool.spent;
+    const ratings = Array.from({ length: Math.min(pool.ceiling, 25) }, (_, i) => pool.ceiling - i);
+    const phase = flow.state.phase;
+    return {
+      reply: {
+        ephemeral: true,
+        embeds: [
+          {
+            description: t(ctx.userLang, "bh.negotiation.concedeIntro", {
+              phase,
+              ceiling: pool.ceiling,
+              cost: CONCESSION_FACTOR * pool.ceiling,
+              left,
+              names: flow.state.hunters.map((h) => h.name).join(", "),
+            }),
+            tone: "warning",
+          },
+        ],
+        rows: [
+          [
+            {
+              kind: "select",
+              intent: { type: "reserve.concede", phase, negotiation: flow.id },
+              field: "rating",
+              placeholder: t(ctx.userLang, "bh.negotiation.concedePlaceholder"),
+              options: ratings.map((rating) => ({
+                label: t(ctx.userLang, "bh.negotiation.concedeOption", {
+                  rating,
+                  cost: CONCESSION_FACTOR * rating,
+                  left,
+                  after: Math.max(0, left - CONCESSION_FACTOR * rating),
+                  vp: phase,
+                }),
+                value: String(rating),
+              })),
+            },
+          ],
+        ],
+      },
+    };
+  },
+);
+
+/** The panel's "Give up" button: the clicker's hunter leaves the negotiation. */
+export const negotiationGiveUp = defineBhUseCase(
+  "negotiation.giveup",
+  { mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    return giveUpInNegotiation(ctx, table, flow, ctx.intent.character);
+  },
+);
+
+/** The panel's "Drop" button (the GM). */
+export const negotiationDrop = defineBhUseCase(
+  "negotiation.drop",
+  { access: "gm", mutates: true, ephemeral: false },
+  async (ctx, table) => {
+    const flow = await loadNegotiation(ctx, table, ctx.intent.flowId);
+    return dropNegotiation(ctx, table, flow);
+  },
+);
 
 /** The negotiation's phase must be the one the GM names (a concession or dice at the end of it). */
 export function requireNegotiationPhase(flow: NegotiationFlow, phase: number): void {

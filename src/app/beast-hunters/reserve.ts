@@ -22,7 +22,7 @@ import { appendLog, type LogSummary } from "../log.js";
 import { cleanText, nameKey } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
-import { adventureOf, finishAdventure, saveAdventure } from "./adventure.js";
+import { adventureOf, endIfNobodyPlaying, finishAdventure, saveAdventure } from "./adventure.js";
 import { challengeFlow } from "./flow-states.js";
 import { closeNegotiation, findNegotiation, requireNegotiationPhase } from "./negotiation.js";
 import { hunterSheet, saveHunterSheet } from "./sheets.js";
@@ -355,8 +355,12 @@ export const reserveConcede = defineBhUseCase(
     await refuseIfChallengeOpen(ctx, table);
     const adventure = adventureOf(pool);
     if (adventure.ended) refuse("errors.bh.adventureOver");
-    // An open negotiation ends here: its phase, its hunters, and "concession" recorded.
     const negotiation = await findNegotiation(ctx, table.id);
+    if (!negotiation) {
+      const over = await endIfNobodyPlaying(ctx, table);
+      if (over) return { reply: over };
+    }
+    // An open negotiation ends here: its phase, its hunters, and "concession" recorded.
     if (ctx.intent.negotiation !== undefined && negotiation?.id !== ctx.intent.negotiation)
       refuse("errors.bh.negotiationOver");
     if (negotiation) requireNegotiationPhase(negotiation, ctx.intent.phase);
@@ -397,9 +401,18 @@ export const reserveConcede = defineBhUseCase(
         after: concession.change.after,
         vp: concession.vp,
       }),
+      ...(concession.change.before - concession.change.after < concession.cost
+        ? [
+            t(ctx.publicLang, "bh.concessionCapped", {
+              cost: concession.cost,
+              spent: concession.change.before - concession.change.after,
+            }),
+          ]
+        : []),
       t(ctx.publicLang, "bh.reserve.vpTo", {
         names: hunters.map((h) => h.name).join(", "),
         vp: concession.vp,
+        count: hunters.length,
       }),
     ];
     const closed = negotiation

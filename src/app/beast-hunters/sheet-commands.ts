@@ -12,7 +12,7 @@ import {
   spendVictoryPoints,
   validateSheet,
 } from "../../rules/beast-hunters/index.js";
-import { refuse } from "../../rules/errors.js";
+import { DomainError, refuse } from "../../rules/errors.js";
 import { saveCharacterSheet, setVictoryPointsIfUnchanged } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
 import { actingCharacter } from "../access.js";
@@ -20,7 +20,7 @@ import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText } from "../names.js";
 import type { ActionContext, ActionResult } from "../use-case.js";
-import { challengeFlow } from "./flow-states.js";
+import { challengeFlow, negotiationFlow } from "./flow-states.js";
 import { creationCheckText, hunterSheet, hunterSheetFields } from "./sheets.js";
 import { defineBhUseCase } from "./use-cases.js";
 
@@ -196,21 +196,45 @@ export const initiativeSet = defineBhUseCase(
   },
 );
 
-export const boxesSet = defineBhUseCase("character.boxes", { mutates: true, ephemeral: false }, (ctx) => {
-  const given = (["physical", "social", "mental"] as const).filter((s) => ctx.intent[s] !== undefined);
-  if (given.length === 0) refuse("errors.bh.nothingToChange");
-  const parsed = given.map((s) => [s, parseBoxes(ctx.intent[s]!)] as const);
-  return editSheet(ctx, (sheet) => {
-    for (const [sphere, boxes] of parsed) {
-      sheet.boxes[sphere] = boxes;
-      // Filled boxes stay filled, but never more than the new count.
-      for (const stage of Object.keys(boxes) as (keyof typeof boxes)[]) {
-        sheet.damage[sphere][stage] = Math.min(sheet.damage[sphere][stage], boxes[stage]);
+export const boxesSet = defineBhUseCase(
+  "character.boxes",
+  { mutates: true, ephemeral: false },
+  async (ctx) => {
+    const given = (["physical", "social", "mental"] as const).filter((s) => ctx.intent[s] !== undefined);
+    if (given.length === 0) refuse("errors.bh.nothingToChange");
+    // Each sphere on its own: a typo in one keeps the others, and the refusal names the sphere.
+    const parsed: (readonly [(typeof given)[number], ReturnType<typeof parseBoxes>])[] = [];
+    const bad: { sphere: (typeof given)[number]; fragment: string }[] = [];
+    for (const sphere of given) {
+      try {
+        parsed.push([sphere, parseBoxes(ctx.intent[sphere]!)] as const);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        bad.push({ sphere, fragment: ctx.intent[sphere]!.slice(0, 30) });
       }
     }
-    return sheet;
-  });
-});
+    if (parsed.length === 0) refuse("errors.bh.badBoxesIn", bad[0]!);
+    const result = await editSheet(ctx, (sheet) => {
+      for (const [sphere, boxes] of parsed) {
+        sheet.boxes[sphere] = boxes;
+        // Filled boxes stay filled, but never more than the new count.
+        for (const stage of Object.keys(boxes) as (keyof typeof boxes)[]) {
+          sheet.damage[sphere][stage] = Math.min(sheet.damage[sphere][stage], boxes[stage]);
+        }
+      }
+      return sheet;
+    });
+    if (bad.length === 0 || !result.reply) return result;
+    const notes = bad.map((b) => t(ctx.userLang, "errors.bh.badBoxesIn", b));
+    return {
+      ...result,
+      reply: {
+        ...result.reply,
+        embeds: [...(result.reply.embeds ?? []), { description: notes.join("\n"), tone: "warning" }],
+      },
+    };
+  },
+);
 
 async function changeVictoryPoints(
   ctx: ActionContext<
@@ -221,7 +245,13 @@ async function changeVictoryPoints(
 ): Promise<ActionResult> {
   const table = ctx.table;
   const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
-  if (direction === "spend") await refuseIfInChallenge(ctx, table.id, character);
+  if (direction === "spend") {
+    await refuseIfInChallenge(ctx, table.id, character);
+    // «…в любой момент между испытаниями … но до переговоров перед испытанием».
+    const talks = await findOpenFlow(ctx.tx, negotiationFlow, table.id);
+    if (talks?.state.hunters.some((h) => h.id === String(character.id)))
+      refuse("errors.bh.vpSpendNotNow", { name: character.name });
+  }
   const reason = cleanText(ctx.intent.reason, 200);
   const change =
     direction === "add"

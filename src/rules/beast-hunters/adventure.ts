@@ -10,13 +10,16 @@
  * - An empty reserve ends the adventure (after the challenge it paid for); the hunters still
  *   playing have won it. The climax (the adventure's last challenge) ends it when it closes:
  *   won if the hunters won the climax, else lost.
+ * - When no hunter is still playing (each has lost it or left the table), the adventure ends by
+ *   itself, lost: nobody is left to play its challenges.
  */
 import type { Sphere } from "./types.js";
 
 export const STANDINGS = ["playing", "lost", "won", "retired", "dead"] as const;
 export type Standing = (typeof STANDINGS)[number];
 
-export type AdventureEnd = "sacrifice" | "reserve" | "climax";
+/** `nobodyPlaying`: every hunter who was playing has lost the adventure (or left the table). */
+export type AdventureEnd = "sacrifice" | "reserve" | "climax" | "nobodyPlaying";
 
 export interface Adventure {
   /** Character id → standing; a hunter not listed is playing. */
@@ -85,6 +88,23 @@ export function endAdventure(
   if (next.ended) return next;
   next.ended = { reason, won: huntersWon, at: at.toISOString() };
   return next;
+}
+
+/**
+ * Whether the adventure has run out of hunters: it has begun (something was spent, played or
+ * lost) and none of `hunters` (the table's active hunters) is still playing it.
+ */
+export function nobodyPlaying(
+  adventure: Adventure,
+  hunters: readonly string[],
+  reserveSpent: number,
+): boolean {
+  if (adventure.ended) return false;
+  const begun =
+    reserveSpent > 0 ||
+    adventure.challenges + adventure.concessions > 0 ||
+    Object.keys(adventure.hunters).length > 0;
+  return begun && !hunters.some((id) => stillPlaying(adventure, id));
 }
 
 /** A hunter's standing, with those still playing at the end counted as won or lost. */

@@ -194,6 +194,7 @@ export function startChallenge(setup: ChallengeSetup): ChallengeStart {
     advantage: {},
     turn: participants[0]!.id,
     lastActed: { hunters: null, gm: null },
+    round: { number: 1, acted: [] },
     status: "active",
     pendingOffer: null,
     pendingBonus: null,

@@ -129,6 +129,11 @@ export interface ChallengeState {
   /** Whose action it is. */
   turn: string;
   lastActed: Record<Side, string | null>;
+  /**
+   * The round ([decision] docs/rules/beast-hunters.md §2.5): its number (from 1) and who has had
+   * their turn in it. Absent in a challenge saved before rounds: round 1, nobody yet.
+   */
+  round?: { number: number; acted: string[] };
   status: ChallengeStatus;
   pendingOffer: PendingOffer | null;
   /** 12+ AP gained: this actor may Strike or Achieve once more before the turn ends. */

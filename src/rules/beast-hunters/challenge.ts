@@ -5,8 +5,11 @@
  *
  * Decisions where the rules are silent (documented for the table, see the report):
  * - Turn order: participants sorted by the sphere's initiative (a tie between the sides goes
- *   to `tieGoesTo`, the hunters' choice, default hunters first). Sides alternate one action
- *   each; within a side its members take turns in initiative order, skipping those who are out.
+ *   to `tieGoesTo`, the hunters' choice, default hunters first). Play goes in rounds: in each
+ *   round every participant still standing has one turn — each hunter once, each obstacle once.
+ *   Within a round the sides alternate while both have someone still to act (each side's members
+ *   in initiative order); then the rest of the side that has more act in turn. One hunter against
+ *   one obstacle is the seed's plain alternation.
  * - With several hunters, a won challenge's rating in VP is shared by the hunters still standing,
  *   the remainder to the one who dealt the defeating strike (`splitChallengeVp`).
  * - A task's difficulty counts once both sides accepted it (proposing it accepts it for the
@@ -485,10 +488,16 @@ const HANDLERS: { [T in ChallengeAction["type"]]: Handler<T> } = {
     if (state.pendingBonus?.actor === hunter.id) state.pendingBonus = null;
     checkEnd(state, events, "giveUp");
     if (state.status === "active" && state.turn === hunter.id) {
-      // The hunters' side keeps its action: the next hunter standing takes it.
-      const next = nextOnSide(state, "hunters", hunter.id)!;
-      events.push({ type: "turnPassed", from: hunter.id, to: next.id });
-      state.turn = next.id;
+      // The hunters' side keeps its action: the next hunter still to act this round takes it.
+      const round = roundOf(state);
+      const next =
+        state.participants.find(
+          (p) => p.side === "hunters" && p.status === "in" && !round.acted.includes(p.id),
+        ) ?? null;
+      if (next) {
+        events.push({ type: "turnPassed", from: hunter.id, to: next.id });
+        state.turn = next.id;
+      } else endTurn(state, events);
     }
   },
 
@@ -889,28 +898,41 @@ function closeIfDone(state: ChallengeState): void {
   if (state.status === "aftermath" && state.tasks.every((t) => t.result)) state.status = "closed";
 }
 
-/** Passes the turn to the other side's next participant still standing. */
+/** The round in play (a challenge saved before rounds is in round 1, nobody has acted yet). */
+function roundOf(state: ChallengeState): { number: number; acted: string[] } {
+  state.round ??= { number: 1, acted: [] };
+  return state.round;
+}
+
+/**
+ * The actor's turn is over: the next is whoever the round says ([decision]
+ * docs/rules/beast-hunters.md §2.5) — the other side's first member standing who has not acted
+ * this round, else their own side's; when everyone standing has acted, a new round begins with
+ * the first standing in initiative order.
+ */
 function endTurn(state: ChallengeState, events: ChallengeEvent[]): void {
   const actor = participant(state, state.turn);
   state.lastActed[actor.side] = actor.id;
   state.pendingOffer = null;
   state.pendingBonus = null;
-  const other: Side = actor.side === "hunters" ? "gm" : "hunters";
-  const next =
-    nextOnSide(state, other, state.lastActed[other]) ?? nextOnSide(state, actor.side, actor.id) ?? actor;
+  const round = roundOf(state);
+  if (!round.acted.includes(actor.id)) round.acted.push(actor.id);
+  const next = nextInRound(state, actor.side) ?? startRound(state) ?? actor;
   state.turn = next.id;
   events.push({ type: "turnPassed", from: actor.id, to: next.id });
 }
 
-/** The side's next standing member after `after` in turn order (from the top when null). */
-function nextOnSide(state: ChallengeState, side: Side, after: string | null): Participant | null {
-  const members = state.participants.filter((p) => p.side === side);
-  const start = after === null ? 0 : members.findIndex((p) => p.id === after) + 1;
-  for (let i = 0; i < members.length; i++) {
-    const candidate = members[(start + i) % members.length]!;
-    if (candidate.status === "in") return candidate;
-  }
-  return null;
+/** Who acts next in this round after someone of `side`: the other side first, while it has anyone left. */
+function nextInRound(state: ChallengeState, side: Side): Participant | null {
+  const acted = roundOf(state).acted;
+  const left = state.participants.filter((p) => p.status === "in" && !acted.includes(p.id));
+  return left.find((p) => p.side !== side) ?? left[0] ?? null;
+}
+
+function startRound(state: ChallengeState): Participant | null {
+  const round = roundOf(state);
+  state.round = { number: round.number + 1, acted: [] };
+  return state.participants.find((p) => p.status === "in") ?? null;
 }
 
 /** Rolls a task: the GM difficulty + own dice, the hunters their dice; ties go to the hunters. */

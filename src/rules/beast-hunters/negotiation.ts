@@ -31,8 +31,11 @@ export interface NegotiatedPreActivation {
   phase: Phase;
 }
 
-/** `abandoned`: a new adventure began before the GM conceded or went to dice. */
-export type NegotiationEnd = "concession" | "dice" | "abandoned";
+/**
+ * `abandoned`: a new adventure began before the GM conceded or went to dice; `givenUp`: every
+ * hunter in it gave up (nothing is spent); `dropped`: the GM dropped it (opened by mistake; free).
+ */
+export type NegotiationEnd = "concession" | "dice" | "abandoned" | "givenUp" | "dropped";
 
 export interface NegotiationState {
   version: 1;
@@ -45,6 +48,8 @@ export interface NegotiationState {
   ended: { how: NegotiationEnd; phase: Phase; challengeFlowId: number | null } | null;
   /** What the GM typed in the challenge form, kept when a field was refused (field → text). */
   draft: Record<string, string>;
+  /** Hunters who gave up in this negotiation (no longer in `hunters`). */
+  gaveUp?: NegotiationHunter[];
 }
 
 export function newNegotiation(input: {
@@ -117,6 +122,24 @@ export function preActivate(
     refuse("errors.bh.alreadyPreActivated", { trait: trait.name });
   const added: NegotiatedPreActivation = { by: hunter.id, trait: trait.name, as: pre.as, phase: state.phase };
   return { state: { ...state, pre: [...state.pre, added] }, added };
+}
+
+/**
+ * A hunter gives up ("Если охотник не заинтересован, он может в любой момент сдаться"): they leave
+ * the negotiation and its pre-activation with them; when nobody is left it ends, and "если
+ * охотник сдаётся, то ведущий ничего не тратит".
+ */
+export function giveUpNegotiation(state: NegotiationState, hunterId: string): NegotiationState {
+  requireOpen(state);
+  const hunter = state.hunters.find((h) => h.id === hunterId);
+  if (!hunter) refuse("errors.bh.notInNegotiation", { name: hunterId });
+  const next: NegotiationState = {
+    ...state,
+    hunters: state.hunters.filter((h) => h.id !== hunterId),
+    pre: state.pre.filter((p) => p.by !== hunterId),
+    gaveUp: [...(state.gaveUp ?? []), hunter],
+  };
+  return next.hunters.length > 0 ? next : endNegotiation(next, "givenUp");
 }
 
 /** The negotiation ends: the GM conceded in this phase, or went to dice (the challenge it became). */

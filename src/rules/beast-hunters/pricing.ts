@@ -58,7 +58,14 @@ export const CONCESSION_FACTOR = 2;
 
 function checkBoughtValue(name: string, value: number): void {
   if (!Number.isInteger(value) || value <= 0) refuse("errors.bh.valueNotPositive", { name, value });
-  if (value % POINTS_PER_PRICE !== 0) refuse("errors.bh.oddValue", { name, value });
+}
+
+/**
+ * [decision] docs/rules/beast-hunters.md §2.4: 1 point per +2, an odd value rounded up — the seed's
+ * own bandit has «Трус +1», which costs 1 like a +2.
+ */
+function valuePrice(value: number): number {
+  return Math.ceil(value / POINTS_PER_PRICE);
 }
 
 function checkUniqueNames(names: string[]): void {
@@ -81,7 +88,7 @@ export function priceObstacle(spec: ObstacleSpec, options: { climax?: boolean } 
       item: "trait",
       name: trait.name,
       value: trait.value,
-      price: trait.value / POINTS_PER_PRICE,
+      price: valuePrice(trait.value),
     });
   }
 
@@ -93,7 +100,7 @@ export function priceObstacle(spec: ObstacleSpec, options: { climax?: boolean } 
       name: resource.name,
       kind: resource.kind,
       value: resource.value,
-      price: resource.value / POINTS_PER_PRICE,
+      price: valuePrice(resource.value),
     });
   }
 

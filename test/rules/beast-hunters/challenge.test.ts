@@ -772,11 +772,11 @@ describe("several hunters", () => {
     },
   ];
 
-  it("sides alternate and hunters take turns in initiative order", () => {
+  it("rounds: each hunter and the obstacle act once a round, the sides alternating", () => {
     let state = start({ hunters: hunters() });
     expect(state.participants.map((p) => p.id)).toEqual([YAK, "kor", "obstacle"]);
     const order: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       order.push(state.turn);
       state = act(
         state,
@@ -784,7 +784,7 @@ describe("several hunters", () => {
         [1, 1, 1, 1],
       ).state;
     }
-    expect(order).toEqual([YAK, "obstacle", "kor", "obstacle", YAK]);
+    expect(order).toEqual([YAK, "obstacle", "kor", YAK, "obstacle", "kor"]);
   });
 
   it("switch target: 11 AP against one hunter become 6 against the other", () => {

@@ -117,18 +117,21 @@ describe("priceObstacle — worked examples", () => {
 });
 
 describe("priceObstacle — bad input", () => {
-  it("refuses odd bought values with the name and value", () => {
-    expectRefusal(
-      () => priceObstacle({ traits: [{ name: "Hungry", value: 3 }], resources: [], initiative: 0 }),
-      "errors.bh.oddValue",
-      { name: "Hungry", value: 3 },
-    );
-    expectRefusal(
-      () =>
-        priceObstacle({ traits: [], resources: [{ name: "A5", kind: "attack", value: 5 }], initiative: 0 }),
-      "errors.bh.oddValue",
-      { name: "A5", value: 5 },
-    );
+  it("«разбойник с единственной активной физической защитной чертой «Трус +1»»: an odd value is bought, rounded up (+1 and +2 cost 1, +5 costs 3)", () => {
+    const coward = priceObstacle({
+      traits: [{ name: "Трус", value: 1 }],
+      resources: [{ name: "A5", kind: "attack", value: 5 }],
+      initiative: 0,
+    });
+    expect(coward.lines).toEqual([
+      { item: "minimalBoxes", price: 1 },
+      { item: "trait", name: "Трус", value: 1, price: 1 },
+      { item: "resource", name: "A5", kind: "attack", value: 5, price: 3 },
+    ]);
+    expect(coward.rating).toBe(5);
+  });
+
+  it("refuses odd initiative", () => {
     expectRefusal(
       () => priceObstacle({ traits: [], resources: [], initiative: 3 }),
       "errors.bh.oddInitiative",

@@ -70,7 +70,6 @@ export default {
     "Could not read the resources at “{fragment}”. Write Name:<category><value>, the category being PA PD SA SD MA MD (or ФА ФЗ СА СЗ МА МЗ), e.g. Old axe:PA4 Shield:PD2.",
   "errors.bh.badBoxes":
     "Could not read the boxes “{fragment}”. Write five counts, light/medium/heavy/knockout/fatal, e.g. 2/1/1/1/1.",
-  "errors.bh.oddValue": "{name} +{value}: bought values must be even (1 point buys +2), e.g. +2, +4, +6.",
   "errors.bh.valueNotPositive": "{name}: the value must be a positive whole number, not {value}.",
   "errors.bh.badInitiative": "Initiative must be a whole number of 0 or more, not {value}.",
   "errors.bh.oddInitiative": "Initiative {value}: bought initiative must be even (each point buys +2).",
@@ -163,7 +162,7 @@ export default {
   "bh.reserve.setSame": "Reserve corrected: {total} in all, {left} left, ceiling {ceiling}.",
   "bh.reserve.renewed": "Renewal: damage and pre-activations cleared for {names}.",
   "bh.reserve.spent": "The GM spends {amount}: reserve {before} → {after} ({reason}).",
-  "bh.reserve.vpTo": "{names}: +{vp} VP each.",
+  "bh.reserve.vpTo": "{count, plural, one {{names}: +{vp} VP.} other {{names}: +{vp} VP each.}}",
   "bh.reason.challenge": "won the challenge “{name}”",
   "bh.reason.concession": "the GM conceded in phase {phase}",
   "bh.reason.task": "task “{task}”",
@@ -218,7 +217,7 @@ export default {
   "bh.panel.offerPlaceholder": "GM: offer {name} AP instead of a roll…",
   "bh.panel.offerOption": "Offer {points} AP",
   "bh.panel.taskPlaceholder": "Tasks: buy a die or resolve…",
-  "bh.panel.achieveOption": "Achievement: 1d6 for “{task}” (4 AP)",
+  "bh.panel.achieveOption": "Achievement: {dice}d6 for “{task}” ({ap} AP)",
   "bh.panel.resolveOption": "Ready to roll “{task}” (rolled when both sides are)",
   "bh.panel.activateOption":
     "Activate {trait} for {role, select, attack {attack} other {defence}} (+{value})",
@@ -275,9 +274,10 @@ export default {
   "bh.event.neutralised": "“{resource}” ({owner}) is neutralised, margin {margin}.",
   "bh.event.neutraliseFailed": "“{resource}” ({owner}) holds.",
   "bh.event.restored": "{owner} gets “{resource}” back.",
-  "bh.event.restoreFailed": "{owner} does not get “{resource}” back: by {margin}, {needed} needed.",
+  "bh.event.restoreFailed":
+    "{owner} does not get “{resource}” back: {beaten, select, yes {the roll was lost} other {by {margin}}}, {needed} needed.",
   "bh.event.taskProposed":
-    "{by} proposes the task “{task}” at difficulty {difficulty}; the other side accepts it or proposes another difficulty.",
+    "{side, select, gm {The GM} other {{by}}} proposes the task “{task}” at difficulty {difficulty}; the other side accepts it or proposes another difficulty.",
   "bh.event.taskDice":
     "{who} buys {dice}d6 for “{task}” with {ap} AP; {side, select, gm {the GM has} other {the hunters have}} {total}d6 on it.",
   "bh.event.taskResolved":
@@ -287,7 +287,7 @@ export default {
   "bh.event.gmConceded": "The GM concedes.",
   "bh.event.turn": "➡️ {name}'s turn.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}{winner, select, hunters { (rating {rating} shared by the hunters standing{remainder, plural, =0 {} one {; the remaining # point to {remainderTo}} other {; the remaining # points to {remainderTo}}})} other {}}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
+    "🏁 {winner, select, hunters {The hunters win} other {The GM wins}} ({reason, select, beaten {the obstacle is overcome} knockout {knockout} fatal {fatal damage} giveUp {the hunters gave up} gmConceded {the GM conceded} sacrifice {a hunter gave everything} other {{reason}}}). VP: {vp}{winner, select, hunters {{shared, select, yes { (rating {rating} shared by the hunters standing{remainder, plural, =0 {} one {; the remaining # point to {remainderTo}} other {; the remaining # points to {remainderTo}}})} other { (no hunter is left standing to share rating {rating}: nobody earns it)}}} other {}}.{refund, plural, =0 {} other { # points go back to the reserve.}}",
   "errors.bh.noReserve": "No reserve is set here: the hunters set it with `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly":
     "Only a hunter at this table (a player with a character) or the GM can set the reserve.",
@@ -300,7 +300,7 @@ export default {
   "errors.bh.spendOverReserve":
     "{left, plural, =0 {The reserve is empty: nothing more can be spent this adventure.} one {Only # point is left in the reserve, not {amount}: spend at most #.} other {Only # points are left in the reserve, not {amount}: spend at most #.}}",
   "errors.bh.noChallenge":
-    "No challenge is in play here. The GM starts one with `{/challenge start sphere phase}`.",
+    "No challenge is in play here. The GM opens its negotiation with `{/challenge negotiate sphere}`.",
   "errors.bh.notInChallenge": "{name} is not in this challenge.",
   "errors.bh.unknownTarget": "“{name}” is not in this challenge.",
   "errors.bh.noSuchResource": "No opponent has a resource “{resource}” here.",
@@ -383,10 +383,10 @@ export default {
   "cmd.challenge.achieve.pool.desc": "After a win: take missing AP from other hunters",
   "cmd.challenge.resolve.desc": "Roll a task's outcome (both sides agree)",
   "cmd.challenge.resolve.task.desc": "The task",
-  "cmd.challenge.giveup.desc": "Give up the challenge (the GM gets the points back)",
+  "cmd.challenge.giveup.desc": "Give up the challenge or the negotiation",
   "cmd.challenge.giveup.character.desc": "Whose (default: yours; the GM: the obstacle)",
   "cmd.challenge.show.desc": "Show the challenge panel",
-  "cmd.challenge.end.desc": "Close the finished challenge (or concede as the GM)",
+  "cmd.challenge.end.desc": "GM: close the finished challenge, concede it, or drop the negotiation",
   "cmd.challenge.end.concede.desc": "GM: concede now, the hunters win",
   "cmd.challenge.help.desc": "Help another hunter with an active trait",
   "cmd.challenge.help.hunter.desc": "The hunter you help",
@@ -512,13 +512,13 @@ export default {
   "bh.reserve.formTotal": "Reserve for the whole adventure",
   "bh.reserve.formCeiling": "Ceiling (most for one challenge)",
   "bh.log.adventureEnded":
-    "The adventure ends ({reason, select, sacrifice {a hunter gave everything to win it} climax {the climax is over} other {the reserve is spent}})",
+    "The adventure ends ({reason, select, sacrifice {a hunter gave everything to win it} climax {the climax is over} nobodyPlaying {no hunter is still playing} other {the reserve is spent}})",
   "bh.log.gmActedFor": "The GM acted for {name} ({action})",
   "bh.gmActsFor": "The GM acts for {name}.",
   "bh.start.lastChallenge": "The reserve is now empty: this is the adventure's last challenge.",
   "bh.adventure.title": "🏁 The adventure is over",
   "bh.adventure.ended":
-    "{reason, select, sacrifice {A hunter gave everything: the adventure is won.} climax {The climax is over.} other {The reserve is spent.}}",
+    "{reason, select, sacrifice {A hunter gave everything: the adventure is won.} climax {The climax is over.} nobodyPlaying {No hunter is still playing: the adventure is lost.} other {The reserve is spent.}}",
   "bh.adventure.counts":
     "Challenges played: {challenges} · conceded in negotiation: {concessions} · reserve spent: {spent} of {total}",
   "bh.adventure.hunterLine":
@@ -558,7 +558,7 @@ export default {
   "bh.negotiation.preLine":
     "• {name}: {trait} ({role, select, attack {attack} other {defence}}, phase {phase})",
   "bh.negotiation.ended":
-    "Ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} other {to dice — see the challenge panel}}.",
+    "Ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} givenUp {the hunters gave up, nothing spent} dropped {dropped by the GM, nothing spent} other {to dice — see the challenge panel}}.",
   "bh.negotiation.next": "Phase {phase}",
   "bh.negotiation.preButton": "Pre-activate a trait",
   "bh.negotiation.concede": "GM concedes (phase {phase})",
@@ -577,7 +577,7 @@ export default {
   "bh.log.preActivated":
     "{name} pre-activated “{trait}” for {role, select, attack {attack} other {defence}} in phase {phase}",
   "bh.log.negotiationEnded":
-    "Negotiation ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} other {to dice}}",
+    "Negotiation ended in phase {phase}: {how, select, abandoned {dropped: a new adventure began} concession {the GM conceded} givenUp {the hunters gave up} dropped {dropped by the GM} other {to dice}}",
   "bh.form.title": "Buy the obstacle (phase {phase})",
   "bh.form.traits": "Traits",
   "bh.form.resources": "Resources",
@@ -613,7 +613,8 @@ export default {
     "Obstacles are bought before anything is played. This challenge has begun: play it with the obstacles it has.",
   "bh.event.obstacleAdded":
     "{name} joins the challenge: rating now {rating}, the GM pays {extra} more (reserve {before} → {after}). {first} acts first.",
-  "bh.log.obstacleAdded": "Obstacle {name} added: rating {rating}, {cost} more of reserve",
+  "bh.log.obstacleAdded":
+    "Obstacle {name} added: rating {rating}, {cost} more of reserve ({before} → {after})",
   "bh.form.obstacleTitle": "Another obstacle",
   "bh.form.name": "Name",
   "bh.panel.addObstacle": "Add obstacle",
@@ -631,4 +632,34 @@ export default {
   "bh.event.turnSkipped": "{actor} passes the turn without an action.",
   "bh.negotiation.sphereSet": `The challenge is ${sphere}.`,
   "bh.log.negotiationSphere": `Negotiation: the challenge is ${sphere}`,
+  "errors.bh.gmGivesUpNegotiation":
+    "The GM has no hunter to give up with. Drop the negotiation (free) with `{/challenge end}` or the panel's “Drop” button; for an absent player, name the hunter: `{/challenge giveup character}`.",
+  "errors.bh.concedeNegotiationWith":
+    "In a negotiation the GM concedes with `{/reserve concede phase}` (phase {phase}) or the panel's button; `{/challenge end}` without `concede` drops it for free.",
+  "bh.negotiation.gaveUp": "{name} gives up and leaves the negotiation. Nothing is spent.",
+  "bh.negotiation.gaveUpLast":
+    "{name} gives up: no hunter is left in the negotiation, so it ends. Nothing is spent.",
+  "bh.negotiation.dropped": "The GM drops the negotiation: nothing is spent and nobody earns anything.",
+  "bh.negotiation.gaveUpList": "Gave up: {names}",
+  "bh.negotiation.giveUpButton": "Give up (hunter)",
+  "bh.negotiation.dropButton": "Drop (GM)",
+  "bh.log.negotiationGaveUp": "{name} gave up the negotiation",
+  "errors.bh.inNegotiation":
+    "The negotiation is still on (phase {phase}): the challenge begins when the GM goes to dice (the panel's “To dice”). To leave it: `{/challenge giveup}` (a hunter) or `{/challenge end}` (the GM drops it).",
+  "errors.bh.notEnoughAdvantageAfterWin":
+    "Not enough advantage: {need} AP needed, {have} available. After the win an extra task die costs 6 AP (the hunters' AP pooled).",
+  "errors.bh.vpSpendNotNow":
+    "VP are spent between challenges, before the negotiation: {name} is in the negotiation now. Spend them after this challenge, before the next negotiation opens.",
+  "bh.panel.offerOptionAgainst": "Offer {points} AP against {target}",
+  "errors.bh.offerNeedsPoints": "Name the AP to offer: `{/challenge offer points}`.",
+  "bh.negotiation.concedeIntro":
+    "Concede phase {phase} to {names}: pick the rating (the ceiling {ceiling} costs {cost} of the {left} left in the reserve). Each hunter here gets {phase} VP. Your pick concedes at once.",
+  "bh.negotiation.concedePlaceholder": "Rating to concede at (cost: × 2)",
+  "bh.negotiation.concedeOption": "Rating {rating}: {cost} of reserve ({left} → {after}), {vp} VP each",
+  "bh.concessionCapped":
+    "The reserve had less than {cost}: only {spent, plural, one {# point was} other {# points were}} spent, and it is empty now.",
+  "errors.bh.allPreActivated":
+    "Every trait of {name} was already pre-activated in this adventure (each trait once per adventure).",
+  "errors.bh.badBoxesIn":
+    "{sphere, select, physical {Physical} social {Social} other {Mental}} boxes “{fragment}” not read (nothing changed there): write five counts, light/medium/heavy/knockout/fatal, e.g. 2/1/1/1/1.",
 } satisfies Messages;

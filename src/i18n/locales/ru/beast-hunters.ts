@@ -75,8 +75,6 @@ export default {
     "Не удалось разобрать ресурсы: «{fragment}». Пишите Название:<категория><значение>, категория — ФА ФЗ СА СЗ МА МЗ, например Мамин старый топор:ФА4 Щит Майхары:ФЗ2.",
   "errors.bh.badBoxes":
     "Не удалось разобрать ячейки урона: «{fragment}». Нужно пять чисел Л/С/Т/В/Ф, например 2/1/1/1/1.",
-  "errors.bh.oddValue":
-    "«{name}» +{value}: покупаемые значения должны быть чётными (1 очко даёт +2), например +2, +4, +6.",
   "errors.bh.valueNotPositive": "«{name}»: значение должно быть целым положительным числом, а не {value}.",
   "errors.bh.badInitiative": "Инициатива должна быть целым числом от 0, а не {value}.",
   "errors.bh.oddInitiative": "Инициатива {value}: покупаемая инициатива должна быть чётной (1 очко даёт +2).",
@@ -170,7 +168,7 @@ export default {
   "bh.reserve.setSame": "Резерв исправлен: всего {total}, осталось {left}, потолок {ceiling}.",
   "bh.reserve.renewed": "Обновление: урон и пред-активации очищены — {names}.",
   "bh.reserve.spent": "Ведущий тратит {amount}: резерв {before} → {after} ({reason}).",
-  "bh.reserve.vpTo": "{names}: по +{vp} ПО.",
+  "bh.reserve.vpTo": "{count, plural, one {{names}: +{vp} ПО.} other {{names}: по +{vp} ПО.}}",
   "bh.reason.challenge": "победа в испытании «{name}»",
   "bh.reason.concession": "ведущий сдался в фазе {phase}",
   "bh.reason.task": "задача «{task}»",
@@ -224,7 +222,7 @@ export default {
   "bh.panel.offerPlaceholder": "Ведущий: предложить ОП без броска ({name})…",
   "bh.panel.offerOption": "Предложить {points} ОП",
   "bh.panel.taskPlaceholder": "Задачи: купить кубик или разрешить…",
-  "bh.panel.achieveOption": "Достижение: 1d6 на «{task}» (4 ОП)",
+  "bh.panel.achieveOption": "Достижение: {dice}d6 на «{task}» ({ap} ОП)",
   "bh.panel.resolveOption": "Готовы бросать «{task}» (бросок, когда готовы обе стороны)",
   "bh.panel.activateOption":
     "Активировать «{trait}» на {role, select, attack {атаку} other {защиту}} (+{value})",
@@ -282,9 +280,10 @@ export default {
   "bh.event.neutralised": "Нейтрализовано: «{resource}» ({owner}), перевес {margin}.",
   "bh.event.neutraliseFailed": "Нейтрализовать «{resource}» ({owner}) не удалось.",
   "bh.event.restored": "{owner} возвращает «{resource}».",
-  "bh.event.restoreFailed": "{owner} не возвращает «{resource}»: перевес {margin}, а нужно {needed}.",
+  "bh.event.restoreFailed":
+    "{owner} не возвращает «{resource}»: {beaten, select, yes {бросок проигран} other {перевес {margin}}}, а нужно {needed}.",
   "bh.event.taskProposed":
-    "{by} предлагает задачу «{task}» со сложностью {difficulty}; другая сторона соглашается или предлагает свою сложность.",
+    "{side, select, gm {Ведущий} other {{by}}} предлагает задачу «{task}» со сложностью {difficulty}; другая сторона соглашается или предлагает свою сложность.",
   "bh.event.taskDice":
     "{who}: {dice}d6 на «{task}» за {ap} ОП; теперь у {side, select, gm {ведущего} other {охотников}} {total}d6 на эту задачу.",
   "bh.event.taskResolved":
@@ -294,7 +293,7 @@ export default {
   "bh.event.gmConceded": "Ведущий сдаётся.",
   "bh.event.turn": "➡️ Ходит {name}.",
   "bh.event.ended":
-    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}{winner, select, hunters { (рейтинг {rating} делят устоявшие охотники{remainder, plural, =0 {} one {, остаток # очко — {remainderTo}} few {, остаток # очка — {remainderTo}} many {, остаток # очков — {remainderTo}} other {, остаток # очка — {remainderTo}}})} other {}}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
+    "🏁 {winner, select, hunters {Охотники побеждают} other {Побеждает ведущий}} ({reason, select, beaten {препятствие преодолено} knockout {вырубающий урон} fatal {фатальный урон} giveUp {охотники сдались} gmConceded {ведущий сдался} sacrifice {охотник отдал всё ради победы} other {{reason}}}). ПО: {vp}{winner, select, hunters {{shared, select, yes { (рейтинг {rating} делят устоявшие охотники{remainder, plural, =0 {} one {, остаток # очко — {remainderTo}} few {, остаток # очка — {remainderTo}} many {, остаток # очков — {remainderTo}} other {, остаток # очка — {remainderTo}}})} other { (на ногах не осталось охотников, чтобы разделить рейтинг {rating}: его не получает никто)}}} other {}}.{refund, plural, =0 {} one { В резерв возвращается # очко.} few { В резерв возвращается # очка.} many { В резерв возвращается # очков.} other { В резерв возвращается # очка.}}",
   "errors.bh.noReserve": "Резерв не задан: охотники задают его командой `{/reserve set total ceiling}`.",
   "errors.bh.huntersOrGmOnly": "Резерв задают охотники за этим столом (игроки с персонажами) или ведущий.",
   "errors.bh.challengeOpen":
@@ -306,7 +305,7 @@ export default {
   "errors.bh.spendOverReserve":
     "{left, plural, =0 {Резерв пуст: в этом приключении тратить больше нечего.} one {В резерве осталось всего # очко, а не {amount}: потратьте не больше #.} few {В резерве осталось всего # очка, а не {amount}: потратьте не больше #.} many {В резерве осталось всего # очков, а не {amount}: потратьте не больше #.} other {В резерве осталось всего # очка, а не {amount}: потратьте не больше #.}}",
   "errors.bh.noChallenge":
-    "Сейчас здесь нет испытания. Ведущий начинает его командой `{/challenge start sphere phase}`.",
+    "Сейчас здесь нет испытания. Ведущий открывает переговоры командой `{/challenge negotiate sphere}`.",
   "errors.bh.notInChallenge": "{name} не участвует в этом испытании.",
   "errors.bh.unknownTarget": "«{name}» не участвует в этом испытании.",
   "errors.bh.noSuchResource": "Ни у одного противника нет ресурса «{resource}».",
@@ -457,13 +456,13 @@ export default {
   "cmd.challenge.resolve.name": "разрешить",
   "cmd.challenge.resolve.task.desc": "Задача",
   "cmd.challenge.resolve.task.name": "задача",
-  "cmd.challenge.giveup.desc": "Сдаться в испытании (ведущий вернёт очки)",
+  "cmd.challenge.giveup.desc": "Сдаться в испытании или в переговорах",
   "cmd.challenge.giveup.name": "сдаться",
   "cmd.challenge.giveup.character.desc": "Чей (по умолчанию ваш; ведущий — препятствие)",
   "cmd.challenge.giveup.character.name": "персонаж",
   "cmd.challenge.show.desc": "Показать панель испытания",
   "cmd.challenge.show.name": "показать",
-  "cmd.challenge.end.desc": "Закрыть законченное испытание (или сдаться ведущим)",
+  "cmd.challenge.end.desc": "Ведущий: закрыть испытание, сдаться или отменить переговоры",
   "cmd.challenge.end.name": "завершить",
   "cmd.challenge.end.concede.desc": "Ведущий: сдаться сейчас, охотники побеждают",
   "cmd.challenge.end.concede.name": "сдаться",
@@ -662,15 +661,15 @@ export default {
   "bh.reserve.formTotal": "Резерв на всё приключение",
   "bh.reserve.formCeiling": "Потолок (больше всего на одно испытание)",
   "bh.log.adventureEnded":
-    "Приключение окончено ({reason, select, sacrifice {охотник отдал всё ради победы} climax {кульминация позади} other {резерв исчерпан}})",
+    "Приключение окончено ({reason, select, sacrifice {охотник отдал всё ради победы} climax {кульминация позади} nobodyPlaying {ни один охотник больше не играет} other {резерв исчерпан}})",
   "bh.log.gmActedFor": "Ведущий действовал за персонажа {name} ({action})",
   "bh.gmActsFor": "Ведущий действует за персонажа {name}.",
   "bh.start.lastChallenge": "Резерв опустел: это последнее испытание приключения.",
   "bh.adventure.title": "🏁 Приключение окончено",
   "bh.adventure.ended":
-    "{reason, select, sacrifice {Охотник отдал всё: приключение выиграно.} climax {Кульминация позади.} other {Резерв исчерпан.}}",
+    "{reason, select, sacrifice {Охотник отдал всё: приключение выиграно.} climax {Кульминация позади.} nobodyPlaying {Ни один охотник больше не играет: приключение проиграно.} other {Резерв исчерпан.}}",
   "bh.adventure.counts":
-    "Сыграно испытаний: {challenges} · уступлено в переговорах: {concessions} · потрачено резерва: {spent} из {total}",
+    "Сыграно испытаний: {challenges} · ведущий сдался в переговорах: {concessions} · потрачено резерва: {spent} из {total}",
   "bh.adventure.hunterLine":
     "**{name}** — {standing, select, won {приключение выиграно} lost {приключение проиграно} retired {выиграно ценой ухода на покой} dead {выиграно ценой жизни} other {ещё в игре}} · {vp} ПО",
   "bh.adventure.noHunters": "Охотники не участвовали.",
@@ -710,7 +709,7 @@ export default {
   "bh.negotiation.noPre": "Пред-активаций пока нет.",
   "bh.negotiation.preLine": "• {name}: {trait} ({role, select, attack {атака} other {защита}}, фаза {phase})",
   "bh.negotiation.ended":
-    "Окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} other {к кубикам — см. панель испытания}}.",
+    "Окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} givenUp {охотники сдались, ничего не потрачено} dropped {ведущий отменил их, ничего не потрачено} other {к кубикам — см. панель испытания}}.",
   "bh.negotiation.next": "Фаза {phase}",
   "bh.negotiation.preButton": "Пред-активировать черту",
   "bh.negotiation.concede": "Ведущий сдаётся (фаза {phase})",
@@ -730,7 +729,7 @@ export default {
   "bh.log.preActivated":
     "{name} пред-активирует «{trait}» на {role, select, attack {атаку} other {защиту}} в фазе {phase}",
   "bh.log.negotiationEnded":
-    "Переговоры окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} other {к кубикам}}",
+    "Переговоры окончены в фазе {phase}: {how, select, abandoned {отменены: началось новое приключение} concession {ведущий сдался} givenUp {охотники сдались} dropped {ведущий отменил их} other {к кубикам}}",
   "bh.form.title": "Купить препятствие (фаза {phase})",
   "bh.form.traits": "Черты",
   "bh.form.resources": "Ресурсы",
@@ -773,7 +772,8 @@ export default {
     "Препятствия покупаются, пока ничего не сыграно. Это испытание уже идёт: играйте с теми препятствиями, что есть.",
   "bh.event.obstacleAdded":
     "{name} вступает в испытание: рейтинг теперь {rating}, ведущий доплачивает {extra} (резерв {before} → {after}). Первым ходит {first}.",
-  "bh.log.obstacleAdded": "Добавлено препятствие {name}: рейтинг {rating}, ещё {cost} из резерва",
+  "bh.log.obstacleAdded":
+    "Добавлено препятствие {name}: рейтинг {rating}, ещё {cost} из резерва ({before} → {after})",
   "bh.form.obstacleTitle": "Ещё одно препятствие",
   "bh.form.name": "Название",
   "bh.panel.addObstacle": "Добавить препятствие",
@@ -799,4 +799,34 @@ export default {
     "Испытание — {sphere, select, physical {физическое} social {социальное} mental {ментальное} other {{sphere}}}.",
   "bh.log.negotiationSphere":
     "Переговоры: испытание {sphere, select, physical {физическое} social {социальное} mental {ментальное} other {{sphere}}}",
+  "errors.bh.gmGivesUpNegotiation":
+    "У ведущего нет охотника, чтобы сдаться. Отменить переговоры (бесплатно) — `{/challenge end}` или кнопка «Отменить» на панели; за отсутствующего игрока назовите охотника: `{/challenge giveup character}`.",
+  "errors.bh.concedeNegotiationWith":
+    "В переговорах ведущий сдаётся командой `{/reserve concede phase}` (фаза {phase}) или кнопкой на панели; `{/challenge end}` без `concede` отменяет их бесплатно.",
+  "bh.negotiation.gaveUp": "{name} сдаётся и выходит из переговоров. Ничего не потрачено.",
+  "bh.negotiation.gaveUpLast":
+    "{name} сдаётся: в переговорах не осталось охотников, они окончены. Ничего не потрачено.",
+  "bh.negotiation.dropped": "Ведущий отменяет переговоры: ничего не потрачено, никто ничего не получает.",
+  "bh.negotiation.gaveUpList": "Сдались: {names}",
+  "bh.negotiation.giveUpButton": "Сдаться (охотник)",
+  "bh.negotiation.dropButton": "Отменить (ведущий)",
+  "bh.log.negotiationGaveUp": "{name} сдаётся в переговорах",
+  "errors.bh.inNegotiation":
+    "Ещё идут переговоры (фаза {phase}): испытание начнётся, когда ведущий перейдёт к кубикам (кнопка «К кубикам» на панели). Выйти из них: `{/challenge giveup}` (охотник) или `{/challenge end}` (ведущий отменяет).",
+  "errors.bh.notEnoughAdvantageAfterWin":
+    "Не хватает преимущества: нужно {need} ОП, есть {have}. После победы дополнительный кубик задачи стоит 6 ОП (ОП охотников складываются).",
+  "errors.bh.vpSpendNotNow":
+    "ПО тратятся между испытаниями, до переговоров: {name} сейчас в переговорах. Потратьте их после этого испытания, до следующих переговоров.",
+  "bh.panel.offerOptionAgainst": "Предложить {points} ОП против: {target}",
+  "errors.bh.offerNeedsPoints": "Назовите, сколько ОП предложить: `{/challenge offer points}`.",
+  "bh.negotiation.concedeIntro":
+    "Сдаться в фазе {phase} охотникам: {names}. Выберите рейтинг (потолок {ceiling} стоит {cost} из {left} в резерве). Каждый охотник здесь получит {phase} ПО. Выбор сразу засчитывает уступку.",
+  "bh.negotiation.concedePlaceholder": "Рейтинг, с которым ведущий сдаётся (цена: × 2)",
+  "bh.negotiation.concedeOption": "Рейтинг {rating}: {cost} резерва ({left} → {after}), по {vp} ПО",
+  "bh.concessionCapped":
+    "В резерве было меньше {cost}: потрачено {spent, plural, one {# очко} few {# очка} many {# очков} other {# очка}}, резерв пуст.",
+  "errors.bh.allPreActivated":
+    "Все черты персонажа {name} уже пред-активированы в этом приключении (каждая черта — раз за приключение).",
+  "errors.bh.badBoxesIn":
+    "{sphere, select, physical {Физические} social {Социальные} other {Ментальные}} ячейки «{fragment}» не прочитаны (там ничего не изменилось): пять чисел, лёгкий/средний/тяжёлый/вырубающий/фатальный, например 2/1/1/1/1.",
 } satisfies Messages;
