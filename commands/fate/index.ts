@@ -135,8 +135,8 @@ const consequence = defineCommand({
         name: "add",
         options: [
           { ...character, required: true },
-          { name: "severity", type: "string", required: true, choices: SLOTS },
           { name: "name", type: "string", required: true, maxLength: 100 },
+          { name: "severity", type: "string", choices: SLOTS },
         ],
       },
       {
@@ -184,6 +184,7 @@ const contest = defineCommand({
       },
       { name: "resolve" },
       { name: "show" },
+      { name: "end" },
     ],
   },
 });
@@ -230,6 +231,14 @@ const faction = defineCommand({
           { name: "shifts", type: "integer", required: true, min: 0, max: 30 },
           { name: "track", type: "string", required: true, choices: ["politics", "army", "economy"] },
           { name: "consequence", type: "string", maxLength: 100 },
+        ],
+      },
+      {
+        name: "consequence",
+        options: [
+          factionName,
+          { name: "consequence", type: "string", required: true, maxLength: 100 },
+          { name: "severity", type: "string", choices: ["mild", "moderate", "severe"] },
         ],
       },
       {

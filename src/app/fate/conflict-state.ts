@@ -1,5 +1,6 @@
 import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
+import type { Invoker } from "../../rules/fate/aspects.js";
 import { clearStress } from "../../rules/fate/character.js";
 import { conflictWinner, currentTurn, type FateConflict, resolveHit } from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
@@ -39,6 +40,15 @@ export async function sideOf(
   const flow = await openConflict(ctx, table);
   const p = flow?.state.conflict.participants.find((x) => x.characterId === String(row.id));
   return p?.side ?? (row.kind === "pc" ? "pc" : "npc");
+}
+
+/** Who invokes, for spending free invokes (docs/rules/fate.md §3.2): the character and their side. */
+export async function invokerOf(
+  ctx: Pick<ActionContext, "tx">,
+  table: GameTable,
+  row: Pick<Character, "id" | "kind">,
+): Promise<Invoker> {
+  return { id: String(row.id), side: await sideOf(ctx, table, row) };
 }
 
 /**

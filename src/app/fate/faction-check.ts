@@ -34,7 +34,7 @@ import {
 import { factionCheckFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { defineFateUseCase } from "./use-cases.js";
-import { aspectInvokeOptions, diceText, ladderText } from "./views.js";
+import { diceText, invokeSelectOptions, ladderText } from "./views.js";
 
 /** A faction check in the `flow` table (kind `fate.faction-check`). */
 export interface FactionCheckFlowState {
@@ -152,9 +152,9 @@ export const factionInvokeMenu = defineFateUseCase({
   async run(ctx) {
     const { flow, faction } = await factionCheckOf(ctx.tx, ctx.table, ctx.intent.flowId);
     const all = await invokableAspects(ctx.tx, ctx.table);
-    const own = all.filter((a) => a.ref.startsWith(`f${faction.id}.`));
-    const sorted = [...own, ...all.filter((a) => !own.includes(a))];
-    if (sorted.length === 0) refuse("errors.fate.noAspects");
+    if (all.length === 0) refuse("errors.fate.noAspects");
+    const who = { id: `faction:${faction.id}`, side: null };
+    const own = (a: (typeof all)[number]) => a.ref.startsWith(`f${faction.id}.`);
     return {
       reply: {
         ephemeral: true,
@@ -170,7 +170,7 @@ export const factionInvokeMenu = defineFateUseCase({
               intent: { type: "faction.invoke", flowId: flow.id, mode: ctx.intent.mode },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: aspectInvokeOptions(ctx.userLang, sorted),
+              options: invokeSelectOptions(ctx.userLang, all, who, own),
             },
           ],
         ],

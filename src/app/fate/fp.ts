@@ -12,6 +12,7 @@ import { appendLog, type LogSummary } from "../log.js";
 import { cleanText } from "../names.js";
 import type { Effect } from "../use-case.js";
 import { panel } from "./check.js";
+import { invokerOf } from "./conflict-state.js";
 import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
 import { checkFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
@@ -197,6 +198,7 @@ export const fpSpend = defineFateUseCase({
         {
           check: flow.state.check,
           invoker: { id: String(row.id), fatePoints: row.fatePoints },
+          side: (await invokerOf(ctx, ctx.table, row)).side,
           aspect: found.aspect,
           mode: "passive",
           paidWith: "fate-point",

@@ -3,7 +3,6 @@
 import type { Flow, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { usableFreeInvokes } from "../../rules/fate/aspects.js";
 import { checkResult, type InvokeMode, invokeAspect, withOpposition } from "../../rules/fate/check.js";
 import { sqlFor } from "../../store/db.js";
 import { isGm, requireControl } from "../access.js";
@@ -19,13 +18,13 @@ import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
 import type { AutocompleteSource, Effect } from "../use-case.js";
 import { type Ctx, panel } from "./check.js";
-import { sideOf } from "./conflict-state.js";
+import { invokerOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { checkFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";
-import { aspectInvokeOptions, ladderText } from "./views.js";
+import { invokeSelectOptions, ladderText } from "./views.js";
 
 /** The GM's invokes for the opposition come from the bank: the rules are silent on a limit, so there is none. */
 const GM_BANK = 99;
@@ -88,10 +87,10 @@ export const invokeMenu = defineFateUseCase({
     const aspects = await invokableAspects(ctx.tx, ctx.table);
     if (aspects.length === 0) refuse("errors.fate.noAspects");
     // The free invokes shown are those this invoker may spend: their own and their side's (docs/rules/fate.md §3.2).
-    const who = invoker ? { id: String(invoker.id), side: await sideOf(ctx, ctx.table, invoker) } : null;
-    const free = (a: (typeof aspects)[number]) =>
-      who ? usableFreeInvokes(a.aspect, who) : a.aspect.freeInvokes.length;
-    const sorted = [...aspects].sort((a, b) => free(b) - free(a));
+    const who = invoker ? await invokerOf(ctx, ctx.table, invoker) : null;
+    const state = flow.state;
+    const relevant = (a: (typeof aspects)[number]) =>
+      a.characterId === null || a.characterId === state.rollerId || a.characterId === state.targetId;
     const fp = invoker ? invoker.fatePoints : null;
     return {
       reply: {
@@ -107,7 +106,7 @@ export const invokeMenu = defineFateUseCase({
               intent: { type: "invoke", flowId: flow.id, mode: ctx.intent.mode },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: aspectInvokeOptions(ctx.userLang, sorted, free),
+              options: invokeSelectOptions(ctx.userLang, aspects, who, relevant),
             },
           ],
         ],
@@ -129,7 +128,7 @@ export const invoke = defineFateUseCase({
       ? { id: String(invokerRow.id), fatePoints: invokerRow.fatePoints }
       : { id: "gm", fatePoints: GM_BANK };
     // Free invokes belong to a side (docs/rules/fate.md §3.2): only the holder and their allies spend them.
-    const side = invokerRow ? await sideOf(ctx, ctx.table, invokerRow) : "npc";
+    const side = invokerRow ? (await invokerOf(ctx, ctx.table, invokerRow)).side : "npc";
     const result = invokeAspect(
       { check: flow.state.check, invoker, side, aspect: found.aspect, mode, paidWith: ctx.intent.pay },
       ctx.dice,

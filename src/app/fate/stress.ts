@@ -1,12 +1,18 @@
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { clearStress } from "../../rules/fate/character.js";
-import { type ConsequenceSlotId, clearConsequence, nameConsequence } from "../../rules/fate/stress.js";
+import {
+  type ConsequenceSlotId,
+  clearConsequence,
+  nameConsequence,
+  slotToName,
+} from "../../rules/fate/stress.js";
 import { findCharacter, requireControl } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import { settleAttacksOn } from "./attack.js";
 import { closeOpenChecks } from "./conflict-state.js";
+import { endOpenContest } from "./contest.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { consequenceRecovery, earlyClearNote } from "./recovery.js";
@@ -59,6 +65,9 @@ export const stressClear = defineFateUseCase({
     }
     // Clearing everyone's stress ends the scene: its open checks stop taking invokes (docs/rules/fate.md §3.2).
     const closed = ctx.intent.character ? [] : await closeOpenChecks(ctx, ctx.table);
+    // A contest belongs to its scene: it ends with it, undecided if need be, and its rolls close.
+    const contest = ctx.intent.character ? null : await endOpenContest(ctx, ctx.table);
+    if (contest) closed.push(...contest.effects);
     return {
       reply: {
         content: t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }),
@@ -78,19 +87,16 @@ export const consequenceAdd = defineFateUseCase({
         : await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character ?? "");
     requireControl(ctx, row, { gmMayActForPlayers: true });
     const before = fateCharacter(row);
-    const slot = before.consequences.find((s) => s.id === ctx.intent.severity);
-    if (!slot) refuse("errors.fate.noSuchConsequenceSlot", { slot: ctx.intent.severity });
-    if (slot.aspect) refuse("errors.fate.consequenceSlotTaken", { slot: slot.id });
-    // The slot a hit took is the one to name: a free slot of the same severity is a mistake then.
-    const unnamed = before.consequences.find(
-      (s) => s.taken && !s.aspect && s.severity === slot.severity && s.id !== slot.id,
-    );
-    if (!slot.taken && unnamed) {
+    // Naming fills the slot the hit took; it never takes another one (docs/rules/fate.md §3.3).
+    const target = slotToName(before.consequences, ctx.intent.severity);
+    if (target.kind === "none") refuse("errors.fate.noConsequenceToName", { name: row.name });
+    if (target.kind === "waiting") {
       refuse("errors.fate.nameTheTakenSlot", {
-        slot: `@fate.consequenceSlot.${unnamed.id}`,
-        command: `@/consequence add character severity:${unnamed.id} name`,
+        slot: `@fate.consequenceSlot.${target.waiting.id}`,
+        command: "@/consequence add character name",
       });
     }
+    const slot = target.slot;
     const name = cleanName(ctx.intent.name, 100);
     const consequences = nameConsequence(before.consequences, slot.id as ConsequenceSlotId, name);
     await saveFateCharacter(ctx.tx, row, { ...before, consequences });

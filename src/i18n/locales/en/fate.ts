@@ -480,6 +480,9 @@ export default {
   "cmd.contest.roll.forfeit.desc": "Forfeit this exchange's roll (after a failed advantage)",
   "cmd.contest.resolve.desc": "Resolve the exchange once everyone has rolled",
   "cmd.contest.show.desc": "Show the contest",
+  "cmd.contest.end.desc": "GM: end the contest, decided or not",
+  "fate.contest.endedUndecided": "The contest is over, undecided.",
+  "log.fate.contestEnd": "contest «{title}» ended after {exchanges} exchanges",
   "cmd.character.skill.desc": "Fate: set a skill, or the whole pyramid",
   "cmd.character.skill.skill.desc": "The skill",
   "cmd.character.skill.value.desc": "Its rank in the pyramid (0–4)",
@@ -526,7 +529,8 @@ export default {
   "fate.faction.noHit": "{name} takes no harm.",
   "fate.faction.takenOut":
     "💥 {name} cannot absorb {shifts, plural, one {# shift} other {# shifts}} on {track}: the faction is taken out.",
-  "fate.faction.nameConsequence": "Name the consequence: `{/faction hit name shifts track consequence}`.",
+  "fate.faction.nameConsequence":
+    "Name the consequence: the button below, or `{/faction consequence name consequence}`.",
   "fate.faction.consequenceNamed": "Consequence: «{aspect}».",
   "fate.faction.otherWays":
     "(The cheapest way; {count, plural, one {one other way} other {# other ways}} would also absorb it — the GM may choose below.)",
@@ -781,7 +785,7 @@ export default {
     "{who}: choose how to take it — {kind} ({count, plural, one {# way} other {# ways}}, cheapest first).",
   "fate.hit.chooseKind": "{who}: is the hit physical or mental?",
   "fate.hit.nameThisConsequence":
-    "{name}: name the {slot} consequence it took — the button below, or `{/consequence add character:{name} severity name}`.",
+    "{name}: name the {slot} consequence it took — the button below, or `{/consequence add character:{name} name}`.",
   "fate.hit.optionAbsorbs": "absorbs {absorbed}",
   "fate.hit.settlesAttack": "This settles {attacker}'s attack on {target}: its hit is not applied again.",
   "fate.hit.waiting":
@@ -808,5 +812,21 @@ export default {
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   "fate.aspect.anyone": "anyone",
+  "cmd.faction.consequence.desc": "GM: name the consequence a hit took (not a new hit)",
+  "cmd.faction.consequence.name.desc": "The faction",
+  "cmd.faction.consequence.consequence.desc": "The consequence's name (an aspect of the faction)",
+  "cmd.faction.consequence.severity.desc": "Which consequence (default: the one the hit took)",
+  "cmd.faction.consequence.severity.choice.mild": "Mild (2)",
+  "cmd.faction.consequence.severity.choice.moderate": "Moderate (4)",
+  "cmd.faction.consequence.severity.choice.severe": "Severe (6)",
+  "fate.faction.consequenceNamedNow":
+    "🏛️ {name}: the {slot} consequence is «{aspect}», an aspect of the faction now.",
+  "log.fate.factionConsequenceNamed": "faction {name}: the {slot} consequence named «{aspect}»",
+  "errors.fate.factionNoConsequenceToName":
+    "{name} has no consequence waiting for a name. A hit takes one: `{/faction hit name shifts track}`.",
+  "errors.fate.factionNameTakenSlot":
+    "The hit took {name}'s {slot} consequence: name that one, with the button under the hit or `{/faction consequence name consequence}`.",
+  "errors.fate.noConsequenceToName":
+    "{name} has no consequence a hit took waiting for a name; to write one down by hand, say which: `{/consequence add character name severity}`.",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;

@@ -573,6 +573,10 @@ export default {
   "cmd.contest.resolve.desc": "Подвести итог обмена, когда все бросили",
   "cmd.contest.show.name": "показать",
   "cmd.contest.show.desc": "Показать состязание",
+  "cmd.contest.end.name": "завершить",
+  "cmd.contest.end.desc": "Ведущий: завершить состязание, решённое или нет",
+  "fate.contest.endedUndecided": "Состязание окончено без победителя.",
+  "log.fate.contestEnd": "состязание «{title}» завершено после обменов: {exchanges}",
   "cmd.character.skill.name": "навык",
   "cmd.character.skill.desc": "Fate: задать навык или всю пирамиду",
   "cmd.character.skill.skill.name": "навык",
@@ -648,7 +652,8 @@ export default {
   "fate.faction.noHit": "{name} не получает урона.",
   "fate.faction.takenOut":
     "💥 {name} не может поглотить {shifts, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}} по счётчику «{track}»: фракция выбывает.",
-  "fate.faction.nameConsequence": "Назовите последствие: `{/faction hit name shifts track consequence}`.",
+  "fate.faction.nameConsequence":
+    "Назовите последствие: кнопкой ниже или `{/faction consequence name consequence}`.",
   "fate.faction.consequenceNamed": "Последствие: «{aspect}».",
   "fate.faction.otherWays":
     "(Самый дешёвый способ; поглотить удар можно ещё {count, plural, one {# способом} other {# способами}} — ведущий может выбрать ниже.)",
@@ -948,7 +953,7 @@ export default {
     "{who}: выберите, как принять удар — {kind} ({count, plural, one {# способ} few {# способа} many {# способов} other {# способа}}, сначала самые дешёвые).",
   "fate.hit.chooseKind": "{who}: удар физический или ментальный?",
   "fate.hit.nameThisConsequence":
-    "{name}: назовите занятое последствие ({slot}) — кнопкой ниже или `{/consequence add character:{name} severity name}`.",
+    "{name}: назовите занятое последствие ({slot}) — кнопкой ниже или `{/consequence add character:{name} name}`.",
   "fate.hit.optionAbsorbs": "поглощает {absorbed}",
   "fate.hit.settlesAttack": "Это завершает атаку {attacker} на {target}: её удар не применяется повторно.",
   "fate.hit.waiting":
@@ -980,5 +985,25 @@ export default {
   "fate.hit.chooseAgain":
     "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
   "fate.aspect.anyone": "любой",
+  "cmd.faction.consequence.name": "последствие",
+  "cmd.faction.consequence.desc": "Ведущий: назвать последствие, которое занял удар (это не новый удар)",
+  "cmd.faction.consequence.name.name": "название",
+  "cmd.faction.consequence.name.desc": "Фракция",
+  "cmd.faction.consequence.consequence.name": "последствие",
+  "cmd.faction.consequence.consequence.desc": "Название последствия (аспект фракции)",
+  "cmd.faction.consequence.severity.name": "тяжесть",
+  "cmd.faction.consequence.severity.desc": "Какое последствие (по умолчанию — занятое ударом)",
+  "cmd.faction.consequence.severity.choice.mild": "Лёгкое (2)",
+  "cmd.faction.consequence.severity.choice.moderate": "Среднее (4)",
+  "cmd.faction.consequence.severity.choice.severe": "Серьёзное (6)",
+  "fate.faction.consequenceNamedNow":
+    "🏛️ {name}: последствие ({slot}) — «{aspect}», теперь это аспект фракции.",
+  "log.fate.factionConsequenceNamed": "фракция {name}: последствие {slot} названо «{aspect}»",
+  "errors.fate.factionNoConsequenceToName":
+    "У фракции {name} нет последствия, ждущего названия. Последствие занимает удар: `{/faction hit name shifts track}`.",
+  "errors.fate.factionNameTakenSlot":
+    "Удар занял последствие фракции {name} ({slot}): назовите именно его — кнопкой под ударом или `{/faction consequence name consequence}`.",
+  "errors.fate.noConsequenceToName":
+    "У {name} нет последствия от удара, ждущего названия; чтобы записать последствие вручную, укажите какое: `{/consequence add character name severity}`.",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;
