@@ -67,7 +67,16 @@ export async function finishConflict(
     const row = await characterAtTable(ctx.tx, table.id, Number(p.characterId));
     if (!row) continue;
     const before = fateCharacter(row);
-    await saveFateCharacter(ctx.tx, row, clearStress(before));
+    const cleared = clearStress(before);
+    if (JSON.stringify(cleared.stress) === JSON.stringify(before.stress)) continue;
+    await saveFateCharacter(ctx.tx, row, cleared);
+    // Every change of stress is in the log, the character's own entry.
+    await appendLog(ctx, table.id, {
+      action: "fate.stress.clear",
+      characterId: row.id,
+      summary: { key: "log.fate.stressClear", params: { name: row.name } },
+      before: { physical: before.stress.physical.boxes, mental: before.stress.mental.boxes },
+    });
   }
   const ended: ConflictFlowState = { ...state, conflict: { ...state.conflict, status: "ended" } };
   await saveFlowState(ctx.tx, conflictFlow, flow.id, ended, true);

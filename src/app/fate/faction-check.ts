@@ -18,9 +18,9 @@ import { outcome } from "../../rules/fate/outcomes.js";
 import type { Tx } from "../../store/db.js";
 import { tableById } from "../../store/tables.js";
 import { requireTable } from "../access.js";
-import { isFromOwnMessage, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
+import { isFromOwnMessage, openFlows, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
-import type { ActionContext } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { invokesLine } from "./check-view.js";
 import {
@@ -255,4 +255,17 @@ export const factionInvokeAspect = defineFateUseCase({
 async function reloadTable(ctx: Pick<ActionContext, "tx" | "table">): Promise<GameTable> {
   const table = requireTable(ctx);
   return (await tableById(ctx.tx, table.id))!;
+}
+
+/** The end of the scene: the factions' open checks stop taking invokes. */
+export async function closeFactionChecks(
+  ctx: Pick<ActionContext, "tx" | "publicLang">,
+  table: GameTable,
+): Promise<Effect[]> {
+  const effects: Effect[] = [];
+  for (const flow of await openFlows(ctx.tx, factionCheckFlow, table.id)) {
+    await saveFlowState(ctx.tx, factionCheckFlow, flow.id, flow.state, true);
+    effects.push(panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, flow.state, false)));
+  }
+  return effects;
 }

@@ -1,3 +1,4 @@
+import type { GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { clearStress } from "../../rules/fate/character.js";
@@ -10,9 +11,12 @@ import {
 import { findCharacter, requireControl } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
+import type { ActionContext } from "../use-case.js";
 import { settleAttacksOn } from "./attack.js";
+import { expireOpenCompels } from "./compel.js";
 import { closeOpenChecks } from "./conflict-state.js";
 import { endOpenContest } from "./contest.js";
+import { closeFactionChecks } from "./faction-check.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { consequenceRecovery, earlyClearNote } from "./recovery.js";
@@ -64,10 +68,7 @@ export const stressClear = defineFateUseCase({
       });
     }
     // Clearing everyone's stress ends the scene: its open checks stop taking invokes (docs/rules/fate.md §3.2).
-    const closed = ctx.intent.character ? [] : await closeOpenChecks(ctx, ctx.table);
-    // A contest belongs to its scene: it ends with it, undecided if need be, and its rolls close.
-    const contest = ctx.intent.character ? null : await endOpenContest(ctx, ctx.table);
-    if (contest) closed.push(...contest.effects);
+    const closed = ctx.intent.character ? [] : await endScene(ctx, ctx.table);
     return {
       reply: {
         content: t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }),
@@ -178,3 +179,20 @@ export const nameConsequenceForm = defineFateUseCase({
     };
   },
 });
+
+/**
+ * The end of a scene (`/stress clear` for the whole table, docs/rules/fate.md §3.2): open checks
+ * and waiting hits close, a contest ends (undecided if need be) and its rolls close, the factions'
+ * checks close, and compels still unanswered expire.
+ */
+async function endScene(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "invocation">,
+  table: GameTable,
+) {
+  const effects = await closeOpenChecks(ctx, table);
+  const contest = await endOpenContest(ctx, table);
+  if (contest) effects.push(...contest.effects);
+  effects.push(...(await closeFactionChecks(ctx, table)));
+  effects.push(...(await expireOpenCompels(ctx, table)));
+  return effects;
+}

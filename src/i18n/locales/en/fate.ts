@@ -812,6 +812,9 @@ export default {
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   "fate.aspect.anyone": "anyone",
+  "fate.compel.expired": "⌛ The scene ended with this compel unanswered: nobody gains or pays.",
+  "log.fate.compelEscrow": "{name} puts up {points} FP for a compel",
+  "log.fate.compelEscrowBack": "{name} gets back the {points} FP put up for a compel",
   "cmd.faction.consequence.desc": "GM: name the consequence a hit took (not a new hit)",
   "cmd.faction.consequence.name.desc": "The faction",
   "cmd.faction.consequence.consequence.desc": "The consequence's name (an aspect of the faction)",

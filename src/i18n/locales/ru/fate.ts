@@ -985,6 +985,9 @@ export default {
   "fate.hit.chooseAgain":
     "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
   "fate.aspect.anyone": "любой",
+  "fate.compel.expired": "⌛ Сцена закончилась, а на навязывание так и не ответили: никто ничего не получает и не платит.",
+  "log.fate.compelEscrow": "{name} ставит {points} ОС на навязывание",
+  "log.fate.compelEscrowBack": "{name} получает назад {points} ОС, поставленные на навязывание",
   "cmd.faction.consequence.name": "последствие",
   "cmd.faction.consequence.desc": "Ведущий: назвать последствие, которое занял удар (это не новый удар)",
   "cmd.faction.consequence.name.name": "название",
