@@ -159,6 +159,30 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
     });
   });
 
+  describe("4. a hostile invoke pays the owner of the aspect", () => {
+    it("an aspect of a character of the other side, invoked with a fate point: that character gets the point at once", async () => {
+      await app.run(GM, { type: "aspect.add", name: "Slow to turn", character: "Captain", kind: "flaw" });
+      await app.run(ILSA, { type: "aspect.add", name: "Quick hands", character: "Ilsa", kind: "talent" });
+      app.useDice(scriptedDice(ZERO));
+      const check = await app.run(WREN, { type: "check", skill: "fight", vs: 3 });
+      const flowId = check.result.replyIsPanelOf!;
+      const [wren, captain, ilsa] = [await fp("Wren"), await fp("Captain"), await fp("Ilsa")];
+      const hostile = await app.run(WREN, { type: "invoke", aspect: "Slow to turn", flowId });
+      expect(await fp("Wren")).toBe(wren - 1);
+      expect(await fp("Captain")).toBe(captain + 1);
+      const posted = (hostile.result.effects ?? []).filter((e) => e.kind === "post");
+      expect(posted.map((e) => (e.kind === "post" ? e.view.content : ""))).toEqual([
+        `«Slow to turn» is Captain's: Captain gets the fate point paid for it (${captain} → ${captain + 1}).`,
+      ]);
+      const log = await app.db.logEntry.findFirstOrThrow({ where: { action: "fate.invoke.hostile" } });
+      expect(log.after).toEqual({ fatePoints: captain + 1 });
+      // An ally's aspect pays nobody.
+      await app.run(WREN, { type: "invoke", aspect: "Quick hands", flowId });
+      expect(await fp("Ilsa")).toBe(ilsa);
+      expect(await fp("Wren")).toBe(wren - 2);
+    });
+  });
+
   describe("2. naming a consequence is its own step, never a second hit", () => {
     it("a faction: the hint and the button name the slot the hit took; no new hit, no second consequence", async () => {
       await app.run(GM, { type: "faction.create", name: "Port", abilities: "military 4" });

@@ -32,6 +32,7 @@ import {
   saveInvokedAspect,
 } from "./faction.js";
 import { factionCheckFlow } from "./flow-states.js";
+import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
 import { defineFateUseCase } from "./use-cases.js";
 import { diceText, invokeSelectOptions, ladderText } from "./views.js";
@@ -214,6 +215,13 @@ export const factionInvokeAspect = defineFateUseCase({
       const fresh = result.faction.fatePoints !== faction.fatePoints ? await reloadTable(ctx) : ctx.table;
       await saveInvokedAspect(ctx.tx, fresh, found, result.aspect);
     }
+    const hostile = await payHostileInvoke(
+      ctx,
+      ctx.table,
+      found,
+      { id: `faction:${faction.id}`, side: null },
+      result.spent.paidWith,
+    );
     const state: FactionCheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, factionCheckFlow, flow.id, state);
     await appendLog(ctx, ctx.table.id, {
@@ -244,7 +252,9 @@ export const factionInvokeAspect = defineFateUseCase({
       result: ladderText(lang, factionCheckResult(result.check)),
       fp: result.faction.fatePoints,
     });
-    const effects = [panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, state))];
+    const effects: Effect[] = [panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, state))];
+    if (hostile)
+      effects.push({ kind: "post", channelId: ctx.invocation.channelId, view: { content: hostile } });
     if (fromMenu)
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
     return { reply: { content: text, embeds: [factionCheckEmbed(ctx.publicLang, state)] }, effects };

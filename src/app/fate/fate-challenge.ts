@@ -29,11 +29,12 @@ import {
 } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import type { ActionContext } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { invokerOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { challengeFlow } from "./flow-states.js";
+import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";
@@ -307,7 +308,8 @@ export const fateChallengeInvoke = defineFateUseCase({
     const found = await findInvokableAspect(ctx.tx, ctx.table, ctx.intent.aspect, roller.id);
     const invokerId = String(roller.id);
     // The one payment path of every invoke: the roller's and their allies' free invokes first.
-    const paid = payForInvoke(found.aspect, roller, await invokerOf(ctx, ctx.table, roller));
+    const who = await invokerOf(ctx, ctx.table, roller);
+    const paid = payForInvoke(found.aspect, roller, who);
     const paidWith = paid.paidWith;
     const next = invokeOnChallengeTask(
       flow.state,
@@ -318,6 +320,7 @@ export const fateChallengeInvoke = defineFateUseCase({
     const fatePoints = paid.payer.fatePoints;
     if (paidWith === "fate-point") await saveFatePoints(ctx.tx, roller.id, fatePoints);
     else await saveInvokedAspect(ctx.tx, ctx.table, found, paid.aspect);
+    const hostile = await payHostileInvoke(ctx, ctx.table, found, who, paidWith);
     await saveFlowState(ctx.tx, challengeFlow, flow.id, next);
     const rolled = next.tasks[ctx.intent.task]!;
     await appendLog(ctx, ctx.table.id, {
@@ -352,7 +355,9 @@ export const fateChallengeInvoke = defineFateUseCase({
       result: ladderText(lang, rolled.roll!.result),
       outcome: t(lang, `fate.outcome.${rolled.roll!.outcome}`),
     });
-    const effects = [panelEdit(flow, challengeView(ctx.publicLang, next, flow.id))];
+    const effects: Effect[] = [panelEdit(flow, challengeView(ctx.publicLang, next, flow.id))];
+    if (hostile)
+      effects.push({ kind: "post", channelId: ctx.invocation.channelId, view: { content: hostile } });
     if (fromMenu)
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update" as const, effects };
     return { reply: { content: text, embeds: [challengeEmbed(ctx.publicLang, next)] }, effects };

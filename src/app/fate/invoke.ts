@@ -21,6 +21,7 @@ import { type Ctx, panel } from "./check.js";
 import { invokerOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { checkFlow } from "./flow-states.js";
+import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";
@@ -128,7 +129,8 @@ export const invoke = defineFateUseCase({
       ? { id: String(invokerRow.id), fatePoints: invokerRow.fatePoints }
       : { id: "gm", fatePoints: GM_BANK };
     // Free invokes belong to a side (docs/rules/fate.md §3.2): only the holder and their allies spend them.
-    const side = invokerRow ? (await invokerOf(ctx, ctx.table, invokerRow)).side : "npc";
+    const who = invokerRow ? await invokerOf(ctx, ctx.table, invokerRow) : { id: "gm", side: "npc" };
+    const side = who.side;
     const result = invokeAspect(
       { check: flow.state.check, invoker, side, aspect: found.aspect, mode, paidWith: ctx.intent.pay },
       ctx.dice,
@@ -137,6 +139,7 @@ export const invoke = defineFateUseCase({
       await saveFatePoints(ctx.tx, invokerRow.id, result.invoker.fatePoints);
     }
     await saveInvokedAspect(ctx.tx, ctx.table, found, result.aspect);
+    const hostile = await payHostileInvoke(ctx, ctx.table, found, who, result.spent.paidWith);
     const state: CheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, checkFlow, flow.id, state);
     const effects: Effect[] = [panelEdit(flow, panel(ctx, flow, state))];
@@ -189,6 +192,9 @@ export const invoke = defineFateUseCase({
       payment: `@fate.payment.${result.spent.paidWith}`,
       result: ladderText(lang, checkResult(result.check)),
     });
+    // The owner's point is public news: posted even when the invoke came from a private menu.
+    if (hostile)
+      effects.push({ kind: "post", channelId: ctx.invocation.channelId, view: { content: hostile } });
     if (fromMenu) {
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
     }

@@ -812,6 +812,9 @@ export default {
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   "fate.aspect.anyone": "anyone",
+  "fate.invoke.hostilePaid":
+    "«{aspect}» is {name}'s: {name} gets the fate point paid for it ({from} → {to}).",
+  "log.fate.hostileInvoke": "{name} gets the fate point of a hostile invoke of «{aspect}»",
   "fate.compel.expired": "⌛ The scene ended with this compel unanswered: nobody gains or pays.",
   "log.fate.compelEscrow": "{name} puts up {points} FP for a compel",
   "log.fate.compelEscrowBack": "{name} gets back the {points} FP put up for a compel",

@@ -985,6 +985,9 @@ export default {
   "fate.hit.chooseAgain":
     "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
   "fate.aspect.anyone": "любой",
+  "fate.invoke.hostilePaid":
+    "«{aspect}» — аспект персонажа {name}: очко судьбы за призыв получает {name} ({from} → {to}).",
+  "log.fate.hostileInvoke": "{name} получает очко судьбы за враждебный призыв «{aspect}»",
   "fate.compel.expired":
     "⌛ Сцена закончилась, а на навязывание так и не ответили: никто ничего не получает и не платит.",
   "log.fate.compelEscrow": "{name} ставит {points} ОС на навязывание",
