@@ -183,6 +183,36 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
     });
   });
 
+  describe("9. «…достигаете цели и к тому же получаете усиление»: overcome with style makes the boost", () => {
+    it("the panel offers the boost; taking it makes a boost for the roller's side and settles the check", async () => {
+      app.useDice(scriptedDice(ZERO));
+      const rolled = await app.run(ILSA, { type: "check", skill: "athletics", vs: 1 });
+      const take = buttons(rolled).find((b) => b.intent.type === "fate.claim-advantage");
+      expect(take?.label).toBeDefined();
+      const flowId = rolled.result.replyIsPanelOf!;
+      expect((await app.refused(WREN, { type: "fate.claim-advantage", flowId })).code).toBe(
+        "errors.notYourCharacter",
+      );
+      const taken = await app.run(ILSA, { type: "fate.claim-advantage", flowId });
+      expect(replyText(taken)).toMatch(/«.+»/);
+      const ilsa = await app.db.character.findFirstOrThrow({ where: { name: "Ilsa" } });
+      const boost = await app.db.aspect.findFirstOrThrow({
+        where: { kind: "boost", removedAt: null },
+        orderBy: { id: "desc" },
+      });
+      expect(boost.freeInvokeHolders).toEqual([{ holderId: String(ilsa.id), side: "pc" }]);
+      expect((await app.db.flow.findUniqueOrThrow({ where: { id: flowId } })).status).toBe("closed");
+      // A plain success offers none.
+      app.useDice(scriptedDice(ZERO));
+      const plain = await app.run(ILSA, { type: "check", skill: "athletics", vs: 3 });
+      expect(buttons(plain).some((b) => b.intent.type === "fate.claim-advantage")).toBe(false);
+      expect(
+        (await app.refused(ILSA, { type: "fate.claim-advantage", flowId: plain.result.replyIsPanelOf! }))
+          .code,
+      ).toBe("errors.fate.noOvercomeBoost");
+    });
+  });
+
   describe("2. naming a consequence is its own step, never a second hit", () => {
     it("a faction: the hint and the button name the slot the hit took; no new hit, no second consequence", async () => {
       await app.run(GM, { type: "faction.create", name: "Port", abilities: "military 4" });

@@ -139,7 +139,12 @@ function dealtHit(state: CheckFlowState): number {
 }
 
 /** A boost (docs/rules/fate.md §3.2): a scene aspect with one free invoke for its owner's side, named by default. */
-async function createBoost(ctx: Ctx, table: GameTable, owner: Character, name?: string): Promise<string> {
+export async function createBoost(
+  ctx: Ctx,
+  table: GameTable,
+  owner: Character,
+  name?: string,
+): Promise<string> {
   const side = await sideOf(ctx, table, owner);
   const base = cleanName(name ?? t(ctx.publicLang, "fate.boost.defaultName", { name: owner.name }), 90);
   const existing = (await tableAspects(ctx.tx, table.id)).map((a) => nameKey(a.aspect.name));

@@ -812,6 +812,8 @@ export default {
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   "fate.aspect.anyone": "anyone",
+  "fate.button.takeBoost": "Take the boost",
+  "errors.fate.noOvercomeBoost": "Only an overcome with style (3 shifts or more) gives a boost.",
   "fate.invoke.hostilePaid":
     "«{aspect}» is {name}'s: {name} gets the fate point paid for it ({from} → {to}).",
   "log.fate.hostileInvoke": "{name} gets the fate point of a hostile invoke of «{aspect}»",

@@ -985,6 +985,8 @@ export default {
   "fate.hit.chooseAgain":
     "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
   "fate.aspect.anyone": "любой",
+  "fate.button.takeBoost": "Взять усиление",
+  "errors.fate.noOvercomeBoost": "Усиление даёт только стильное преодоление (3 сдвига и больше).",
   "fate.invoke.hostilePaid":
     "«{aspect}» — аспект персонажа {name}: очко судьбы за призыв получает {name} ({from} → {to}).",
   "log.fate.hostileInvoke": "{name} получает очко судьбы за враждебный призыв «{aspect}»",
