@@ -213,6 +213,38 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
     });
   });
 
+  describe("11. armour and a player's only character", () => {
+    it("armour reduces a physical hit, not a mental one (Will); a character aspect goes on the player's only character", async () => {
+      await app.run(GM, { type: "character.ratings", ar: 2, character: "Captain" });
+      const attack = async (skill: string) => {
+        app.useDice(scriptedDice([...ZERO, ...ZERO]));
+        const rolled = await app.run(WREN, { type: "check", skill, action: "attack", target: "Captain" });
+        const flowId = rolled.result.replyIsPanelOf!;
+        await app.run(GM, { type: "fate.defend", flowId, skill: "athletics" });
+        const applied = await app.run(GM, { type: "fate.apply-hit", flowId });
+        const hitFlow = applied.result.replyIsPanelOf;
+        if (hitFlow)
+          await app.run(GM, { type: "fate.absorb", flowId: hitFlow, option: "-|severe" }).catch(() => null);
+        await app.run(GM, { type: "stress.clear", character: "Captain" });
+        await app
+          .run(GM, { type: "consequence.clear", character: "Captain", severity: "severe" })
+          .catch(() => null);
+        return replyText(applied);
+      };
+      expect(await attack("will")).toContain("3 shifts");
+      expect(await attack("fight")).toContain("2 shifts");
+      // No `character:` needed for the player's only character.
+      await app.run(WREN, { type: "aspect.add", name: "Stubborn as a mule", kind: "flaw" });
+      const wren = await app.db.character.findFirstOrThrow({ where: { name: "Wren" } });
+      expect((await aspect("Stubborn as a mule"))?.characterId).toBe(wren.id);
+      // The GM with two characters still names one.
+      await app.run(GM, { type: "character.create", name: "Innkeeper", kind: "npc" });
+      expect((await app.refused(GM, { type: "aspect.add", name: "Greedy", kind: "flaw" })).code).toBe(
+        "errors.fate.characterAspectNeedsCharacter",
+      );
+    });
+  });
+
   describe("2. naming a consequence is its own step, never a second hit", () => {
     it("a faction: the hint and the button name the slot the hit took; no new hit, no second consequence", async () => {
       await app.run(GM, { type: "faction.create", name: "Port", abilities: "military 4" });

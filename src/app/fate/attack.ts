@@ -205,8 +205,12 @@ export const applyAttackHit = defineFateUseCase({
       refuse("errors.fate.applyIsForTarget", { target: target.name });
     }
     const attacker = await characterById(ctx.tx, ctx.table.id, state.rollerId);
-    const shifts = hitAfterRatings(hit, { wr: fateCharacter(attacker).wr, ar: fateCharacter(target).ar });
     const kind = ctx.intent.kind ?? attackKind(state.check.skill);
+    // Armour is against bodily harm and magic (the seed: orcs' AR against magic attacks), not
+    // against a mental hit of Provoke, Deceive and the like.
+    const skillKind = attackKind(state.check.skill);
+    const armour = skillKind === null || (kind ?? skillKind) === "physical" ? fateCharacter(target).ar : 0;
+    const shifts = hitAfterRatings(hit, { wr: fateCharacter(attacker).wr, ar: armour });
     const next: CheckFlowState = { ...state, hitApplied: shifts };
     const closed = await closeAttack(ctx, ctx.table, flow, next);
     const landed = await landHit(

@@ -365,7 +365,7 @@ export default {
   "errors.fate.advantageOnConsequence": "Free invokes on a consequence come from the hit that caused it.",
   "errors.fate.notCompelTarget": "Only {name}'s player (the GM for a GM character) answers this compel.",
   "errors.fate.characterAspectNeedsCharacter":
-    "Ambition, Belief, Connections, Flaw and Talent belong to a character: add `character`.",
+    "Ambition, Belief, Connections, Flaw and Talent belong to a character: say whose, `{/aspect add name character kind}`.",
   "errors.fate.invokesGmOnly":
     "Only the GM hands out free invokes by hand; players earn them by creating an advantage.",
   "errors.fate.consequenceUseCommand":

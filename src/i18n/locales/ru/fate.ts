@@ -391,7 +391,7 @@ export default {
   "errors.fate.notCompelTarget":
     "На это навязывание отвечает только игрок персонажа {name} (за персонажа ведущего — ведущий).",
   "errors.fate.characterAspectNeedsCharacter":
-    "Амбиции, Убеждения, Связи, Недостаток и Талант принадлежат персонажу: укажите `character`.",
+    "Амбиции, Убеждения, Связи, Недостаток и Талант принадлежат персонажу: укажите чьи, `{/aspect add name character kind}`.",
   "errors.fate.invokesGmOnly":
     "Раздавать бесплатные призывы вручную может только ведущий; игроки получают их, создавая преимущество.",
   "errors.fate.consequenceUseCommand":
