@@ -274,6 +274,7 @@ export async function rollDefence(
   await saveFlowState(ctx.tx, checkFlow, attack.id, attackState);
   return {
     ...defence,
+    attackState,
     effects: [...defence.effects, panelEdit(attack, panel(ctx, attack, attackState))],
   };
 }
