@@ -245,6 +245,28 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
     });
   });
 
+  describe("12. an attack nobody settled blocks nobody", () => {
+    it("an attack whose defence wins settles itself: the target may leave the conflict at once", async () => {
+      await app.run(GM, { type: "conflict.start", title: "Docks" });
+      app.useDice(scriptedDice([...ZERO, ...ZERO]));
+      const rolled = await app.run(GM, {
+        type: "check",
+        skill: "fight",
+        action: "attack",
+        target: "Wren",
+        character: "Captain",
+      });
+      const flowId = rolled.result.replyIsPanelOf!;
+      const defended = await app.run(WREN, { type: "fate.defend", flowId, skill: "fight" });
+      expect(replyText(defended)).toContain("attack is settled");
+      expect(replyText(defended)).toContain("Wren gets a boost");
+      expect((await app.db.flow.findUniqueOrThrow({ where: { id: flowId } })).status).toBe("closed");
+      const left = await app.run(WREN, { type: "conflict.leave" });
+      expect(replyText(left)).toContain("Wren leaves the conflict");
+      await app.run(GM, { type: "conflict.end" });
+    });
+  });
+
   describe("2. naming a consequence is its own step, never a second hit", () => {
     it("a faction: the hint and the button name the slot the hit took; no new hit, no second consequence", async () => {
       await app.run(GM, { type: "faction.create", name: "Port", abilities: "military 4" });
