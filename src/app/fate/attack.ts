@@ -24,7 +24,7 @@ import type { ActionContext, Effect } from "../use-case.js";
 import type { ModalView } from "../views.js";
 import { type Ctx, panel, rollDefence } from "./check.js";
 import { attackHit } from "./check-view.js";
-import { sideOf } from "./conflict-state.js";
+import { passTurnAfterAttack, sideOf } from "./conflict-state.js";
 import { checkFlow } from "./flow-states.js";
 import { landHit } from "./harm.js";
 import { fateIntents } from "./intents.js";
@@ -316,7 +316,8 @@ async function settleWithoutHit(
     lines.push(t(ctx.publicLang, "fate.boost.created", { name: owner.name, aspect: boost }));
   }
   const next: CheckFlowState = { ...state, hitApplied: 0 };
-  return { lines, effects: await closeAttack(ctx, table, flow, next) };
+  const closed = await closeAttack(ctx, table, flow, next);
+  return { lines, effects: [...closed, ...(await passTurnAfterAttack(ctx, table, attacker.id))] };
 }
 
 /** Success with style on attack: the attacker lowers the hit by one and takes a boost (docs/rules/fate.md §3.1). */

@@ -2,7 +2,7 @@ import type { Character, Flow, GameTable } from "../../generated/prisma/client.j
 import { t } from "../../i18n/index.js";
 import type { Invoker } from "../../rules/fate/aspects.js";
 import { clearStress } from "../../rules/fate/character.js";
-import { conflictWinner, currentTurn, type FateConflict, resolveHit } from "../../rules/fate/conflict.js";
+import { conflictWinner, currentTurn, type FateConflict, nextTurn, resolveHit } from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
 import { characterAtTable } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
@@ -138,19 +138,34 @@ export async function recordHitInConflict(
   table: GameTable,
   characterId: number,
   absorption: HitAbsorption,
+  attackerId: string | null = null,
 ): Promise<Effect[]> {
   const flow = await openConflict(ctx, table);
   if (!flow) return [];
   const participant = flow.state.conflict.participants.find((p) => p.characterId === String(characterId));
   if (participant?.status !== "in") return [];
   const before = currentTurn(flow.state.conflict);
-  const state: ConflictFlowState = {
-    ...flow.state,
-    conflict: resolveHit(flow.state.conflict, String(characterId), absorption),
-  };
+  let conflict = resolveHit(flow.state.conflict, String(characterId), absorption);
+  // The attack on its roller's turn is done: the turn passes (docs/rules/fate.md §3.4).
+  if (conflict.status === "open" && attackerId !== null && currentTurn(conflict) === attackerId)
+    conflict = nextTurn(conflict);
+  const state: ConflictFlowState = { ...flow.state, conflict };
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
   await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
   const effects: Effect[] = [panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true))];
   if (currentTurn(state.conflict) !== before) effects.push(...turnPing(ctx, table, state));
   return effects;
+}
+
+/** An attack settled without a hit on its roller's turn: the turn passes (docs/rules/fate.md §3.4). */
+export async function passTurnAfterAttack(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "invocation">,
+  table: GameTable,
+  attackerId: number,
+): Promise<Effect[]> {
+  const flow = await openConflict(ctx, table);
+  if (!flow || currentTurn(flow.state.conflict) !== String(attackerId)) return [];
+  const state: ConflictFlowState = { ...flow.state, conflict: nextTurn(flow.state.conflict) };
+  await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
+  return [panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true)), ...turnPing(ctx, table, state)];
 }
