@@ -258,7 +258,9 @@ describe("Fate conflicts, hits and invokes (app layer, real PostgreSQL)", () => 
     expect(replyText(settled)).toContain("Ilsa gets a boost: «Ilsa's opening»");
     expect((await app.db.flow.findUniqueOrThrow({ where: { id: parried.flowId } })).status).toBe("closed");
     // Nothing blocks the target: she may concede or leave before the next roll.
-    expect(await app.db.flow.count({ where: { kind: "fate.check", status: "open", id: parried.flowId } })).toBe(0);
+    expect(
+      await app.db.flow.count({ where: { kind: "fate.check", status: "open", id: parried.flowId } }),
+    ).toBe(0);
   });
 
   it("«можете снизить силу своего удара на один, чтобы дополнительно получить усиление»: a style attack traded for a boost", async () => {

@@ -308,7 +308,10 @@ async function settleWithoutHit(
   const target = state.targetId !== null ? await characterById(ctx.tx, table.id, state.targetId) : null;
   const result = outcome(checkShifts(state.check) ?? 0);
   const lines = [
-    t(ctx.publicLang, "fate.attack.resolved", { attacker: attacker.name, outcome: `@fate.outcome.${result}` }),
+    t(ctx.publicLang, "fate.attack.resolved", {
+      attacker: attacker.name,
+      outcome: `@fate.outcome.${result}`,
+    }),
   ];
   const owner = boostOwner(state, attacker, target);
   if (owner) {

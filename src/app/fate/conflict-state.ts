@@ -2,7 +2,13 @@ import type { Character, Flow, GameTable } from "../../generated/prisma/client.j
 import { t } from "../../i18n/index.js";
 import type { Invoker } from "../../rules/fate/aspects.js";
 import { clearStress } from "../../rules/fate/character.js";
-import { conflictWinner, currentTurn, type FateConflict, nextTurn, resolveHit } from "../../rules/fate/conflict.js";
+import {
+  conflictWinner,
+  currentTurn,
+  type FateConflict,
+  nextTurn,
+  resolveHit,
+} from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
 import { characterAtTable } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
@@ -167,5 +173,8 @@ export async function passTurnAfterAttack(
   if (!flow || currentTurn(flow.state.conflict) !== String(attackerId)) return [];
   const state: ConflictFlowState = { ...flow.state, conflict: nextTurn(flow.state.conflict) };
   await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
-  return [panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true)), ...turnPing(ctx, table, state)];
+  return [
+    panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true)),
+    ...turnPing(ctx, table, state),
+  ];
 }
