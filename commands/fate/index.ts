@@ -39,7 +39,8 @@ const invoke = defineCommand({
     name: "invoke",
     options: [
       aspect("aspect", true),
-      { name: "mode", type: "string", choices: ["plus2", "reroll", "passive"] },
+      // +2 to a passive opposition is paid with `/fp spend on:passive` (the check panel's button).
+      { name: "mode", type: "string", choices: ["plus2", "reroll"] },
       { name: "pay", type: "string", choices: ["free-invoke", "fate-point"] },
       { name: "check", type: "string", autocomplete: "fate-check", maxLength: 12 },
     ],

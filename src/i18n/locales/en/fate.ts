@@ -374,7 +374,8 @@ export default {
   "errors.fate.conflictOpen": "A conflict is already going on here. End it with `{/conflict end}` first.",
   "errors.fate.noCharacterInConflict": "None of your characters is still fighting in this conflict.",
   "errors.fate.noConflict": "There is no conflict going on. The GM starts one with `{/conflict start}`.",
-  "errors.fate.contestOpen": "A contest is already going on here.",
+  "errors.fate.contestOpen":
+    "A contest is already going on here: resolve its exchange (`{/contest resolve}`) or end it (`{/contest end}`).",
   "errors.fate.noContest":
     "There is no contest going on. The GM starts one with `{/contest start first second}`.",
   "errors.fate.alreadyRolledExchange": "{name} has already rolled in this exchange.",
@@ -402,7 +403,6 @@ export default {
   "cmd.invoke.mode.desc": "What the invoke does (default +2)",
   "cmd.invoke.mode.choice.plus2": "+2 to the result",
   "cmd.invoke.mode.choice.reroll": "Reroll the dice",
-  "cmd.invoke.mode.choice.passive": "+2 to the passive opposition (GM)",
   "cmd.invoke.pay.desc": "Pay with a free invoke or a fate point (default: free invoke first)",
   "cmd.invoke.pay.choice.free-invoke": "Free invoke",
   "cmd.invoke.pay.choice.fate-point": "Fate point",

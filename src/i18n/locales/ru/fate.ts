@@ -400,7 +400,8 @@ export default {
   "errors.fate.conflictOpen": "Здесь уже идёт конфликт. Сначала завершите его: `{/conflict end}`.",
   "errors.fate.noCharacterInConflict": "Никто из ваших персонажей в этом конфликте больше не сражается.",
   "errors.fate.noConflict": "Сейчас нет конфликта. Ведущий начинает его командой `{/conflict start}`.",
-  "errors.fate.contestOpen": "Здесь уже идёт состязание.",
+  "errors.fate.contestOpen":
+    "Здесь уже идёт состязание: подведите итог обмена (`{/contest resolve}`) или завершите его (`{/contest end}`).",
   "errors.fate.noContest":
     "Сейчас нет состязания. Ведущий начинает его командой `{/contest start first second}`.",
   "errors.fate.alreadyRolledExchange": "{name} уже бросал в этом обмене.",
@@ -439,7 +440,6 @@ export default {
   "cmd.invoke.mode.desc": "Что даёт призыв (по умолчанию +2)",
   "cmd.invoke.mode.choice.plus2": "+2 к результату",
   "cmd.invoke.mode.choice.reroll": "Переброс кубов",
-  "cmd.invoke.mode.choice.passive": "+2 к пассивному сопротивлению (ведущий)",
   "cmd.invoke.pay.name": "оплата",
   "cmd.invoke.pay.desc": "Чем платить (по умолчанию сначала бесплатный призыв)",
   "cmd.invoke.pay.choice.free-invoke": "Бесплатный призыв",
