@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commands } from "../../commands/fate/index.js";
 import { scriptedDice } from "../../src/rules/dice.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
@@ -264,6 +265,14 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
       const left = await app.run(WREN, { type: "conflict.leave" });
       expect(replyText(left)).toContain("Wren leaves the conflict");
       await app.run(GM, { type: "conflict.end" });
+    });
+  });
+
+  describe("14. `/invoke` offers no mode it always refuses", () => {
+    it("its modes are +2 and a reroll; +2 to a passive opposition is the fate-point spend", async () => {
+      const invoke = commands.find((c) => c.spec.name === "invoke")!;
+      const mode = (invoke.spec.options ?? []).find((o) => o.name === "mode") as { choices?: string[] };
+      expect(mode.choices).toEqual(["plus2", "reroll"]);
     });
   });
 
