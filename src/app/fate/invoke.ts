@@ -198,7 +198,8 @@ export const invoke = defineFateUseCase({
     if (fromMenu) {
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
     }
-    return { reply: { content: text, embeds: panel(ctx, flow, state).embeds }, effects };
+    // The panel itself is edited in place: the answer does not post a second copy of it.
+    return { reply: { content: text }, effects };
   },
 });
 
