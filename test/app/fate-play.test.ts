@@ -276,6 +276,27 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
     });
   });
 
+  describe("the end of the scene: boosts and unanswered compels expire, as in Fate Core", () => {
+    it("a boost and a compel of scene 1 are gone in scene 2; the compeller's points come back", async () => {
+      await app.run(GM, { type: "aspect.add", name: "Sudden gust", kind: "boost" });
+      await app.run(ILSA, { type: "aspect.add", name: "Hot-headed", character: "Ilsa", kind: "flaw" });
+      const before = await fp("Wren");
+      const offered = await app.run(WREN, {
+        type: "compel",
+        target: "Ilsa",
+        aspect: "Hot-headed",
+        points: 1,
+      });
+      expect(await fp("Wren")).toBe(before - 1);
+      const ended = await app.run(GM, { type: "stress.clear" });
+      expect(replyText(ended)).toContain("«Sudden gust»");
+      expect(await aspect("Sudden gust")).toMatchObject({ removedAt: expect.any(Date) });
+      expect(await fp("Wren")).toBe(before);
+      const flowId = offered.result.replyIsPanelOf!;
+      expect((await app.refused(ILSA, { type: "compel.accept", flowId })).code).toBe("errors.flow.closed");
+    });
+  });
+
   describe("2. naming a consequence is its own step, never a second hit", () => {
     it("a faction: the hint and the button name the slot the hit took; no new hit, no second consequence", async () => {
       await app.run(GM, { type: "faction.create", name: "Port", abilities: "military 4" });

@@ -8,6 +8,7 @@ import {
   nameConsequence,
   slotToName,
 } from "../../rules/fate/stress.js";
+import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireControl } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
@@ -68,13 +69,13 @@ export const stressClear = defineFateUseCase({
       });
     }
     // Clearing everyone's stress ends the scene: its open checks stop taking invokes (docs/rules/fate.md §3.2).
-    const closed = ctx.intent.character ? [] : await endScene(ctx, ctx.table);
-    return {
-      reply: {
-        content: t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }),
-      },
-      effects: closed,
-    };
+    const scene = ctx.intent.character ? { effects: [], expired: [] } : await endScene(ctx, ctx.table);
+    const cleared = t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") });
+    const expired =
+      scene.expired.length > 0
+        ? `\n${t(ctx.publicLang, "fate.scene.boostsExpired", { names: scene.expired.map((n) => `«${n}»`).join(", ") })}`
+        : "";
+    return { reply: { content: cleared + expired }, effects: scene.effects };
   },
 });
 
@@ -183,7 +184,7 @@ export const nameConsequenceForm = defineFateUseCase({
 /**
  * The end of a scene (`/stress clear` for the whole table, docs/rules/fate.md §3.2): open checks
  * and waiting hits close, a contest ends (undecided if need be) and its rolls close, the factions'
- * checks close, and compels still unanswered expire.
+ * checks close, compels still unanswered and boosts expire.
  */
 async function endScene(
   ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "invocation">,
@@ -194,5 +195,15 @@ async function endScene(
   if (contest) effects.push(...contest.effects);
   effects.push(...(await closeFactionChecks(ctx, table)));
   effects.push(...(await expireOpenCompels(ctx, table)));
-  return effects;
+  // Boosts last until used or the end of the scene, as in Fate Core.
+  const expired = await sqlFor(ctx.tx).rows<{ name: string }>`
+    UPDATE aspect SET removed_at = ${new Date()}
+    WHERE table_id = ${table.id} AND kind = 'boost' AND removed_at IS NULL
+    RETURNING name`;
+  if (expired.length > 0)
+    await appendLog(ctx, table.id, {
+      action: "fate.scene.boosts-expired",
+      summary: { key: "log.fate.boostsExpired", params: { names: expired.map((b) => b.name).join(", ") } },
+    });
+  return { effects, expired: expired.map((b) => b.name) };
 }

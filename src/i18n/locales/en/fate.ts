@@ -812,6 +812,8 @@ export default {
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   "fate.aspect.anyone": "anyone",
+  "fate.scene.boostsExpired": "The scene is over: its boosts are gone ({names}).",
+  "log.fate.boostsExpired": "boosts gone with the scene: {names}",
   "fate.button.takeBoost": "Take the boost",
   "errors.fate.noOvercomeBoost": "Only an overcome with style (3 shifts or more) gives a boost.",
   "fate.invoke.hostilePaid":
