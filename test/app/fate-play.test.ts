@@ -297,6 +297,25 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
     });
   });
 
+  describe("13. the invoke select holds 25: the relevant ones first, a search for the rest", () => {
+    it("with 30 scene aspects, the one with a free invoke for the roller comes first, and the menu points to the search", async () => {
+      for (let i = 1; i <= 30; i += 1) await app.run(GM, { type: "aspect.add", name: `Crowd ${i}` });
+      await app.run(GM, { type: "aspect.add", name: "Crowd 31", invokes: 1 });
+      app.useDice(scriptedDice(ZERO));
+      const check = await app.run(ILSA, { type: "check", skill: "athletics", vs: 5 });
+      const menu = await app.run(ILSA, {
+        type: "fate.invoke-menu",
+        flowId: check.result.replyIsPanelOf!,
+        mode: "plus2",
+      });
+      const options = selectOptions(menu);
+      expect(options).toHaveLength(25);
+      expect(options[0]?.label).toBe("Crowd 31");
+      expect(replyText(menu)).toContain("не в списке");
+      await app.run(GM, { type: "stress.clear" });
+    });
+  });
+
   describe("2. naming a consequence is its own step, never a second hit", () => {
     it("a faction: the hint and the button name the slot the hit took; no new hit, no second consequence", async () => {
       await app.run(GM, { type: "faction.create", name: "Port", abilities: "military 4" });

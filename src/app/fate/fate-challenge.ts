@@ -36,6 +36,7 @@ import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./fact
 import { challengeFlow } from "./flow-states.js";
 import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
+import { moreAspectsNote } from "./invoke.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";
 import { invokeSelectOptions, ladderText, skillText } from "./views.js";
@@ -270,12 +271,13 @@ export const fateChallengeInvokeMenu = defineFateUseCase({
     return {
       reply: {
         ephemeral: true,
-        content: t(ctx.userLang, "fate.challenge.invokeMenu", {
-          name: roller.name,
-          task: flow.state.tasks[task]!.name,
-          mode: `@fate.invokeMode.${ctx.intent.mode}`,
-          fp: roller.fatePoints,
-        }),
+        content:
+          t(ctx.userLang, "fate.challenge.invokeMenu", {
+            name: roller.name,
+            task: flow.state.tasks[task]!.name,
+            mode: `@fate.invokeMode.${ctx.intent.mode}`,
+            fp: roller.fatePoints,
+          }) + moreAspectsNote(ctx.userLang, aspects.length),
         rows: [
           [
             {

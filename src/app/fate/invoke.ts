@@ -1,7 +1,7 @@
 /** Invoking an aspect on a check (docs/rules/fate.md §3.2): +2, a reroll, or +2 to a passive opposition. */
 
 import type { Flow, GameTable } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { checkResult, type InvokeMode, invokeAspect, withOpposition } from "../../rules/fate/check.js";
 import { sqlFor } from "../../store/db.js";
@@ -97,9 +97,10 @@ export const invokeMenu = defineFateUseCase({
       reply: {
         ephemeral: true,
         content:
-          fp === null
+          (fp === null
             ? t(ctx.userLang, "fate.invoke.menuGm", { mode: `@fate.invokeMode.${ctx.intent.mode}` })
-            : t(ctx.userLang, "fate.invoke.menu", { mode: `@fate.invokeMode.${ctx.intent.mode}`, fp }),
+            : t(ctx.userLang, "fate.invoke.menu", { mode: `@fate.invokeMode.${ctx.intent.mode}`, fp })) +
+          moreAspectsNote(ctx.userLang, aspects.length),
         rows: [
           [
             {
@@ -230,3 +231,8 @@ export const checkSource: AutocompleteSource = {
       .slice(0, 25);
   },
 };
+
+/** A select holds 25 aspects: beyond them, the rest are found by `/invoke aspect:` (autocomplete). */
+export function moreAspectsNote(lang: Lang, count: number): string {
+  return count > 25 ? `\n${t(lang, "fate.invoke.moreAspects", { count: count - 25 })}` : "";
+}
