@@ -431,4 +431,22 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
       ).toEqual([]);
     });
   });
+
+  describe("10. the GM's characters in a conflict: those of the scene, not every NPC at the table", () => {
+    it("after the scene's end, only the NPC who acts joins; the GM adds another with /conflict join", async () => {
+      await app.run(GM, { type: "character.create", name: "Barkeep", kind: "npc" });
+      await app.run(GM, { type: "stress.clear" });
+      app.useDice(scriptedDice(ZERO));
+      await app.run(GM, { type: "check", skill: "fight", character: "Captain", vs: 1 });
+      const started = await app.run(GM, { type: "conflict.start", title: "Tavern" });
+      const conflict = await app.db.flow.findUniqueOrThrow({ where: { id: started.result.replyIsPanelOf! } });
+      const names = Object.values((conflict.state as { names: Record<string, string> }).names);
+      expect(names).toContain("Captain");
+      expect(names).toContain("Ilsa");
+      expect(names).not.toContain("Barkeep");
+      const joined = await app.run(GM, { type: "conflict.join", character: "Barkeep" });
+      expect(replyText(joined)).toContain("Barkeep");
+      await app.run(GM, { type: "conflict.end" });
+    });
+  });
 });

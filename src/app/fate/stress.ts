@@ -195,6 +195,11 @@ async function endScene(
   if (contest) effects.push(...contest.effects);
   effects.push(...(await closeFactionChecks(ctx, table)));
   effects.push(...(await expireOpenCompels(ctx, table)));
+  // The mark the next scene counts from (who acts in it: docs/rules/fate.md §3.4).
+  await appendLog(ctx, table.id, {
+    action: "fate.scene.end",
+    summary: { key: "log.fate.sceneEnd", params: {} },
+  });
   // Boosts last until used or the end of the scene, as in Fate Core.
   const expired = await sqlFor(ctx.tx).rows<{ name: string }>`
     UPDATE aspect SET removed_at = ${new Date()}

@@ -812,6 +812,7 @@ export default {
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   "fate.aspect.anyone": "anyone",
+  "log.fate.sceneEnd": "the scene ends",
   "fate.invoke.moreAspects":
     "{count, plural, one {# more aspect is} other {# more aspects are}} not in the list: find any with `{/invoke aspect}` (it searches as you type).",
   "fate.scene.boostsExpired": "The scene is over: its boosts are gone ({names}).",

@@ -985,6 +985,7 @@ export default {
   "fate.hit.chooseAgain":
     "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
   "fate.aspect.anyone": "любой",
+  "log.fate.sceneEnd": "сцена окончена",
   "fate.invoke.moreAspects":
     "Ещё аспектов не в списке: {count}. Любой найдётся через `{/invoke aspect}` (поиск по мере ввода).",
   "fate.scene.boostsExpired": "Сцена окончена: её усиления пропали ({names}).",
