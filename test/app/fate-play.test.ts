@@ -449,4 +449,17 @@ describe("Fate: every flow finishes, one invoke path (app layer, real PostgreSQL
       await app.run(GM, { type: "conflict.end" });
     });
   });
+
+  describe("language", () => {
+    it("a compel by the GM reads “The GM compels …”, with a capital", async () => {
+      const offered = await app.run(GM, {
+        type: "compel",
+        target: "Wren",
+        aspect: "Stubborn as a mule",
+        points: 1,
+      });
+      expect(replyText(offered)).toContain("The GM compels **Wren**");
+      await app.run(WREN, { type: "compel.accept", flowId: offered.result.replyIsPanelOf! });
+    });
+  });
 });

@@ -48,7 +48,8 @@ function compelView(lang: Lang, flowId: number, state: CompelFlowState): Message
   const self = state.needsGm;
   const lines = [
     t(lang, self ? "fate.compel.selfOffer" : "fate.compel.offer", {
-      by: state.compellerName ?? t(lang, "fate.gm"),
+      // The sentence starts with the compeller: "The GM compels…".
+      by: state.compellerName ?? t(lang, "fate.gmSubject"),
       target: state.targetName,
       aspect: offer.aspect,
       points: offer.points,

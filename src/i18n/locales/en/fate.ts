@@ -201,6 +201,7 @@ export default {
 
   // The Fate table (src/app/fate)
   "fate.gm": "the GM",
+  "fate.gmSubject": "The GM",
   "fate.check.title": "🎲 {name}: {skill} — {action}",
   "fate.check.dice": "Dice: {dice}",
   "fate.check.rerolled": "~~Rerolled: {dice}~~",

@@ -218,6 +218,7 @@ export default {
 
   // Стол Fate (src/app/fate)
   "fate.gm": "ведущий",
+  "fate.gmSubject": "Ведущий",
   "fate.check.title": "🎲 {name}: {skill} — {action}",
   "fate.check.dice": "Кубы: {dice}",
   "fate.check.rerolled": "~~Переброшено: {dice}~~",
