@@ -39,7 +39,8 @@ const invoke = defineCommand({
     name: "invoke",
     options: [
       aspect("aspect", true),
-      { name: "mode", type: "string", choices: ["plus2", "reroll", "passive"] },
+      // +2 to a passive opposition is paid with `/fp spend on:passive` (the check panel's button).
+      { name: "mode", type: "string", choices: ["plus2", "reroll"] },
       { name: "pay", type: "string", choices: ["free-invoke", "fate-point"] },
       { name: "check", type: "string", autocomplete: "fate-check", maxLength: 12 },
     ],
@@ -135,8 +136,8 @@ const consequence = defineCommand({
         name: "add",
         options: [
           { ...character, required: true },
-          { name: "severity", type: "string", required: true, choices: SLOTS },
           { name: "name", type: "string", required: true, maxLength: 100 },
+          { name: "severity", type: "string", choices: SLOTS },
         ],
       },
       {
@@ -184,6 +185,7 @@ const contest = defineCommand({
       },
       { name: "resolve" },
       { name: "show" },
+      { name: "end" },
     ],
   },
 });
@@ -230,6 +232,14 @@ const faction = defineCommand({
           { name: "shifts", type: "integer", required: true, min: 0, max: 30 },
           { name: "track", type: "string", required: true, choices: ["politics", "army", "economy"] },
           { name: "consequence", type: "string", maxLength: 100 },
+        ],
+      },
+      {
+        name: "consequence",
+        options: [
+          factionName,
+          { name: "consequence", type: "string", required: true, maxLength: 100 },
+          { name: "severity", type: "string", choices: ["mild", "moderate", "severe"] },
         ],
       },
       {

@@ -245,18 +245,22 @@ describe("Fate conflicts, hits and invokes (app layer, real PostgreSQL)", () => 
   });
 
   it("boosts: a tie on attack, and a defence with style, create the boost when the attack is settled", async () => {
+    // 12. An attack whose defence wins or ties settles itself, making its boost.
     const tie = await attack(GM, "Captain", "Ilsa", 0);
-    await tie.defend(ILSA);
-    const resolved = await app.run(ILSA, { type: "fate.resolve-attack", flowId: tie.flowId });
+    const resolved = await tie.defend(ILSA);
     expect(replyText(resolved)).toContain("Captain gets a boost: «Captain's opening»");
     const boost = await app.db.aspect.findFirstOrThrow({ where: { name: "Captain's opening" } });
     expect(boost).toMatchObject({ kind: "boost", freeInvokes: 1 });
     expect((await app.db.flow.findUniqueOrThrow({ where: { id: tie.flowId } })).status).toBe("closed");
 
     const parried = await attack(GM, "Captain", "Ilsa", 0, 3);
-    await parried.defend(ILSA);
-    const settled = await app.run(GM, { type: "fate.resolve-attack", flowId: parried.flowId });
+    const settled = await parried.defend(ILSA);
     expect(replyText(settled)).toContain("Ilsa gets a boost: «Ilsa's opening»");
+    expect((await app.db.flow.findUniqueOrThrow({ where: { id: parried.flowId } })).status).toBe("closed");
+    // Nothing blocks the target: she may concede or leave before the next roll.
+    expect(
+      await app.db.flow.count({ where: { kind: "fate.check", status: "open", id: parried.flowId } }),
+    ).toBe(0);
   });
 
   it("«можете снизить силу своего удара на один, чтобы дополнительно получить усиление»: a style attack traded for a boost", async () => {

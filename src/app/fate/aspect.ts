@@ -3,9 +3,9 @@ import { familyKey, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { CHARACTER_ASPECT_KINDS, makeAspect } from "../../rules/fate/aspects.js";
 import { sceneCompel } from "../../rules/fate/compel.js";
-import { characterById } from "../../store/characters.js";
+import { characterById, ownedCharacters } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
-import { findCharacter, isGm, requireControl, requireGm } from "../access.js";
+import { findCharacter, isGm, requireControl, requireGm, requireTable } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName, nameKey } from "../names.js";
 import type { ActionContext } from "../use-case.js";
@@ -18,13 +18,16 @@ export const aspectAdd = defineFateUseCase({
   schema: fateIntents["aspect.add"],
   async run(ctx) {
     const gm = isGm(ctx.table, ctx.actor);
+    const kind = ctx.intent.kind ?? "situational";
+    const characterKind = (CHARACTER_ASPECT_KINDS as readonly string[]).includes(kind);
+    // A character aspect goes on the named character, else on the actor's one character.
     const owner = ctx.intent.character
       ? await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character)
-      : null;
+      : characterKind
+        ? await ownCharacterOrNull(ctx)
+        : null;
     if (owner) requireControl(ctx, owner, { gmMayActForPlayers: true });
-    const kind = ctx.intent.kind ?? "situational";
-    if (!owner && (CHARACTER_ASPECT_KINDS as readonly string[]).includes(kind))
-      refuse("errors.fate.characterAspectNeedsCharacter");
+    if (!owner && characterKind) refuse("errors.fate.characterAspectNeedsCharacter");
     // Free invokes come from rolls (create an advantage); by hand only the GM hands them out.
     if ((ctx.intent.invokes ?? 0) > 0 && !gm) refuse("errors.fate.invokesGmOnly");
     const aspect = makeAspect(cleanName(ctx.intent.name, 100), kind, {
@@ -198,3 +201,10 @@ export const aspectCompel = defineFateUseCase({
     };
   },
 });
+
+/** The actor's only character at the table, or null (none, or several: then it must be named). */
+async function ownCharacterOrNull(ctx: Pick<ActionContext, "table" | "actor" | "tx">) {
+  const table = requireTable(ctx);
+  const own = await ownedCharacters(ctx.tx, table.id, ctx.actor.userId);
+  return own.length === 1 ? own[0]! : null;
+}

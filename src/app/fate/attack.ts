@@ -24,7 +24,7 @@ import type { ActionContext, Effect } from "../use-case.js";
 import type { ModalView } from "../views.js";
 import { type Ctx, panel, rollDefence } from "./check.js";
 import { attackHit } from "./check-view.js";
-import { sideOf } from "./conflict-state.js";
+import { passTurnAfterAttack, sideOf } from "./conflict-state.js";
 import { checkFlow } from "./flow-states.js";
 import { landHit } from "./harm.js";
 import { fateIntents } from "./intents.js";
@@ -59,10 +59,26 @@ export const defend = defineFateUseCase({
     requireControl(ctx, defender);
     const skill = resolveSkill(ctx.intent.skill);
     const defence = await rollDefence(ctx, ctx.table, attack, defender, skill, ctx.intent.bonus ?? 0);
+    if (attackHit(defence.attackState) > 0) {
+      return {
+        reply: panel(ctx, defence.flow, defence.state),
+        replyIsPanelOf: defence.flow.id,
+        effects: defence.effects,
+      };
+    }
+    // The defence wins or ties: the attack settles itself (its boost made), blocking nobody.
+    const attackEffects = defence.effects.filter((e) => !("flowId" in e) || e.flowId !== attack.id);
+    const settled = await settleWithoutHit(ctx, ctx.table, attack, defence.attackState, undefined);
+    await saveFlowState(ctx.tx, checkFlow, defence.flow.id, defence.state, true);
+    const view = panel(ctx, defence.flow, defence.state, false);
     return {
-      reply: panel(ctx, defence.flow, defence.state),
+      reply: { ...view, content: settled.lines.join("\n") },
       replyIsPanelOf: defence.flow.id,
-      effects: defence.effects,
+      // The defence's panel is this answer: no edit of a message not posted yet.
+      effects: [
+        ...attackEffects,
+        ...settled.effects.filter((e) => !("flowId" in e) || e.flowId !== defence.flow.id),
+      ],
     };
   },
 });
@@ -139,7 +155,12 @@ function dealtHit(state: CheckFlowState): number {
 }
 
 /** A boost (docs/rules/fate.md §3.2): a scene aspect with one free invoke for its owner's side, named by default. */
-async function createBoost(ctx: Ctx, table: GameTable, owner: Character, name?: string): Promise<string> {
+export async function createBoost(
+  ctx: Ctx,
+  table: GameTable,
+  owner: Character,
+  name?: string,
+): Promise<string> {
   const side = await sideOf(ctx, table, owner);
   const base = cleanName(name ?? t(ctx.publicLang, "fate.boost.defaultName", { name: owner.name }), 90);
   const existing = (await tableAspects(ctx.tx, table.id)).map((a) => nameKey(a.aspect.name));
@@ -200,8 +221,12 @@ export const applyAttackHit = defineFateUseCase({
       refuse("errors.fate.applyIsForTarget", { target: target.name });
     }
     const attacker = await characterById(ctx.tx, ctx.table.id, state.rollerId);
-    const shifts = hitAfterRatings(hit, { wr: fateCharacter(attacker).wr, ar: fateCharacter(target).ar });
     const kind = ctx.intent.kind ?? attackKind(state.check.skill);
+    // Armour is against bodily harm and magic (the seed: orcs' AR against magic attacks), not
+    // against a mental hit of Provoke, Deceive and the like.
+    const skillKind = attackKind(state.check.skill);
+    const armour = skillKind === null || (kind ?? skillKind) === "physical" ? fateCharacter(target).ar : 0;
+    const shifts = hitAfterRatings(hit, { wr: fateCharacter(attacker).wr, ar: armour });
     const next: CheckFlowState = { ...state, hitApplied: shifts };
     const closed = await closeAttack(ctx, ctx.table, flow, next);
     const landed = await landHit(
@@ -247,37 +272,56 @@ export const resolveAttack = defineFateUseCase({
       attacker.ownerUserId === ctx.actor.userId ||
       (target !== null && target.ownerUserId === ctx.actor.userId);
     if (!involved) refuse("errors.fate.notInThisAttack");
-    const lines: string[] = [];
-    const result = outcome(shifts!);
-    const owner = result === "tie" ? attacker : shifts! <= -3 ? target : null;
-    if (owner) {
-      // A boost is named by its owner: their player pressing the button names it in a form.
-      if (
-        ctx.intent.name === undefined &&
-        ctx.invocation.sourceMessageId !== undefined &&
-        ownsBoost(ctx, ctx.table, owner)
-      ) {
-        return { modal: boostForm(ctx, { type: "fate.resolve-attack", flowId: flow.id }, owner) };
-      }
-      const boost = await createBoost(
-        ctx,
-        ctx.table,
-        owner,
-        ownsBoost(ctx, ctx.table, owner) ? ctx.intent.name : undefined,
-      );
-      lines.push(t(ctx.publicLang, "fate.boost.created", { name: owner.name, aspect: boost }));
+    const owner = boostOwner(state, attacker, target);
+    // A boost is named by its owner: their player pressing the button names it in a form.
+    if (
+      owner &&
+      ctx.intent.name === undefined &&
+      ctx.invocation.sourceMessageId !== undefined &&
+      ownsBoost(ctx, ctx.table, owner)
+    ) {
+      return { modal: boostForm(ctx, { type: "fate.resolve-attack", flowId: flow.id }, owner) };
     }
-    lines.unshift(
-      t(ctx.publicLang, "fate.attack.resolved", {
-        attacker: attacker.name,
-        outcome: `@fate.outcome.${result}`,
-      }),
-    );
-    const next: CheckFlowState = { ...state, hitApplied: 0 };
-    const effects = await closeAttack(ctx, ctx.table, flow, next);
-    return { reply: { content: lines.join("\n") }, effects };
+    const settled = await settleWithoutHit(ctx, ctx.table, flow, state, ctx.intent.name);
+    return { reply: { content: settled.lines.join("\n") }, effects: settled.effects };
   },
 });
+
+/** Who gets the boost of an attack settled without a hit: the attacker on a tie, the defender on a defence with style. */
+function boostOwner(state: CheckFlowState, attacker: Character, target: Character | null): Character | null {
+  const shifts = checkShifts(state.check) ?? 0;
+  return outcome(shifts) === "tie" ? attacker : shifts <= -3 ? target : null;
+}
+
+/**
+ * An attack settled without a hit (docs/rules/fate.md §3.1): its boost made (named `name` when its
+ * owner's player gave one, else by default), the attack and its defence closed.
+ */
+async function settleWithoutHit(
+  ctx: Ctx,
+  table: GameTable,
+  flow: TypedFlow<CheckFlowState>,
+  state: CheckFlowState,
+  name: string | undefined,
+): Promise<{ lines: string[]; effects: Effect[] }> {
+  const attacker = await characterById(ctx.tx, table.id, state.rollerId);
+  const target = state.targetId !== null ? await characterById(ctx.tx, table.id, state.targetId) : null;
+  const result = outcome(checkShifts(state.check) ?? 0);
+  const lines = [
+    t(ctx.publicLang, "fate.attack.resolved", {
+      attacker: attacker.name,
+      outcome: `@fate.outcome.${result}`,
+    }),
+  ];
+  const owner = boostOwner(state, attacker, target);
+  if (owner) {
+    const boost = await createBoost(ctx, table, owner, ownsBoost(ctx, table, owner) ? name : undefined);
+    lines.push(t(ctx.publicLang, "fate.boost.created", { name: owner.name, aspect: boost }));
+  }
+  const next: CheckFlowState = { ...state, hitApplied: 0 };
+  const closed = await closeAttack(ctx, table, flow, next);
+  return { lines, effects: [...closed, ...(await passTurnAfterAttack(ctx, table, attacker.id))] };
+}
 
 /** Success with style on attack: the attacker lowers the hit by one and takes a boost (docs/rules/fate.md §3.1). */
 export const tradeHitForBoost = defineFateUseCase({

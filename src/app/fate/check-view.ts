@@ -154,6 +154,21 @@ export function checkRows(
     }
   }
   if (
+    state.check.action === "overcome" &&
+    shifts !== null &&
+    outcome(shifts) === "style" &&
+    !state.advantageDone &&
+    state.contestFlowId === null
+  ) {
+    // «…достигаете цели и к тому же получаете усиление»
+    rows[0]!.push({
+      kind: "button",
+      style: "success",
+      label: t(lang, "fate.button.takeBoost"),
+      intent: { type: "fate.claim-advantage", flowId },
+    });
+  }
+  if (
     state.check.action === "attack" &&
     shifts !== null &&
     hit <= 0 &&

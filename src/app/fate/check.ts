@@ -10,7 +10,7 @@ import {
   type Opposition,
   withOpposition,
 } from "../../rules/fate/check.js";
-import { type ACTIONS, actionOutcome } from "../../rules/fate/outcomes.js";
+import { type ACTIONS, actionOutcome, outcome } from "../../rules/fate/outcomes.js";
 import { resolveSkill, type SkillKey } from "../../rules/fate/skills.js";
 import { sqlFor } from "../../store/db.js";
 import { type BatchedStatement, literalSql, modelFromRow } from "../../store/sql.js";
@@ -28,6 +28,7 @@ import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { ComponentView, MessageView } from "../views.js";
+import { createBoost } from "./attack.js";
 import { checkView } from "./check-view.js";
 import { sideOf } from "./conflict-state.js";
 import { checkFlow } from "./flow-states.js";
@@ -273,6 +274,7 @@ export async function rollDefence(
   await saveFlowState(ctx.tx, checkFlow, attack.id, attackState);
   return {
     ...defence,
+    attackState,
     effects: [...defence.effects, panelEdit(attack, panel(ctx, attack, attackState))],
   };
 }
@@ -392,6 +394,7 @@ export const claimAdvantage = defineFateUseCase({
   async run(ctx) {
     const flow = await requireFlow(ctx.tx, checkFlow, ctx.table.id, ctx.intent.flowId);
     const state = flow.state;
+    if (state.check.action === "overcome") return claimOvercomeBoost(ctx, flow);
     if (state.check.action !== "advantage" || !state.aspect) refuse("errors.fate.notAnAdvantage");
     if (state.advantageDone) refuse("errors.fate.advantageDone");
     const roller = await characterById(ctx.tx, ctx.table.id, state.rollerId);
@@ -459,3 +462,23 @@ export const claimAdvantage = defineFateUseCase({
     };
   },
 });
+
+/**
+ * Overcome with style: «достигаете цели и к тому же получаете усиление» — the roller takes the
+ * boost from the panel (after any invokes), and the check is settled.
+ */
+async function claimOvercomeBoost(ctx: Ctx & { table: GameTable }, flow: TypedFlow<CheckFlowState>) {
+  const state = flow.state;
+  if (state.advantageDone) refuse("errors.fate.advantageDone");
+  const shifts = checkShifts(state.check);
+  if (shifts === null || outcome(shifts) !== "style") refuse("errors.fate.noOvercomeBoost");
+  const roller = await characterById(ctx.tx, ctx.table.id, state.rollerId);
+  requireControl(ctx, roller);
+  const name = await createBoost(ctx, ctx.table, roller);
+  const next = { ...state, advantageDone: true };
+  await saveFlowState(ctx.tx, checkFlow, flow.id, next, true);
+  return {
+    reply: { content: t(ctx.publicLang, "fate.boost.created", { name: roller.name, aspect: name }) },
+    effects: [panelEdit(flow, panel(ctx, flow, next, false))],
+  };
+}

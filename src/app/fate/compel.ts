@@ -1,4 +1,4 @@
-import type { Character } from "../../generated/prisma/client.js";
+import type { Character, GameTable } from "../../generated/prisma/client.js";
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
@@ -7,14 +7,15 @@ import {
   type CompelOffer,
   compelNeedsGmAgreement,
   offerCompel,
+  withdrawCompel,
 } from "../../rules/fate/compel.js";
 import type { Faction } from "../../rules/fate/faction.js";
 import { characterById as anyCharacterById } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
-import { requireFlow, saveFlowState, startFlow } from "../flows.js";
+import { openFlows, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
-import type { ActionContext } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { factionsOf, findFaction, invokableAspects, saveFactionState } from "./faction.js";
 import { compelFlow } from "./flow-states.js";
@@ -31,7 +32,8 @@ export interface CompelFlowState {
   targetOwnerId: string | null;
   compellerId: number | null;
   compellerName: string | null;
-  answer: "accepted" | "boughtOff" | "declined" | null;
+  /** `expired`: the scene ended with the compel unanswered (docs/rules/fate.md §3.2). */
+  answer: "accepted" | "boughtOff" | "declined" | "expired" | null;
   /**
    * A player compelling their own character waits for the GM's agreement before any fate point
    * changes hands (docs/rules/fate.md §3.2).
@@ -46,7 +48,8 @@ function compelView(lang: Lang, flowId: number, state: CompelFlowState): Message
   const self = state.needsGm;
   const lines = [
     t(lang, self ? "fate.compel.selfOffer" : "fate.compel.offer", {
-      by: state.compellerName ?? t(lang, "fate.gm"),
+      // The sentence starts with the compeller: "The GM compels…".
+      by: state.compellerName ?? t(lang, "fate.gmSubject"),
       target: state.targetName,
       aspect: offer.aspect,
       points: offer.points,
@@ -154,6 +157,8 @@ export const compel = defineFateUseCase({
     });
     if (compeller && paid) {
       await saveFatePoints(ctx.tx, compeller.id, paid.fatePoints);
+      if (paid.fatePoints !== compeller.fatePoints)
+        await logEscrow(ctx, ctx.table.id, compeller, paid.fatePoints, "log.fate.compelEscrow");
     }
     // A player's own character, compelled by that player: the GM agrees first (docs/rules/fate.md §3.2).
     const needsGm = compelNeedsGmAgreement(offer, gm);
@@ -255,7 +260,11 @@ export const compelBuyOff = defineFateUseCase({
         : null,
     );
     await saveAnswerer(ctx, answerer, paid.target.fatePoints);
-    if (compeller && paid.compeller) await saveFatePoints(ctx.tx, compeller.id, paid.compeller.fatePoints);
+    if (compeller && paid.compeller) {
+      await saveFatePoints(ctx.tx, compeller.id, paid.compeller.fatePoints);
+      if (paid.compeller.fatePoints !== compeller.fatePoints)
+        await logEscrow(ctx, table.id, compeller, paid.compeller.fatePoints, "log.fate.compelEscrowBack");
+    }
     const state: CompelFlowState = { ...flow.state, answer: "boughtOff" };
     await saveFlowState(ctx.tx, compelFlow, flow.id, state, true);
     await appendLog(ctx, table.id, {
@@ -311,3 +320,48 @@ export const compelGmDecline = defineFateUseCase({
   schema: fateIntents["compel.gm-decline"],
   run: (ctx) => gmAnswer(ctx, false),
 });
+
+/** A compeller's fate points put up for a compel, or given back: the compeller's own log entry. */
+async function logEscrow(
+  ctx: Pick<ActionContext, "tx" | "actor">,
+  tableId: number,
+  compeller: Character,
+  after: number,
+  key: "log.fate.compelEscrow" | "log.fate.compelEscrowBack",
+) {
+  await appendLog(ctx, tableId, {
+    action: key === "log.fate.compelEscrow" ? "fate.compel.escrow" : "fate.compel.escrow-back",
+    characterId: compeller.id,
+    summary: { key, params: { name: compeller.name, points: Math.abs(after - compeller.fatePoints) } },
+    before: { fatePoints: compeller.fatePoints },
+    after: { fatePoints: after },
+  });
+}
+
+/**
+ * The end of the scene: compels still unanswered expire (docs/rules/fate.md §3.2) — nobody gains
+ * or pays, and a compelling character gets back the points put up.
+ */
+export async function expireOpenCompels(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang">,
+  table: GameTable,
+): Promise<Effect[]> {
+  const effects: Effect[] = [];
+  for (const flow of await openFlows(ctx.tx, compelFlow, table.id)) {
+    const { offer, compellerId } = flow.state;
+    if (offer.escrow > 0 && compellerId !== null) {
+      const compeller = await anyCharacterById(ctx.tx, compellerId);
+      if (compeller) {
+        const back = withdrawCompel(offer, { id: String(compeller.id), fatePoints: compeller.fatePoints });
+        if (back) {
+          await saveFatePoints(ctx.tx, compeller.id, back.fatePoints);
+          await logEscrow(ctx, table.id, compeller, back.fatePoints, "log.fate.compelEscrowBack");
+        }
+      }
+    }
+    const state: CompelFlowState = { ...flow.state, answer: "expired" };
+    await saveFlowState(ctx.tx, compelFlow, flow.id, state, true);
+    effects.push(panelEdit(flow, compelView(ctx.publicLang, flow.id, state)));
+  }
+  return effects;
+}

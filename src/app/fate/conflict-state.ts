@@ -1,7 +1,14 @@
 import type { Character, Flow, GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
+import type { Invoker } from "../../rules/fate/aspects.js";
 import { clearStress } from "../../rules/fate/character.js";
-import { conflictWinner, currentTurn, type FateConflict, resolveHit } from "../../rules/fate/conflict.js";
+import {
+  conflictWinner,
+  currentTurn,
+  type FateConflict,
+  nextTurn,
+  resolveHit,
+} from "../../rules/fate/conflict.js";
 import type { HitAbsorption } from "../../rules/fate/stress.js";
 import { characterAtTable } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
@@ -41,6 +48,15 @@ export async function sideOf(
   return p?.side ?? (row.kind === "pc" ? "pc" : "npc");
 }
 
+/** Who invokes, for spending free invokes (docs/rules/fate.md §3.2): the character and their side. */
+export async function invokerOf(
+  ctx: Pick<ActionContext, "tx">,
+  table: GameTable,
+  row: Pick<Character, "id" | "kind">,
+): Promise<Invoker> {
+  return { id: String(row.id), side: await sideOf(ctx, table, row) };
+}
+
 /**
  * The conflict is over (the GM ended it, or one side is left): stress clears for everyone in
  * it (docs/rules/fate.md §3.3), consequences stay, every open check and waiting hit closes
@@ -57,7 +73,16 @@ export async function finishConflict(
     const row = await characterAtTable(ctx.tx, table.id, Number(p.characterId));
     if (!row) continue;
     const before = fateCharacter(row);
-    await saveFateCharacter(ctx.tx, row, clearStress(before));
+    const cleared = clearStress(before);
+    if (JSON.stringify(cleared.stress) === JSON.stringify(before.stress)) continue;
+    await saveFateCharacter(ctx.tx, row, cleared);
+    // Every change of stress is in the log, the character's own entry.
+    await appendLog(ctx, table.id, {
+      action: "fate.stress.clear",
+      characterId: row.id,
+      summary: { key: "log.fate.stressClear", params: { name: row.name } },
+      before: { physical: before.stress.physical.boxes, mental: before.stress.mental.boxes },
+    });
   }
   const ended: ConflictFlowState = { ...state, conflict: { ...state.conflict, status: "ended" } };
   await saveFlowState(ctx.tx, conflictFlow, flow.id, ended, true);
@@ -119,19 +144,37 @@ export async function recordHitInConflict(
   table: GameTable,
   characterId: number,
   absorption: HitAbsorption,
+  attackerId: string | null = null,
 ): Promise<Effect[]> {
   const flow = await openConflict(ctx, table);
   if (!flow) return [];
   const participant = flow.state.conflict.participants.find((p) => p.characterId === String(characterId));
   if (participant?.status !== "in") return [];
   const before = currentTurn(flow.state.conflict);
-  const state: ConflictFlowState = {
-    ...flow.state,
-    conflict: resolveHit(flow.state.conflict, String(characterId), absorption),
-  };
+  let conflict = resolveHit(flow.state.conflict, String(characterId), absorption);
+  // The attack on its roller's turn is done: the turn passes (docs/rules/fate.md §3.4).
+  if (conflict.status === "open" && attackerId !== null && currentTurn(conflict) === attackerId)
+    conflict = nextTurn(conflict);
+  const state: ConflictFlowState = { ...flow.state, conflict };
   if (state.conflict.status === "ended") return finishConflict(ctx, table, flow, state);
   await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
   const effects: Effect[] = [panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true))];
   if (currentTurn(state.conflict) !== before) effects.push(...turnPing(ctx, table, state));
   return effects;
+}
+
+/** An attack settled without a hit on its roller's turn: the turn passes (docs/rules/fate.md §3.4). */
+export async function passTurnAfterAttack(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "userLang" | "invocation">,
+  table: GameTable,
+  attackerId: number,
+): Promise<Effect[]> {
+  const flow = await openConflict(ctx, table);
+  if (!flow || currentTurn(flow.state.conflict) !== String(attackerId)) return [];
+  const state: ConflictFlowState = { ...flow.state, conflict: nextTurn(flow.state.conflict) };
+  await saveFlowState(ctx.tx, conflictFlow, flow.id, state);
+  return [
+    panelEdit(flow, conflictView(ctx.publicLang, flow.id, state, true)),
+    ...turnPing(ctx, table, state),
+  ];
 }

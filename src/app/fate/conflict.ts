@@ -12,6 +12,7 @@ import {
   startConflict,
 } from "../../rules/fate/conflict.js";
 import { liveCharactersOfUserOrGmAmong } from "../../store/characters.js";
+import { sqlFor } from "../../store/db.js";
 import { actingCharacter, findCharacter, isGm, requireTable } from "../access.js";
 import { panelEdit, requireFlow, saveFlowState, startFlow, type TypedFlow } from "../flows.js";
 import { appendLog } from "../log.js";
@@ -35,7 +36,30 @@ async function theConflict(ctx: Pick<ActionContext, "tx" | "table">, id: number 
   return flow as TypedFlow<ConflictFlowState>;
 }
 
-/** The GM starts a conflict: every active character joins, players' characters on one side, the GM's on the other. */
+/**
+ * The characters named in this scene (created in it) or with a log entry since the scene last
+ * ended (docs/rules/fate.md §3.4): those who acted, or were acted on, in it.
+ */
+async function charactersActingInScene(
+  ctx: Pick<ActionContext, "tx">,
+  tableId: number,
+): Promise<Set<number>> {
+  const rows = await sqlFor(ctx.tx).rows<{ id: number }>`
+    WITH scene AS (
+      SELECT coalesce(max(id), 0) AS id, coalesce(max(at), 'epoch'::timestamptz) AS at FROM log_entry
+      WHERE table_id = ${tableId} AND action = 'fate.scene.end'
+    )
+    SELECT DISTINCT character_id AS id FROM log_entry, scene
+    WHERE table_id = ${tableId} AND character_id IS NOT NULL AND log_entry.id > scene.id
+    UNION
+    SELECT c.id FROM "character" c, scene WHERE c.table_id = ${tableId} AND c.created_at > scene.at`;
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/**
+ * The GM starts a conflict: the players' characters on one side, the GM's who acted in the scene
+ * on the other.
+ */
 export const conflictStart = defineFateUseCase({
   schema: fateIntents["conflict.start"],
   access: "gm",
@@ -43,8 +67,11 @@ export const conflictStart = defineFateUseCase({
     if (await openConflict(ctx, ctx.table)) refuse("errors.fate.conflictOpen");
     // [decision, docs/rules/fate.md §3.4] The rules name no skill for the order of an exchange: it
     // starts by Notice, highest first (Fate's custom), and the GM changes it with /conflict order.
+    // The players' characters, and the GM's who acted in this scene (rolled, were hit, compelled…):
+    // not every NPC at the table is in every fight; the GM adds others with /conflict join.
+    const acting = await charactersActingInScene(ctx, ctx.table.id);
     const characters = (await liveCharacters(ctx.tx, ctx.table.id))
-      .filter((c) => c.status === "active")
+      .filter((c) => c.status === "active" && (c.kind === "pc" || acting.has(c.id)))
       .map((c) => ({ row: c, notice: totalSkill(fateCharacter(c), "notice") }))
       .sort((a, b) => b.notice - a.notice || a.row.id - b.row.id)
       .map((c) => c.row);

@@ -26,6 +26,7 @@ import { cleanText } from "../names.js";
 import type { ActionContext, Effect } from "../use-case.js";
 import type { MessageView } from "../views.js";
 import { panel, rollCheck } from "./check.js";
+import { checkView } from "./check-view.js";
 import { checkFlow, contestFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
 import { defineFateUseCase } from "./use-cases.js";
@@ -83,6 +84,7 @@ function contestView(
   }
   if (contest.winnerId)
     lines.push(t(lang, "fate.contest.won", { name: state.names[contest.winnerId] ?? "" }));
+  else if (contest.status === "ended") lines.push(t(lang, "fate.contest.endedUndecided"));
   const open = contest.status === "open";
   const allRolled = contest.participants.every((id) => state.rolls[id] !== undefined);
   return {
@@ -90,7 +92,8 @@ function contestView(
       {
         title: t(lang, "fate.contest.title", {
           title: contest.title || t(lang, "fate.contest.untitled"),
-          exchange: contest.exchanges.length + 1,
+          // The exchange going on; once it is over, the number played.
+          exchange: open ? contest.exchanges.length + 1 : contest.exchanges.length,
         }),
         description: lines.join("\n"),
         footer:
@@ -290,6 +293,8 @@ export const contestResolve = defineFateUseCase({
       last: { results, winnerId: exchange.winnerId, victories: exchange.victories, twist: exchange.twist },
     };
     await saveFlowState(ctx.tx, contestFlow, flow.id, next, contest.status === "ended");
+    // Decided: any roll of it still open stops taking invokes.
+    if (contest.status === "ended") effects.push(...(await closeContestRolls(ctx, ctx.table, flow.id)));
     await appendLog(ctx, ctx.table.id, {
       action: "fate.contest.exchange",
       summary: {
@@ -325,5 +330,68 @@ export const contestShow = defineFateUseCase({
         await currentResults(ctx, ctx.table, flow.state),
       ),
     };
+  },
+});
+
+/** A contest's rolls still open (a decided, ended or abandoned contest's): closed, no more invokes. */
+async function closeContestRolls(
+  ctx: Pick<ActionContext, "tx" | "publicLang">,
+  table: GameTable,
+  contestId: number,
+): Promise<Effect[]> {
+  const rows = await sqlFor(ctx.tx).rows<Flow>`
+    SELECT * FROM flow WHERE table_id = ${table.id} AND kind = 'fate.check' AND status = 'open'
+      AND state ->> 'contestFlowId' = ${String(contestId)}
+    ORDER BY id`;
+  const effects: Effect[] = [];
+  for (const row of rows) {
+    const check = typedFlowOrNull(checkFlow, row);
+    if (!check) continue;
+    await saveFlowState(ctx.tx, checkFlow, check.id, check.state, true);
+    effects.push(panelEdit(check, checkView(ctx.publicLang, check.id, check.state, false)));
+  }
+  return effects;
+}
+
+/**
+ * Ends the table's open contest, decided or not (`/contest end`, the end of the scene): it stops
+ * blocking a new one and its rolls stop taking invokes (docs/rules/fate.md §3.4). Null: none open.
+ */
+export async function endOpenContest(
+  ctx: Pick<ActionContext, "tx" | "publicLang" | "actor" | "invocation">,
+  table: GameTable,
+  id?: number,
+): Promise<{ view: MessageView; effects: Effect[]; flowId: number } | null> {
+  const flow =
+    id !== undefined
+      ? await requireFlow(ctx.tx, contestFlow, table.id, id)
+      : await findOpenFlow(ctx.tx, contestFlow, table.id);
+  if (!flow) return null;
+  if (flow.status !== "open" || flow.state.contest.status !== "open") refuse("errors.fate.contestEnded");
+  const state = flow.state;
+  const results = await currentResults(ctx, table, state);
+  const next: ContestFlowState = { ...state, contest: { ...state.contest, status: "ended" } };
+  await saveFlowState(ctx.tx, contestFlow, flow.id, next, true);
+  const effects = await closeContestRolls(ctx, table, flow.id);
+  await appendLog(ctx, table.id, {
+    action: "fate.contest.end",
+    summary: {
+      key: "log.fate.contestEnd",
+      params: { title: state.contest.title || "—", exchanges: state.contest.exchanges.length },
+    },
+    before: { victories: state.contest.victories },
+  });
+  const view = contestView(ctx.publicLang, flow.id, next, results);
+  return { view, effects: [...effects, panelEdit(flow, view)], flowId: flow.id };
+}
+
+/** GM: ends the contest, decided or not (a stalled one too). */
+export const contestEnd = defineFateUseCase({
+  schema: fateIntents["contest.end"],
+  access: "gm",
+  async run(ctx) {
+    const ended = await endOpenContest(ctx, ctx.table, ctx.intent.flowId);
+    if (!ended) return refuse("errors.fate.noContest");
+    return { reply: { ...ended.view, rows: [] }, effects: ended.effects };
   },
 });

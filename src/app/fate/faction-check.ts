@@ -18,9 +18,9 @@ import { outcome } from "../../rules/fate/outcomes.js";
 import type { Tx } from "../../store/db.js";
 import { tableById } from "../../store/tables.js";
 import { requireTable } from "../access.js";
-import { isFromOwnMessage, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
+import { isFromOwnMessage, openFlows, panelEdit, requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
-import type { ActionContext } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
 import { invokesLine } from "./check-view.js";
 import {
@@ -32,9 +32,10 @@ import {
   saveInvokedAspect,
 } from "./faction.js";
 import { factionCheckFlow } from "./flow-states.js";
+import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
 import { defineFateUseCase } from "./use-cases.js";
-import { aspectInvokeOptions, diceText, ladderText } from "./views.js";
+import { diceText, invokeSelectOptions, ladderText } from "./views.js";
 
 /** A faction check in the `flow` table (kind `fate.faction-check`). */
 export interface FactionCheckFlowState {
@@ -152,9 +153,9 @@ export const factionInvokeMenu = defineFateUseCase({
   async run(ctx) {
     const { flow, faction } = await factionCheckOf(ctx.tx, ctx.table, ctx.intent.flowId);
     const all = await invokableAspects(ctx.tx, ctx.table);
-    const own = all.filter((a) => a.ref.startsWith(`f${faction.id}.`));
-    const sorted = [...own, ...all.filter((a) => !own.includes(a))];
-    if (sorted.length === 0) refuse("errors.fate.noAspects");
+    if (all.length === 0) refuse("errors.fate.noAspects");
+    const who = { id: `faction:${faction.id}`, side: null };
+    const own = (a: (typeof all)[number]) => a.ref.startsWith(`f${faction.id}.`);
     return {
       reply: {
         ephemeral: true,
@@ -170,7 +171,7 @@ export const factionInvokeMenu = defineFateUseCase({
               intent: { type: "faction.invoke", flowId: flow.id, mode: ctx.intent.mode },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: aspectInvokeOptions(ctx.userLang, sorted),
+              options: invokeSelectOptions(ctx.userLang, all, who, own),
             },
           ],
         ],
@@ -214,6 +215,13 @@ export const factionInvokeAspect = defineFateUseCase({
       const fresh = result.faction.fatePoints !== faction.fatePoints ? await reloadTable(ctx) : ctx.table;
       await saveInvokedAspect(ctx.tx, fresh, found, result.aspect);
     }
+    const hostile = await payHostileInvoke(
+      ctx,
+      ctx.table,
+      found,
+      { id: `faction:${faction.id}`, side: null },
+      result.spent.paidWith,
+    );
     const state: FactionCheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, factionCheckFlow, flow.id, state);
     await appendLog(ctx, ctx.table.id, {
@@ -244,7 +252,9 @@ export const factionInvokeAspect = defineFateUseCase({
       result: ladderText(lang, factionCheckResult(result.check)),
       fp: result.faction.fatePoints,
     });
-    const effects = [panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, state))];
+    const effects: Effect[] = [panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, state))];
+    if (hostile)
+      effects.push({ kind: "post", channelId: ctx.invocation.channelId, view: { content: hostile } });
     if (fromMenu)
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
     return { reply: { content: text, embeds: [factionCheckEmbed(ctx.publicLang, state)] }, effects };
@@ -255,4 +265,17 @@ export const factionInvokeAspect = defineFateUseCase({
 async function reloadTable(ctx: Pick<ActionContext, "tx" | "table">): Promise<GameTable> {
   const table = requireTable(ctx);
   return (await tableById(ctx.tx, table.id))!;
+}
+
+/** The end of the scene: the factions' open checks stop taking invokes. */
+export async function closeFactionChecks(
+  ctx: Pick<ActionContext, "tx" | "publicLang">,
+  table: GameTable,
+): Promise<Effect[]> {
+  const effects: Effect[] = [];
+  for (const flow of await openFlows(ctx.tx, factionCheckFlow, table.id)) {
+    await saveFlowState(ctx.tx, factionCheckFlow, flow.id, flow.state, true);
+    effects.push(panelEdit(flow, factionCheckView(ctx.publicLang, flow.id, flow.state, false)));
+  }
+  return effects;
 }

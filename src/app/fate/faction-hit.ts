@@ -12,11 +12,11 @@ import {
   factionAbsorptions,
   hitFaction,
 } from "../../rules/fate/faction.js";
-import type { ConsequenceSlotId } from "../../rules/fate/stress.js";
+import { type ConsequenceSlotId, nameConsequence, slotToName } from "../../rules/fate/stress.js";
 import { requireFlow, saveFlowState, startFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import type { MessageView } from "../views.js";
+import type { ComponentView, MessageView } from "../views.js";
 import { factionEmbed, factionsOf, findFaction, saveFaction, trackText } from "./faction.js";
 import { factionHitFlow } from "./flow-states.js";
 import { fateIntents } from "./intents.js";
@@ -111,28 +111,122 @@ function hitView(
       ? [t(lang, "fate.faction.otherWays", { count: others.length })]
       : []),
   ].join("\n");
-  return {
-    content,
-    embeds: [factionEmbed(lang, after)],
-    rows:
-      others.length > 0 && flowId !== null
-        ? [
-            [
-              {
-                kind: "select",
-                intent: { type: "faction.hit-way", flowId },
-                field: "way",
-                placeholder: t(lang, "fate.faction.chooseWay"),
-                options: others.slice(0, 25).map((w) => ({
-                  label: wayText(lang, state.track, w).slice(0, 90),
-                  value: encodeWay(w),
-                })),
-              },
-            ],
-          ]
-        : [],
-  };
+  // Naming is its own step, a button per consequence the hit took (never `/faction hit` again).
+  const unnamed =
+    hit.kind === "absorbed"
+      ? hit.absorption.consequences.filter((id) => !after.consequences.find((c) => c.id === id)?.aspect)
+      : [];
+  const rows: ComponentView[][] = [];
+  if (others.length > 0 && flowId !== null)
+    rows.push([
+      {
+        kind: "select",
+        intent: { type: "faction.hit-way", flowId },
+        field: "way",
+        placeholder: t(lang, "fate.faction.chooseWay"),
+        options: others.slice(0, 25).map((w) => ({
+          label: wayText(lang, state.track, w).slice(0, 90),
+          value: encodeWay(w),
+        })),
+      },
+    ]);
+  const severities = unnamed.filter((id): id is Severity => SEVERITIES.includes(id as Severity));
+  if (severities.length > 0)
+    rows.push(
+      severities.map((severity) => ({
+        kind: "button" as const,
+        style: "primary" as const,
+        label: t(lang, "fate.button.nameConsequence", { slot: `@fate.consequenceSlot.${severity}` }),
+        intent: { type: "faction.consequence-form" as const, name: state.factionId, severity },
+      })),
+    );
+  return { content, embeds: [factionEmbed(lang, after)], rows };
 }
+
+const SEVERITIES = ["mild", "moderate", "severe"] as const;
+type Severity = (typeof SEVERITIES)[number];
+
+/** GM: names a consequence a hit took — its own step, never a hit (docs/rules/fate.md §3.5). */
+export const factionNameConsequence = defineFateUseCase({
+  schema: fateIntents["faction.consequence"],
+  access: "gm",
+  async run(ctx) {
+    const faction = findFaction(factionsOf(ctx.table), ctx.intent.name);
+    const target = slotToName(faction.consequences, ctx.intent.severity);
+    if (target.kind === "none") refuse("errors.fate.factionNoConsequenceToName", { name: faction.name });
+    if (target.kind === "waiting")
+      refuse("errors.fate.factionNameTakenSlot", {
+        name: faction.name,
+        slot: `@fate.consequenceSlot.${target.waiting.id}`,
+      });
+    const slot = target.slot;
+    if (!slot.taken)
+      refuse("errors.fate.factionConsequenceFree", {
+        name: faction.name,
+        slot: `@fate.consequenceSlot.${slot.id}`,
+      });
+    const aspect = cleanName(ctx.intent.consequence, 100);
+    const after: Faction = {
+      ...faction,
+      consequences: nameConsequence(faction.consequences, slot.id, aspect),
+    };
+    await saveFaction(ctx.tx, ctx.table, after);
+    await appendLog(ctx, ctx.table.id, {
+      action: "fate.faction.consequence",
+      summary: {
+        key: "log.fate.factionConsequenceNamed",
+        params: { name: faction.name, slot: `@fate.consequenceSlot.${slot.id}`, aspect },
+      },
+      before: { aspect: null },
+      after: { aspect },
+    });
+    return {
+      reply: {
+        content: t(ctx.publicLang, "fate.faction.consequenceNamedNow", {
+          name: faction.name,
+          slot: `@fate.consequenceSlot.${slot.id}`,
+          aspect,
+        }),
+        embeds: [factionEmbed(ctx.publicLang, after)],
+      },
+    };
+  },
+});
+
+/** The button under a faction's hit: a form naming exactly the slot it took. */
+export const factionNameConsequenceForm = defineFateUseCase({
+  schema: fateIntents["faction.consequence-form"],
+  access: "gm",
+  mutates: false,
+  ephemeral: true,
+  async run(ctx) {
+    const faction = findFaction(factionsOf(ctx.table), ctx.intent.name);
+    const slot = faction.consequences.find((c) => c.id === ctx.intent.severity);
+    if (!slot?.taken)
+      refuse("errors.fate.factionConsequenceFree", {
+        name: faction.name,
+        slot: `@fate.consequenceSlot.${ctx.intent.severity}`,
+      });
+    if (slot.aspect) refuse("errors.fate.consequenceSlotTaken", { slot: slot.id });
+    return {
+      modal: {
+        title: t(ctx.userLang, "fate.consequence.formTitle", {
+          name: faction.name.slice(0, 30),
+          slot: `@fate.consequenceSlot.${slot.id}`,
+        }).slice(0, 45),
+        intent: { type: "faction.consequence", name: faction.id, severity: ctx.intent.severity },
+        inputs: [
+          {
+            field: "consequence",
+            label: t(ctx.userLang, "fate.consequence.formLabel"),
+            style: "short",
+            maxLength: 100,
+          },
+        ],
+      },
+    };
+  },
+});
 
 /**
  * GM: a hit on one of a faction's tracks (Politics, Army, Economy: three boxes each, then

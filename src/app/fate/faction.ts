@@ -254,16 +254,13 @@ export const factionScene = defineFateUseCase({
             key: "log.fate.factionScene",
             params: { name: faction.name, from: faction.fatePoints, to: after.fatePoints },
           },
-      before: {
-        fatePoints: faction.fatePoints,
-        stress: faction.stress,
-        characterFatePoints: giver?.fatePoints,
-      },
-      after: {
-        fatePoints: after.fatePoints,
-        stress: after.stress,
-        characterFatePoints: giverAfter ?? undefined,
-      },
+      // An entry's `fatePoints` are its character's (the giver's), as everywhere in the log.
+      before: giver
+        ? { fatePoints: giver.fatePoints, factionFatePoints: faction.fatePoints, stress: faction.stress }
+        : { factionFatePoints: faction.fatePoints, stress: faction.stress },
+      after: giver
+        ? { fatePoints: giverAfter, factionFatePoints: after.fatePoints, stress: after.stress }
+        : { factionFatePoints: after.fatePoints, stress: after.stress },
     });
     return {
       reply: {

@@ -1,6 +1,5 @@
 import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { spendFreeInvoke, usableFreeInvokes } from "../../rules/fate/aspects.js";
 import {
   type ChallengeTask,
   challengeTally,
@@ -14,8 +13,7 @@ import {
   startChallenge,
 } from "../../rules/fate/challenge.js";
 import { totalSkill } from "../../rules/fate/character.js";
-import { choosePayment } from "../../rules/fate/check.js";
-import { spendFatePoints } from "../../rules/fate/fate-points.js";
+import { payForInvoke } from "../../rules/fate/check.js";
 import { signed } from "../../rules/fate/ladder.js";
 import { resolveSkill } from "../../rules/fate/skills.js";
 import { liveTableCharacters } from "../../store/characters.js";
@@ -31,14 +29,17 @@ import {
 } from "../flows.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
-import type { ActionContext } from "../use-case.js";
+import type { ActionContext, Effect } from "../use-case.js";
 import type { EmbedView, MessageView } from "../views.js";
+import { invokerOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { challengeFlow } from "./flow-states.js";
+import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
+import { moreAspectsNote } from "./invoke.js";
 import { characterById, fateCharacter, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";
-import { aspectInvokeOptions, ladderText, skillText } from "./views.js";
+import { invokeSelectOptions, ladderText, skillText } from "./views.js";
 
 /** A Fate challenge in the `flow` table (kind `fate.challenge`): the rules' state as it is. */
 export type ChallengeFlowState = FateChallenge;
@@ -266,15 +267,17 @@ export const fateChallengeInvokeMenu = defineFateUseCase({
     const roller = mine.find((c) => String(c.id) === roll.characterId)!;
     const aspects = await invokableAspects(ctx.tx, ctx.table);
     if (aspects.length === 0) refuse("errors.fate.noAspects");
+    const who = await invokerOf(ctx, ctx.table, roller);
     return {
       reply: {
         ephemeral: true,
-        content: t(ctx.userLang, "fate.challenge.invokeMenu", {
-          name: roller.name,
-          task: flow.state.tasks[task]!.name,
-          mode: `@fate.invokeMode.${ctx.intent.mode}`,
-          fp: roller.fatePoints,
-        }),
+        content:
+          t(ctx.userLang, "fate.challenge.invokeMenu", {
+            name: roller.name,
+            task: flow.state.tasks[task]!.name,
+            mode: `@fate.invokeMode.${ctx.intent.mode}`,
+            fp: roller.fatePoints,
+          }) + moreAspectsNote(ctx.userLang, aspects.length),
         rows: [
           [
             {
@@ -282,10 +285,7 @@ export const fateChallengeInvokeMenu = defineFateUseCase({
               intent: { type: "fate-challenge.invoke", flowId: flow.id, mode: ctx.intent.mode, task },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: aspectInvokeOptions(
-                ctx.userLang,
-                [...aspects].sort((a, b) => b.aspect.freeInvokes.length - a.aspect.freeInvokes.length),
-              ),
+              options: invokeSelectOptions(ctx.userLang, aspects, who),
             },
           ],
         ],
@@ -309,27 +309,20 @@ export const fateChallengeInvoke = defineFateUseCase({
     requireControl(ctx, roller);
     const found = await findInvokableAspect(ctx.tx, ctx.table, ctx.intent.aspect, roller.id);
     const invokerId = String(roller.id);
-    const free = usableFreeInvokes(found.aspect, invokerId);
-    const paidWith =
-      found.aspect.kind === "boost"
-        ? "free-invoke"
-        : choosePayment(free, roller.fatePoints, found.aspect.name);
-    if (paidWith === "free-invoke" && free === 0)
-      refuse("errors.fate.noFreeInvokes", { aspect: found.aspect.name });
+    // The one payment path of every invoke: the roller's and their allies' free invokes first.
+    const who = await invokerOf(ctx, ctx.table, roller);
+    const paid = payForInvoke(found.aspect, roller, who);
+    const paidWith = paid.paidWith;
     const next = invokeOnChallengeTask(
       flow.state,
       ctx.intent.task,
       { aspect: found.aspect.name, invokerId, mode: ctx.intent.mode, paidWith },
       ctx.dice,
     );
-    let fatePoints = roller.fatePoints;
-    if (paidWith === "fate-point") {
-      fatePoints = spendFatePoints({ fatePoints }, 1).fatePoints;
-      await saveFatePoints(ctx.tx, roller.id, fatePoints);
-    } else {
-      const after = spendFreeInvoke(found.aspect, invokerId);
-      await saveInvokedAspect(ctx.tx, ctx.table, found, found.aspect.kind === "boost" ? null : after);
-    }
+    const fatePoints = paid.payer.fatePoints;
+    if (paidWith === "fate-point") await saveFatePoints(ctx.tx, roller.id, fatePoints);
+    else await saveInvokedAspect(ctx.tx, ctx.table, found, paid.aspect);
+    const hostile = await payHostileInvoke(ctx, ctx.table, found, who, paidWith);
     await saveFlowState(ctx.tx, challengeFlow, flow.id, next);
     const rolled = next.tasks[ctx.intent.task]!;
     await appendLog(ctx, ctx.table.id, {
@@ -364,7 +357,9 @@ export const fateChallengeInvoke = defineFateUseCase({
       result: ladderText(lang, rolled.roll!.result),
       outcome: t(lang, `fate.outcome.${rolled.roll!.outcome}`),
     });
-    const effects = [panelEdit(flow, challengeView(ctx.publicLang, next, flow.id))];
+    const effects: Effect[] = [panelEdit(flow, challengeView(ctx.publicLang, next, flow.id))];
+    if (hostile)
+      effects.push({ kind: "post", channelId: ctx.invocation.channelId, view: { content: hostile } });
     if (fromMenu)
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update" as const, effects };
     return { reply: { content: text, embeds: [challengeEmbed(ctx.publicLang, next)] }, effects };

@@ -150,7 +150,7 @@ export const compelFlow = defineFlowKind<CompelFlowState>({
     targetOwnerId: z.string().nullable(),
     compellerId: z.number().int().nullable(),
     compellerName: z.string().nullable(),
-    answer: z.enum(["accepted", "boughtOff", "declined"]).nullable(),
+    answer: z.enum(["accepted", "boughtOff", "declined", "expired"]).nullable(),
     needsGm: z.boolean(),
     targetFactionId: z.string().nullable(),
   }),

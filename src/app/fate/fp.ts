@@ -12,8 +12,10 @@ import { appendLog, type LogSummary } from "../log.js";
 import { cleanText } from "../names.js";
 import type { Effect } from "../use-case.js";
 import { panel } from "./check.js";
+import { invokerOf } from "./conflict-state.js";
 import { findInvokableAspect, saveInvokedAspect } from "./faction.js";
 import { checkFlow } from "./flow-states.js";
+import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
 import {
   type CheckFlowState,
@@ -193,10 +195,12 @@ export const fpSpend = defineFateUseCase({
       if (!flow) refuse("errors.fate.noPassiveCheck");
       if (flow.state.rollerId === row.id) refuse("errors.fate.passiveOwnCheck", { name: row.name });
       const found = await findInvokableAspect(ctx.tx, ctx.table, ctx.intent.aspect, null);
+      const who = await invokerOf(ctx, ctx.table, row);
       const result = invokeAspect(
         {
           check: flow.state.check,
           invoker: { id: String(row.id), fatePoints: row.fatePoints },
+          side: who.side,
           aspect: found.aspect,
           mode: "passive",
           paidWith: "fate-point",
@@ -204,6 +208,9 @@ export const fpSpend = defineFateUseCase({
         ctx.dice,
       );
       await saveInvokedAspect(ctx.tx, ctx.table, found, result.aspect);
+      const hostile = await payHostileInvoke(ctx, ctx.table, found, who, result.spent.paidWith);
+      if (hostile)
+        effects.push({ kind: "post", channelId: ctx.invocation.channelId, view: { content: hostile } });
       const state: CheckFlowState = { ...flow.state, check: result.check };
       await saveFlowState(ctx.tx, checkFlow, flow.id, state);
       effects.push(panelEdit(flow, panel(ctx, flow, state)));

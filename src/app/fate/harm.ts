@@ -114,7 +114,7 @@ export async function applyHit(
       inflictedBy: inflictedBy?.id ?? null,
     },
   });
-  const effects = await recordHitInConflict(ctx, table, row.id, absorption);
+  const effects = await recordHitInConflict(ctx, table, row.id, absorption, inflictedBy?.id ?? null);
   const taken = absorption.kind === "absorbed" ? absorption.consequences : [];
   const hints = taken.map((slot) =>
     t(ctx.publicLang, "fate.hit.nameThisConsequence", {

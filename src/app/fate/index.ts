@@ -14,7 +14,7 @@ import {
   conflictShow,
   conflictStart,
 } from "./conflict.js";
-import { contestResolve, contestRoll, contestShow, contestStart } from "./contest.js";
+import { contestEnd, contestResolve, contestRoll, contestShow, contestStart } from "./contest.js";
 import {
   factionClear,
   factionCreate,
@@ -24,7 +24,12 @@ import {
   factionShow,
 } from "./faction.js";
 import { factionCheck, factionInvokeAspect, factionInvokeMenu } from "./faction-check.js";
-import { factionHit, factionHitWay } from "./faction-hit.js";
+import {
+  factionHit,
+  factionHitWay,
+  factionNameConsequence,
+  factionNameConsequenceForm,
+} from "./faction-hit.js";
 import {
   fateChallengeEnd,
   fateChallengeInvoke,
@@ -84,6 +89,7 @@ export const useCases: UseCase<any>[] = [
   contestStart,
   contestRoll,
   contestResolve,
+  contestEnd,
   contestShow,
   characterSkill,
   characterStunt,
@@ -98,6 +104,8 @@ export const useCases: UseCase<any>[] = [
   factionCheck,
   factionClear,
   factionHitWay,
+  factionNameConsequence,
+  factionNameConsequenceForm,
   factionScene,
   factionInvokeMenu,
   factionInvokeAspect,

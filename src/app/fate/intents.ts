@@ -116,6 +116,7 @@ export const fateIntents = defineIntents({
     flowId: flowId.optional(),
   },
   "contest.resolve": { flowId: flowId.optional() },
+  "contest.end": { flowId: flowId.optional() },
   "contest.show": {},
 
   // Factions (faction.ts)
@@ -135,6 +136,13 @@ export const fateIntents = defineIntents({
     consequence: aspectName.optional(),
   },
   "faction.hit-way": { flowId, way: z.string().min(1).max(60) },
+  /** Names a consequence a hit took (never a hit itself); `severity` omitted: the one waiting. */
+  "faction.consequence": {
+    name: factionName,
+    consequence: aspectName,
+    severity: z.enum(["mild", "moderate", "severe"]).optional(),
+  },
+  "faction.consequence-form": { name: factionName, severity: z.enum(["mild", "moderate", "severe"]) },
   "faction.clear": { name: factionName, severity: z.enum(["mild", "moderate", "severe"]) },
   "faction.delete": { name: factionName },
   "faction.check": {
@@ -226,7 +234,8 @@ export const fateIntents = defineIntents({
     character: characterName.optional(),
     /** From the "name the consequence" form: the character by id. */
     characterId: z.number().int().positive().optional(),
-    severity: z.enum(SLOT_IDS),
+    /** Omitted: the slot a hit took and nobody named yet. */
+    severity: z.enum(SLOT_IDS).optional(),
     name: aspectName,
   },
   "consequence.clear": { character: characterName, severity: z.enum(SLOT_IDS) },

@@ -1,9 +1,8 @@
 /** Invoking an aspect on a check (docs/rules/fate.md §3.2): +2, a reroll, or +2 to a passive opposition. */
 
 import type { Flow, GameTable } from "../../generated/prisma/client.js";
-import { t } from "../../i18n/index.js";
+import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
-import { usableFreeInvokes } from "../../rules/fate/aspects.js";
 import { checkResult, type InvokeMode, invokeAspect, withOpposition } from "../../rules/fate/check.js";
 import { sqlFor } from "../../store/db.js";
 import { isGm, requireControl } from "../access.js";
@@ -19,13 +18,14 @@ import { appendLog } from "../log.js";
 import { nameKey } from "../names.js";
 import type { AutocompleteSource, Effect } from "../use-case.js";
 import { type Ctx, panel } from "./check.js";
-import { sideOf } from "./conflict-state.js";
+import { invokerOf } from "./conflict-state.js";
 import { findInvokableAspect, invokableAspects, saveInvokedAspect } from "./faction.js";
 import { checkFlow } from "./flow-states.js";
+import { payHostileInvoke } from "./hostile-invoke.js";
 import { fateIntents } from "./intents.js";
 import { type CheckFlowState, characterById, saveFatePoints } from "./state.js";
 import { defineFateUseCase } from "./use-cases.js";
-import { aspectInvokeOptions, ladderText } from "./views.js";
+import { invokeSelectOptions, ladderText } from "./views.js";
 
 /** The GM's invokes for the opposition come from the bank: the rules are silent on a limit, so there is none. */
 const GM_BANK = 99;
@@ -88,18 +88,19 @@ export const invokeMenu = defineFateUseCase({
     const aspects = await invokableAspects(ctx.tx, ctx.table);
     if (aspects.length === 0) refuse("errors.fate.noAspects");
     // The free invokes shown are those this invoker may spend: their own and their side's (docs/rules/fate.md §3.2).
-    const who = invoker ? { id: String(invoker.id), side: await sideOf(ctx, ctx.table, invoker) } : null;
-    const free = (a: (typeof aspects)[number]) =>
-      who ? usableFreeInvokes(a.aspect, who) : a.aspect.freeInvokes.length;
-    const sorted = [...aspects].sort((a, b) => free(b) - free(a));
+    const who = invoker ? await invokerOf(ctx, ctx.table, invoker) : null;
+    const state = flow.state;
+    const relevant = (a: (typeof aspects)[number]) =>
+      a.characterId === null || a.characterId === state.rollerId || a.characterId === state.targetId;
     const fp = invoker ? invoker.fatePoints : null;
     return {
       reply: {
         ephemeral: true,
         content:
-          fp === null
+          (fp === null
             ? t(ctx.userLang, "fate.invoke.menuGm", { mode: `@fate.invokeMode.${ctx.intent.mode}` })
-            : t(ctx.userLang, "fate.invoke.menu", { mode: `@fate.invokeMode.${ctx.intent.mode}`, fp }),
+            : t(ctx.userLang, "fate.invoke.menu", { mode: `@fate.invokeMode.${ctx.intent.mode}`, fp })) +
+          moreAspectsNote(ctx.userLang, aspects.length),
         rows: [
           [
             {
@@ -107,7 +108,7 @@ export const invokeMenu = defineFateUseCase({
               intent: { type: "invoke", flowId: flow.id, mode: ctx.intent.mode },
               field: "aspect",
               placeholder: t(ctx.userLang, "fate.select.aspect"),
-              options: aspectInvokeOptions(ctx.userLang, sorted, free),
+              options: invokeSelectOptions(ctx.userLang, aspects, who, relevant),
             },
           ],
         ],
@@ -129,7 +130,8 @@ export const invoke = defineFateUseCase({
       ? { id: String(invokerRow.id), fatePoints: invokerRow.fatePoints }
       : { id: "gm", fatePoints: GM_BANK };
     // Free invokes belong to a side (docs/rules/fate.md §3.2): only the holder and their allies spend them.
-    const side = invokerRow ? await sideOf(ctx, ctx.table, invokerRow) : "npc";
+    const who = invokerRow ? await invokerOf(ctx, ctx.table, invokerRow) : { id: "gm", side: "npc" };
+    const side = who.side;
     const result = invokeAspect(
       { check: flow.state.check, invoker, side, aspect: found.aspect, mode, paidWith: ctx.intent.pay },
       ctx.dice,
@@ -138,6 +140,7 @@ export const invoke = defineFateUseCase({
       await saveFatePoints(ctx.tx, invokerRow.id, result.invoker.fatePoints);
     }
     await saveInvokedAspect(ctx.tx, ctx.table, found, result.aspect);
+    const hostile = await payHostileInvoke(ctx, ctx.table, found, who, result.spent.paidWith);
     const state: CheckFlowState = { ...flow.state, check: result.check };
     await saveFlowState(ctx.tx, checkFlow, flow.id, state);
     const effects: Effect[] = [panelEdit(flow, panel(ctx, flow, state))];
@@ -190,10 +193,14 @@ export const invoke = defineFateUseCase({
       payment: `@fate.payment.${result.spent.paidWith}`,
       result: ladderText(lang, checkResult(result.check)),
     });
+    // The owner's point is public news: posted even when the invoke came from a private menu.
+    if (hostile)
+      effects.push({ kind: "post", channelId: ctx.invocation.channelId, view: { content: hostile } });
     if (fromMenu) {
       return { reply: { ephemeral: true, content: text, rows: [] }, replyMode: "update", effects };
     }
-    return { reply: { content: text, embeds: panel(ctx, flow, state).embeds }, effects };
+    // The panel itself is edited in place: the answer does not post a second copy of it.
+    return { reply: { content: text }, effects };
   },
 });
 
@@ -224,3 +231,8 @@ export const checkSource: AutocompleteSource = {
       .slice(0, 25);
   },
 };
+
+/** A select holds 25 aspects: beyond them, the rest are found by `/invoke aspect:` (autocomplete). */
+export function moreAspectsNote(lang: Lang, count: number): string {
+  return count > 25 ? `\n${t(lang, "fate.invoke.moreAspects", { count: count - 25 })}` : "";
+}

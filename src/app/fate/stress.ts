@@ -1,12 +1,23 @@
+import type { GameTable } from "../../generated/prisma/client.js";
 import { t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import { clearStress } from "../../rules/fate/character.js";
-import { type ConsequenceSlotId, clearConsequence, nameConsequence } from "../../rules/fate/stress.js";
+import {
+  type ConsequenceSlotId,
+  clearConsequence,
+  nameConsequence,
+  slotToName,
+} from "../../rules/fate/stress.js";
+import { sqlFor } from "../../store/db.js";
 import { findCharacter, requireControl } from "../access.js";
 import { appendLog } from "../log.js";
 import { cleanName } from "../names.js";
+import type { ActionContext } from "../use-case.js";
 import { settleAttacksOn } from "./attack.js";
+import { expireOpenCompels } from "./compel.js";
 import { closeOpenChecks } from "./conflict-state.js";
+import { endOpenContest } from "./contest.js";
+import { closeFactionChecks } from "./faction-check.js";
 import { landHit, refuseIfOutOfTheFight } from "./harm.js";
 import { fateIntents } from "./intents.js";
 import { consequenceRecovery, earlyClearNote } from "./recovery.js";
@@ -58,13 +69,13 @@ export const stressClear = defineFateUseCase({
       });
     }
     // Clearing everyone's stress ends the scene: its open checks stop taking invokes (docs/rules/fate.md §3.2).
-    const closed = ctx.intent.character ? [] : await closeOpenChecks(ctx, ctx.table);
-    return {
-      reply: {
-        content: t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") }),
-      },
-      effects: closed,
-    };
+    const scene = ctx.intent.character ? { effects: [], expired: [] } : await endScene(ctx, ctx.table);
+    const cleared = t(ctx.publicLang, "fate.stress.cleared", { names: rows.map((r) => r.name).join(", ") });
+    const expired =
+      scene.expired.length > 0
+        ? `\n${t(ctx.publicLang, "fate.scene.boostsExpired", { names: scene.expired.map((n) => `«${n}»`).join(", ") })}`
+        : "";
+    return { reply: { content: cleared + expired }, effects: scene.effects };
   },
 });
 
@@ -78,19 +89,16 @@ export const consequenceAdd = defineFateUseCase({
         : await findCharacter(ctx.tx, ctx.table.id, ctx.intent.character ?? "");
     requireControl(ctx, row, { gmMayActForPlayers: true });
     const before = fateCharacter(row);
-    const slot = before.consequences.find((s) => s.id === ctx.intent.severity);
-    if (!slot) refuse("errors.fate.noSuchConsequenceSlot", { slot: ctx.intent.severity });
-    if (slot.aspect) refuse("errors.fate.consequenceSlotTaken", { slot: slot.id });
-    // The slot a hit took is the one to name: a free slot of the same severity is a mistake then.
-    const unnamed = before.consequences.find(
-      (s) => s.taken && !s.aspect && s.severity === slot.severity && s.id !== slot.id,
-    );
-    if (!slot.taken && unnamed) {
+    // Naming fills the slot the hit took; it never takes another one (docs/rules/fate.md §3.3).
+    const target = slotToName(before.consequences, ctx.intent.severity);
+    if (target.kind === "none") refuse("errors.fate.noConsequenceToName", { name: row.name });
+    if (target.kind === "waiting") {
       refuse("errors.fate.nameTheTakenSlot", {
-        slot: `@fate.consequenceSlot.${unnamed.id}`,
-        command: `@/consequence add character severity:${unnamed.id} name`,
+        slot: `@fate.consequenceSlot.${target.waiting.id}`,
+        command: "@/consequence add character name",
       });
     }
+    const slot = target.slot;
     const name = cleanName(ctx.intent.name, 100);
     const consequences = nameConsequence(before.consequences, slot.id as ConsequenceSlotId, name);
     await saveFateCharacter(ctx.tx, row, { ...before, consequences });
@@ -172,3 +180,35 @@ export const nameConsequenceForm = defineFateUseCase({
     };
   },
 });
+
+/**
+ * The end of a scene (`/stress clear` for the whole table, docs/rules/fate.md §3.2): open checks
+ * and waiting hits close, a contest ends (undecided if need be) and its rolls close, the factions'
+ * checks close, compels still unanswered and boosts expire.
+ */
+async function endScene(
+  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "invocation">,
+  table: GameTable,
+) {
+  const effects = await closeOpenChecks(ctx, table);
+  const contest = await endOpenContest(ctx, table);
+  if (contest) effects.push(...contest.effects);
+  effects.push(...(await closeFactionChecks(ctx, table)));
+  effects.push(...(await expireOpenCompels(ctx, table)));
+  // The mark the next scene counts from (who acts in it: docs/rules/fate.md §3.4).
+  await appendLog(ctx, table.id, {
+    action: "fate.scene.end",
+    summary: { key: "log.fate.sceneEnd", params: {} },
+  });
+  // Boosts last until used or the end of the scene, as in Fate Core.
+  const expired = await sqlFor(ctx.tx).rows<{ name: string }>`
+    UPDATE aspect SET removed_at = ${new Date()}
+    WHERE table_id = ${table.id} AND kind = 'boost' AND removed_at IS NULL
+    RETURNING name`;
+  if (expired.length > 0)
+    await appendLog(ctx, table.id, {
+      action: "fate.scene.boosts-expired",
+      summary: { key: "log.fate.boostsExpired", params: { names: expired.map((b) => b.name).join(", ") } },
+    });
+  return { effects, expired: expired.map((b) => b.name) };
+}

@@ -1,4 +1,5 @@
 import { type Lang, t } from "../../i18n/index.js";
+import { type Invoker, usableFreeInvokes } from "../../rules/fate/aspects.js";
 import type { FateDiceRoll } from "../../rules/fate/dice.js";
 import { ladderName, signed } from "../../rules/fate/ladder.js";
 import { SKILLS, type SkillKey } from "../../rules/fate/skills.js";
@@ -22,6 +23,27 @@ export function aspectInvokeOptions(
       free: free(a),
     }).slice(0, 100),
   }));
+}
+
+/**
+ * The invoke select for `who` (null: the GM, who may spend anyone's): the free invokes they may
+ * spend counted and those aspects first, then the `relevant` ones (this check's characters, the
+ * scene's), then the rest (docs/rules/fate.md §3.2). A select holds 25: `/invoke aspect:` searches
+ * all of them.
+ */
+export function invokeSelectOptions(
+  lang: Lang,
+  aspects: readonly TableAspect[],
+  who: Invoker | null,
+  relevant: (aspect: TableAspect) => boolean = () => false,
+) {
+  const free = (a: TableAspect) => (who ? usableFreeInvokes(a.aspect, who) : a.aspect.freeInvokes.length);
+  const rank = (a: TableAspect) => (free(a) > 0 ? 0 : relevant(a) ? 1 : 2);
+  return aspectInvokeOptions(
+    lang,
+    [...aspects].sort((a, b) => rank(a) - rank(b) || free(b) - free(a)),
+    free,
+  );
 }
 
 /** "Great (+4)"; beyond the ladder just "+9". */

@@ -1,7 +1,7 @@
 import type { ErrorKey } from "../../i18n/types.js";
 import type { DiceSource } from "../dice.js";
 import { refuse } from "../errors.js";
-import { type Aspect, sameAspectName, spendFreeInvoke, usableFreeInvokes } from "./aspects.js";
+import { type Aspect, type Invoker, sameAspectName, spendFreeInvoke, usableFreeInvokes } from "./aspects.js";
 import { type FateDiceRoll, rollFateDice } from "./dice.js";
 import { type FatePointHolder, spendFatePoints } from "./fate-points.js";
 import { type ActionEffects, actionOutcome, type FateAction, type Outcome, outcome } from "./outcomes.js";
@@ -176,6 +176,39 @@ export interface InvokeResult<C, A> {
 }
 
 /**
+ * How every invoke is paid — a check's, a challenge roll's, a faction check's, `/invoke`'s
+ * (docs/rules/fate.md §3.2): with a free invoke `who` may spend (their own, their side's, or
+ * nobody's in particular) first, else one of `payer`'s fate points. A boost is only ever its free
+ * invoke. Returns the payer and aspect after paying (the aspect null once a boost is used).
+ */
+export function payForInvoke<P extends FatePointHolder, A extends Aspect>(
+  aspect: A,
+  payer: P,
+  who: Invoker,
+  requested?: InvokePayment,
+): { paidWith: InvokePayment; payer: P; aspect: A | null } {
+  const free = usableFreeInvokes(aspect, who);
+  const paidWith =
+    aspect.kind === "boost"
+      ? "free-invoke"
+      : (requested ?? choosePayment(free, payer.fatePoints, aspect.name));
+  if (paidWith === "free-invoke") {
+    if (free === 0) {
+      // Someone else's free invokes are not this invoker's to spend (a boost included).
+      if (aspect.freeInvokes.length > 0)
+        return refuse("errors.fate.freeInvokeNotYours", { aspect: aspect.name });
+      return refuse("errors.fate.noFreeInvokes", { aspect: aspect.name });
+    }
+    const after = spendFreeInvoke(aspect, who);
+    return { paidWith, payer, aspect: aspect.kind === "boost" ? null : after };
+  }
+  if (payer.fatePoints < 1) {
+    return refuse("errors.fate.notEnoughFatePoints", { have: payer.fatePoints, need: 1 });
+  }
+  return { paidWith, payer: spendFatePoints(payer, 1), aspect };
+}
+
+/**
  * Invokes `aspect` on `check`, paying with one of its free invokes or one of the invoker's
  * fate points, and returns the new check, invoker and aspect together so the store can save
  * them in one transaction. A boost can only be used through its free invoke.
@@ -186,26 +219,12 @@ export function invokeAspect<C extends FatePointHolder & { id: string }, A exten
 ): InvokeResult<C, A> {
   const { aspect, invoker } = request;
   const who = { id: invoker.id, side: request.side ?? null };
-  const free = usableFreeInvokes(aspect, who);
-  const paidWith =
-    aspect.kind === "boost"
-      ? "free-invoke"
-      : (request.paidWith ?? choosePayment(free, invoker.fatePoints, aspect.name));
-  if (paidWith === "free-invoke" && free === 0) {
-    // Someone else's free invokes are not this invoker's to spend (a boost included).
-    if (aspect.freeInvokes.length > 0)
-      return refuse("errors.fate.freeInvokeNotYours", { aspect: aspect.name });
-    return refuse("errors.fate.noFreeInvokes", { aspect: aspect.name });
-  }
-  if (paidWith === "fate-point" && invoker.fatePoints < 1) {
-    return refuse("errors.fate.notEnoughFatePoints", { have: invoker.fatePoints, need: 1 });
-  }
+  const paid = payForInvoke(aspect, invoker, who, request.paidWith);
+  const paidWith = paid.paidWith;
   const { check, spent } = applyInvoke(
     request.check,
     { aspect: aspect.name, invokerId: invoker.id, mode: request.mode, paidWith },
     dice,
   );
-  if (paidWith === "fate-point") return { check, invoker: spendFatePoints(invoker, 1), aspect, spent };
-  const after = spendFreeInvoke(aspect, who);
-  return { check, invoker, aspect: aspect.kind === "boost" ? null : after, spent };
+  return { check, invoker: paid.payer, aspect: paid.aspect, spent };
 }

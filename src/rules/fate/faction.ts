@@ -1,15 +1,8 @@
 import type { DiceSource } from "../dice.js";
 import { refuse } from "../errors.js";
-import {
-  type Aspect,
-  addAspect,
-  makeAspect,
-  sameAspectName,
-  spendFreeInvoke,
-  usableFreeInvokes,
-} from "./aspects.js";
+import { type Aspect, addAspect, makeAspect, sameAspectName, usableFreeInvokes } from "./aspects.js";
 import type { Stunt } from "./character.js";
-import type { AppliedInvoke, Opposition } from "./check.js";
+import { type AppliedInvoke, type Opposition, payForInvoke } from "./check.js";
 import { type FateDiceRoll, rollFateDice } from "./dice.js";
 import { gainFatePoints, spendFatePoints } from "./fate-points.js";
 import { type ActionEffects, actionOutcome, type FateAction, type Outcome, outcome } from "./outcomes.js";
@@ -358,15 +351,17 @@ export function factionInvoke<A extends Aspect>(
 ): { check: FactionCheck; faction: Faction; aspect: A | null; spent: AppliedInvoke } {
   const { aspect, faction } = request;
   const invokerId = `faction:${faction.id}`;
-  const free = usableFreeInvokes(aspect, invokerId);
-  const paidWith =
-    aspect.kind === "boost"
-      ? "free-invoke"
-      : (request.paidWith ?? (free > 0 ? "free-invoke" : faction.fatePoints > 0 ? "fate-point" : null));
-  if (paidWith === null)
+  // A faction is on no conflict's side: it spends the free invokes it holds and unowned ones.
+  const who = { id: invokerId, side: null };
+  if (
+    request.paidWith === undefined &&
+    aspect.kind !== "boost" &&
+    usableFreeInvokes(aspect, who) === 0 &&
+    faction.fatePoints < 1
+  )
     return refuse("errors.fate.factionCannotInvoke", { aspect: aspect.name, faction: faction.name });
-  if (paidWith === "free-invoke" && free === 0)
-    return refuse("errors.fate.noFreeInvokes", { aspect: aspect.name });
+  const paid = payForInvoke(aspect, faction, who, request.paidWith);
+  const paidWith = paid.paidWith;
   if (
     paidWith === "fate-point" &&
     request.check.invokes.some((i) => i.paidWith === "fate-point" && sameAspectName(i.aspect, aspect.name))
@@ -379,7 +374,5 @@ export function factionInvoke<A extends Aspect>(
     check.rerolledDice = [...request.check.rerolledDice, request.check.dice];
     check.dice = rollFateDice(dice);
   }
-  if (paidWith === "fate-point") return { check, faction: spendFatePoints(faction, 1), aspect, spent };
-  const after = spendFreeInvoke(aspect, invokerId);
-  return { check, faction, aspect: aspect.kind === "boost" ? null : after, spent };
+  return { check, faction: paid.payer, aspect: paid.aspect, spent };
 }

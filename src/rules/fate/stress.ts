@@ -280,6 +280,27 @@ export function nameConsequence(
   return slots.map((s) => (s === target ? { ...s, taken: true, aspect, inflictedBy: by } : s));
 }
 
+/**
+ * The slot a consequence's name goes to (docs/rules/fate.md §3.3): the one asked for, or — none
+ * asked — the slot a hit took and nobody named yet. Naming is never a hit: while a hit's slot
+ * waits for its name, a free slot is not taken instead (`waiting` is that slot, for the refusal).
+ */
+export function slotToName(
+  slots: readonly ConsequenceSlot[],
+  id: ConsequenceSlotId | undefined,
+):
+  | { kind: "slot"; slot: ConsequenceSlot }
+  | { kind: "waiting"; waiting: ConsequenceSlot }
+  | { kind: "none" } {
+  const waiting = slots.find((s) => s.taken && !s.aspect) ?? null;
+  if (id === undefined) return waiting ? { kind: "slot", slot: waiting } : { kind: "none" };
+  const slot = slots.find((s) => s.id === id);
+  if (!slot) return refuse("errors.fate.noSuchConsequenceSlot", { slot: id });
+  if (slot.aspect) return refuse("errors.fate.consequenceSlotTaken", { slot: slot.id });
+  if (!slot.taken && waiting) return { kind: "waiting", waiting };
+  return { kind: "slot", slot };
+}
+
 /** The GM clears a consequence (docs/rules/fate.md §3.3: consequences stay until the GM clears them). */
 export function clearConsequence(
   slots: readonly ConsequenceSlot[],

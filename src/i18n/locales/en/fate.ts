@@ -201,6 +201,7 @@ export default {
 
   // The Fate table (src/app/fate)
   "fate.gm": "the GM",
+  "fate.gmSubject": "The GM",
   "fate.check.title": "🎲 {name}: {skill} — {action}",
   "fate.check.dice": "Dice: {dice}",
   "fate.check.rerolled": "~~Rerolled: {dice}~~",
@@ -365,7 +366,7 @@ export default {
   "errors.fate.advantageOnConsequence": "Free invokes on a consequence come from the hit that caused it.",
   "errors.fate.notCompelTarget": "Only {name}'s player (the GM for a GM character) answers this compel.",
   "errors.fate.characterAspectNeedsCharacter":
-    "Ambition, Belief, Connections, Flaw and Talent belong to a character: add `character`.",
+    "Ambition, Belief, Connections, Flaw and Talent belong to a character: say whose, `{/aspect add name character kind}`.",
   "errors.fate.invokesGmOnly":
     "Only the GM hands out free invokes by hand; players earn them by creating an advantage.",
   "errors.fate.consequenceUseCommand":
@@ -374,7 +375,8 @@ export default {
   "errors.fate.conflictOpen": "A conflict is already going on here. End it with `{/conflict end}` first.",
   "errors.fate.noCharacterInConflict": "None of your characters is still fighting in this conflict.",
   "errors.fate.noConflict": "There is no conflict going on. The GM starts one with `{/conflict start}`.",
-  "errors.fate.contestOpen": "A contest is already going on here.",
+  "errors.fate.contestOpen":
+    "A contest is already going on here: resolve its exchange (`{/contest resolve}`) or end it (`{/contest end}`).",
   "errors.fate.noContest":
     "There is no contest going on. The GM starts one with `{/contest start first second}`.",
   "errors.fate.alreadyRolledExchange": "{name} has already rolled in this exchange.",
@@ -402,7 +404,6 @@ export default {
   "cmd.invoke.mode.desc": "What the invoke does (default +2)",
   "cmd.invoke.mode.choice.plus2": "+2 to the result",
   "cmd.invoke.mode.choice.reroll": "Reroll the dice",
-  "cmd.invoke.mode.choice.passive": "+2 to the passive opposition (GM)",
   "cmd.invoke.pay.desc": "Pay with a free invoke or a fate point (default: free invoke first)",
   "cmd.invoke.pay.choice.free-invoke": "Free invoke",
   "cmd.invoke.pay.choice.fate-point": "Fate point",
@@ -480,6 +481,9 @@ export default {
   "cmd.contest.roll.forfeit.desc": "Forfeit this exchange's roll (after a failed advantage)",
   "cmd.contest.resolve.desc": "Resolve the exchange once everyone has rolled",
   "cmd.contest.show.desc": "Show the contest",
+  "cmd.contest.end.desc": "GM: end the contest, decided or not",
+  "fate.contest.endedUndecided": "The contest is over, undecided.",
+  "log.fate.contestEnd": "contest «{title}» ended after {exchanges} exchanges",
   "cmd.character.skill.desc": "Fate: set a skill, or the whole pyramid",
   "cmd.character.skill.skill.desc": "The skill",
   "cmd.character.skill.value.desc": "Its rank in the pyramid (0–4)",
@@ -526,7 +530,8 @@ export default {
   "fate.faction.noHit": "{name} takes no harm.",
   "fate.faction.takenOut":
     "💥 {name} cannot absorb {shifts, plural, one {# shift} other {# shifts}} on {track}: the faction is taken out.",
-  "fate.faction.nameConsequence": "Name the consequence: `{/faction hit name shifts track consequence}`.",
+  "fate.faction.nameConsequence":
+    "Name the consequence: the button below, or `{/faction consequence name consequence}`.",
   "fate.faction.consequenceNamed": "Consequence: «{aspect}».",
   "fate.faction.otherWays":
     "(The cheapest way; {count, plural, one {one other way} other {# other ways}} would also absorb it — the GM may choose below.)",
@@ -781,7 +786,7 @@ export default {
     "{who}: choose how to take it — {kind} ({count, plural, one {# way} other {# ways}}, cheapest first).",
   "fate.hit.chooseKind": "{who}: is the hit physical or mental?",
   "fate.hit.nameThisConsequence":
-    "{name}: name the {slot} consequence it took — the button below, or `{/consequence add character:{name} severity name}`.",
+    "{name}: name the {slot} consequence it took — the button below, or `{/consequence add character:{name} name}`.",
   "fate.hit.optionAbsorbs": "absorbs {absorbed}",
   "fate.hit.settlesAttack": "This settles {attacker}'s attack on {target}: its hit is not applied again.",
   "fate.hit.waiting":
@@ -808,5 +813,34 @@ export default {
   "fate.hit.chooseAgain":
     "The sheet changed since that list was drawn: it now shows the ways that still work. Choose again.",
   "fate.aspect.anyone": "anyone",
+  "log.fate.sceneEnd": "the scene ends",
+  "fate.invoke.moreAspects":
+    "{count, plural, one {# more aspect is} other {# more aspects are}} not in the list: find any with `{/invoke aspect}` (it searches as you type).",
+  "fate.scene.boostsExpired": "The scene is over: its boosts are gone ({names}).",
+  "log.fate.boostsExpired": "boosts gone with the scene: {names}",
+  "fate.button.takeBoost": "Take the boost",
+  "errors.fate.noOvercomeBoost": "Only an overcome with style (3 shifts or more) gives a boost.",
+  "fate.invoke.hostilePaid":
+    "«{aspect}» is {name}'s: {name} gets the fate point paid for it ({from} → {to}).",
+  "log.fate.hostileInvoke": "{name} gets the fate point of a hostile invoke of «{aspect}»",
+  "fate.compel.expired": "⌛ The scene ended with this compel unanswered: nobody gains or pays.",
+  "log.fate.compelEscrow": "{name} puts up {points} FP for a compel",
+  "log.fate.compelEscrowBack": "{name} gets back the {points} FP put up for a compel",
+  "cmd.faction.consequence.desc": "GM: name the consequence a hit took (not a new hit)",
+  "cmd.faction.consequence.name.desc": "The faction",
+  "cmd.faction.consequence.consequence.desc": "The consequence's name (an aspect of the faction)",
+  "cmd.faction.consequence.severity.desc": "Which consequence (default: the one the hit took)",
+  "cmd.faction.consequence.severity.choice.mild": "Mild (2)",
+  "cmd.faction.consequence.severity.choice.moderate": "Moderate (4)",
+  "cmd.faction.consequence.severity.choice.severe": "Severe (6)",
+  "fate.faction.consequenceNamedNow":
+    "🏛️ {name}: the {slot} consequence is «{aspect}», an aspect of the faction now.",
+  "log.fate.factionConsequenceNamed": "faction {name}: the {slot} consequence named «{aspect}»",
+  "errors.fate.factionNoConsequenceToName":
+    "{name} has no consequence waiting for a name. A hit takes one: `{/faction hit name shifts track}`.",
+  "errors.fate.factionNameTakenSlot":
+    "The hit took {name}'s {slot} consequence: name that one, with the button under the hit or `{/faction consequence name consequence}`.",
+  "errors.fate.noConsequenceToName":
+    "{name} has no consequence a hit took waiting for a name; to write one down by hand, say which: `{/consequence add character name severity}`.",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;

@@ -218,6 +218,7 @@ export default {
 
   // Стол Fate (src/app/fate)
   "fate.gm": "ведущий",
+  "fate.gmSubject": "Ведущий",
   "fate.check.title": "🎲 {name}: {skill} — {action}",
   "fate.check.dice": "Кубы: {dice}",
   "fate.check.rerolled": "~~Переброшено: {dice}~~",
@@ -391,7 +392,7 @@ export default {
   "errors.fate.notCompelTarget":
     "На это навязывание отвечает только игрок персонажа {name} (за персонажа ведущего — ведущий).",
   "errors.fate.characterAspectNeedsCharacter":
-    "Амбиции, Убеждения, Связи, Недостаток и Талант принадлежат персонажу: укажите `character`.",
+    "Амбиции, Убеждения, Связи, Недостаток и Талант принадлежат персонажу: укажите чьи, `{/aspect add name character kind}`.",
   "errors.fate.invokesGmOnly":
     "Раздавать бесплатные призывы вручную может только ведущий; игроки получают их, создавая преимущество.",
   "errors.fate.consequenceUseCommand":
@@ -400,7 +401,8 @@ export default {
   "errors.fate.conflictOpen": "Здесь уже идёт конфликт. Сначала завершите его: `{/conflict end}`.",
   "errors.fate.noCharacterInConflict": "Никто из ваших персонажей в этом конфликте больше не сражается.",
   "errors.fate.noConflict": "Сейчас нет конфликта. Ведущий начинает его командой `{/conflict start}`.",
-  "errors.fate.contestOpen": "Здесь уже идёт состязание.",
+  "errors.fate.contestOpen":
+    "Здесь уже идёт состязание: подведите итог обмена (`{/contest resolve}`) или завершите его (`{/contest end}`).",
   "errors.fate.noContest":
     "Сейчас нет состязания. Ведущий начинает его командой `{/contest start first second}`.",
   "errors.fate.alreadyRolledExchange": "{name} уже бросал в этом обмене.",
@@ -439,7 +441,6 @@ export default {
   "cmd.invoke.mode.desc": "Что даёт призыв (по умолчанию +2)",
   "cmd.invoke.mode.choice.plus2": "+2 к результату",
   "cmd.invoke.mode.choice.reroll": "Переброс кубов",
-  "cmd.invoke.mode.choice.passive": "+2 к пассивному сопротивлению (ведущий)",
   "cmd.invoke.pay.name": "оплата",
   "cmd.invoke.pay.desc": "Чем платить (по умолчанию сначала бесплатный призыв)",
   "cmd.invoke.pay.choice.free-invoke": "Бесплатный призыв",
@@ -573,6 +574,10 @@ export default {
   "cmd.contest.resolve.desc": "Подвести итог обмена, когда все бросили",
   "cmd.contest.show.name": "показать",
   "cmd.contest.show.desc": "Показать состязание",
+  "cmd.contest.end.name": "завершить",
+  "cmd.contest.end.desc": "Ведущий: завершить состязание, решённое или нет",
+  "fate.contest.endedUndecided": "Состязание окончено без победителя.",
+  "log.fate.contestEnd": "состязание «{title}» завершено после обменов: {exchanges}",
   "cmd.character.skill.name": "навык",
   "cmd.character.skill.desc": "Fate: задать навык или всю пирамиду",
   "cmd.character.skill.skill.name": "навык",
@@ -648,7 +653,8 @@ export default {
   "fate.faction.noHit": "{name} не получает урона.",
   "fate.faction.takenOut":
     "💥 {name} не может поглотить {shifts, plural, one {# сдвиг} few {# сдвига} many {# сдвигов} other {# сдвига}} по счётчику «{track}»: фракция выбывает.",
-  "fate.faction.nameConsequence": "Назовите последствие: `{/faction hit name shifts track consequence}`.",
+  "fate.faction.nameConsequence":
+    "Назовите последствие: кнопкой ниже или `{/faction consequence name consequence}`.",
   "fate.faction.consequenceNamed": "Последствие: «{aspect}».",
   "fate.faction.otherWays":
     "(Самый дешёвый способ; поглотить удар можно ещё {count, plural, one {# способом} other {# способами}} — ведущий может выбрать ниже.)",
@@ -948,7 +954,7 @@ export default {
     "{who}: выберите, как принять удар — {kind} ({count, plural, one {# способ} few {# способа} many {# способов} other {# способа}}, сначала самые дешёвые).",
   "fate.hit.chooseKind": "{who}: удар физический или ментальный?",
   "fate.hit.nameThisConsequence":
-    "{name}: назовите занятое последствие ({slot}) — кнопкой ниже или `{/consequence add character:{name} severity name}`.",
+    "{name}: назовите занятое последствие ({slot}) — кнопкой ниже или `{/consequence add character:{name} name}`.",
   "fate.hit.optionAbsorbs": "поглощает {absorbed}",
   "fate.hit.settlesAttack": "Это завершает атаку {attacker} на {target}: её удар не применяется повторно.",
   "fate.hit.waiting":
@@ -980,5 +986,39 @@ export default {
   "fate.hit.chooseAgain":
     "Лист изменился с тех пор, как был показан список: теперь в нём способы, которые ещё работают. Выберите снова.",
   "fate.aspect.anyone": "любой",
+  "log.fate.sceneEnd": "сцена окончена",
+  "fate.invoke.moreAspects":
+    "Ещё аспектов не в списке: {count}. Любой найдётся через `{/invoke aspect}` (поиск по мере ввода).",
+  "fate.scene.boostsExpired": "Сцена окончена: её усиления пропали ({names}).",
+  "log.fate.boostsExpired": "усиления пропали с концом сцены: {names}",
+  "fate.button.takeBoost": "Взять усиление",
+  "errors.fate.noOvercomeBoost": "Усиление даёт только стильное преодоление (3 сдвига и больше).",
+  "fate.invoke.hostilePaid":
+    "«{aspect}» — аспект персонажа {name}: очко судьбы за призыв получает {name} ({from} → {to}).",
+  "log.fate.hostileInvoke": "{name} получает очко судьбы за враждебный призыв «{aspect}»",
+  "fate.compel.expired":
+    "⌛ Сцена закончилась, а на навязывание так и не ответили: никто ничего не получает и не платит.",
+  "log.fate.compelEscrow": "{name} ставит {points} ОС на навязывание",
+  "log.fate.compelEscrowBack": "{name} получает назад {points} ОС, поставленные на навязывание",
+  "cmd.faction.consequence.name": "последствие",
+  "cmd.faction.consequence.desc": "Ведущий: назвать последствие, которое занял удар (это не новый удар)",
+  "cmd.faction.consequence.name.name": "название",
+  "cmd.faction.consequence.name.desc": "Фракция",
+  "cmd.faction.consequence.consequence.name": "последствие",
+  "cmd.faction.consequence.consequence.desc": "Название последствия (аспект фракции)",
+  "cmd.faction.consequence.severity.name": "тяжесть",
+  "cmd.faction.consequence.severity.desc": "Какое последствие (по умолчанию — занятое ударом)",
+  "cmd.faction.consequence.severity.choice.mild": "Лёгкое (2)",
+  "cmd.faction.consequence.severity.choice.moderate": "Среднее (4)",
+  "cmd.faction.consequence.severity.choice.severe": "Серьёзное (6)",
+  "fate.faction.consequenceNamedNow":
+    "🏛️ {name}: последствие ({slot}) — «{aspect}», теперь это аспект фракции.",
+  "log.fate.factionConsequenceNamed": "фракция {name}: последствие {slot} названо «{aspect}»",
+  "errors.fate.factionNoConsequenceToName":
+    "У фракции {name} нет последствия, ждущего названия. Последствие занимает удар: `{/faction hit name shifts track}`.",
+  "errors.fate.factionNameTakenSlot":
+    "Удар занял последствие фракции {name} ({slot}): назовите именно его — кнопкой под ударом или `{/faction consequence name consequence}`.",
+  "errors.fate.noConsequenceToName":
+    "У {name} нет последствия от удара, ждущего названия; чтобы записать последствие вручную, укажите какое: `{/consequence add character name severity}`.",
   // (end of conflicts, hits and invokes)
 } satisfies Messages;
