@@ -13,6 +13,7 @@ import {
   declareKillIntent,
   declareTrade,
   findParticipant,
+  type InflictedDamage,
   rollConflict,
 } from "../../rules/mountain-witch/index.js";
 import { ownedCharacters } from "../../store/characters.js";
@@ -33,7 +34,15 @@ import {
   saved,
 } from "./conflict.js";
 import { conflictFlow } from "./flow-states.js";
-import { activeDamage, clearDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
+import {
+  activeDamage,
+  clearDamage,
+  durationText,
+  persistDamage,
+  persistTrustSpend,
+  refOf,
+  trustLinks,
+} from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
 import { gmAction, mwAction } from "./use-cases.js";
 
@@ -124,7 +133,8 @@ export const conflictTrade = mwAction("conflict.trade", "public change", async (
   if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");
   const flow = await loadConflict(ctx, ctx.intent.flowId, declarer.id);
   const level = ctx.intent.level ?? "normal";
-  const { state } = declareTrade(flow.state, { declarerId: declarer.id, level });
+  const { state, tradeCost } = declareTrade(flow.state, { declarerId: declarer.id, level });
+  await persistTradeCosts(ctx, table, state, tradeCost ? [tradeCost] : []);
   await appendLog(ctx, table.id, {
     action: "conflict.trade",
     characterId: declarer.id,
@@ -133,13 +143,37 @@ export const conflictTrade = mwAction("conflict.trade", "public change", async (
       params: { name: declarer.name, level: `@mw.degree.${level}` },
     },
   });
-  return saved(ctx, flow, state, {
-    note: t(ctx.publicLang, "mw.conflict.tradeDeclared", {
-      name: declarer.name,
-      level: t(ctx.publicLang, `mw.degree.${level}`),
-    }),
+  const declared = t(ctx.publicLang, "mw.conflict.tradeDeclared", {
+    name: declarer.name,
+    level: t(ctx.publicLang, `mw.degree.${level}`),
   });
+  const cost = tradeCost
+    ? t(ctx.publicLang, "mw.conflict.tradeCost", {
+        name: declarer.name,
+        quality: t(ctx.publicLang, `mw.quality.${tradeCost.quality}`),
+        effect: tradeCost.takenOut
+          ? t(ctx.publicLang, `mw.takenOut.${tradeCost.takenOut}`, { name: declarer.name })
+          : durationText(ctx.publicLang, tradeCost.duration, null),
+      })
+    : null;
+  return saved(ctx, flow, state, { note: cost ? `${declared}\n${cost}` : declared });
 });
+
+/**
+ * Records the damage group trades cost their declarers (docs/rules/mountain-witch.md §1.1): the
+ * rules applied it when the trade took effect.
+ */
+async function persistTradeCosts(
+  ctx: Ctx,
+  table: GameTable,
+  state: ConflictState,
+  costs: readonly InflictedDamage[],
+): Promise<void> {
+  for (const cost of costs) {
+    const declarer = await characterById(ctx.tx, table, cost.targetId);
+    await persistDamage(ctx, table, declarer, cost, state.title);
+  }
+}
 
 export const conflictKill = mwAction("conflict.kill", "public change", async (ctx) => {
   const { table } = ctx;
@@ -179,6 +213,7 @@ async function rollOne(ctx: Ctx, table: GameTable, flow: TypedFlow<ConflictState
   );
   const { state, result } = rollConflict(flow.state, ctx.dice, damage);
   await clearDamage(ctx, result.expiredDamageIds);
+  await persistTradeCosts(ctx, table, state, result.tradeCosts);
   await appendLog(ctx, table.id, {
     action: "conflict.roll",
     summary: {

@@ -6,10 +6,12 @@ import {
   damageChoices,
   deadHelpsOf,
   type EntryResult,
+  narrationStarted,
   type Pairing,
   type Participant,
   type SideKey,
   type SideResult,
+  spenderOf,
 } from "../../rules/mountain-witch/index.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
 import { button, durationText, successesText } from "./shared.js";
@@ -116,6 +118,24 @@ function pairingFields(lang: Lang, state: ConflictState, p: Pairing): EmbedView[
             duration: durationText(lang, d.duration, d.condition),
           })}${d.ability ? ` — ${t(lang, "mw.conflict.abilityLost", { ability: d.ability })}` : ""}`,
     );
+    if (d.tradeCost) lines[lines.length - 1] += ` (${t(lang, "mw.conflict.tradeCostMark")})`;
+  }
+  // One on one, the opponents' half of a trade waits for them: applied to the declarer, or a mutual success.
+  if (p.trade) {
+    const declarer = state.participants.find((q) => q.id === p.trade!.declarerId);
+    const other = declarer?.side === "a" ? "b" : "a";
+    const spender = declarer ? spenderOf(state, p, other) : null;
+    if (declarer && spender && p.remaining[other].length > 0) {
+      const owner = state.participants.find((q) => q.side === other && q.helps === null);
+      lines.push(
+        t(lang, "mw.conflict.tradeHalfOpen", {
+          spender:
+            spender.playerId === null || !owner ? t(lang, "mw.conflict.gm") : participantName(lang, owner),
+          quality: t(lang, `mw.quality.${p.trade.level}`),
+          name: participantName(lang, declarer),
+        }),
+      );
+    }
   }
   fields.push({ name: t(lang, "mw.conflict.outcomeTitle"), value: lines.join("\n") });
   return fields;
@@ -237,7 +257,7 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
     // Buying narration, while no pairing's narration has begun (its damage spent).
     const buyable = state.participants
       .filter((p) => p.kind === "pc" && p.helps === null)
-      .filter(() => state.pairings.some((pr) => pr.damage.length === 0 && pr.narration?.reason !== "bought"))
+      .filter(() => state.pairings.some((pr) => !narrationStarted(pr) && pr.narration?.reason !== "bought"))
       .slice(0, 25);
     if (rows.length < 5 && buyable.length > 0) {
       rows.push([

@@ -98,6 +98,8 @@ const pairing = z.object({
       ability: z.string().nullable(),
       condition: z.string().nullable(),
       takenOut,
+      /** Absent on damage saved before a group trade's cost was applied by the rules. */
+      tradeCost: z.boolean().optional(),
     }),
   ),
 });

@@ -115,8 +115,8 @@ export default {
   "errors.mw.tradeLevelInvalid": "A trade is a normal, critical or double success, never partial or mixed.",
   "errors.mw.tradeNeedsTie": "After the roll a trade can only be declared on a tie.",
   "errors.mw.alreadyTraded": "A trade has already been declared here.",
-  "errors.mw.tradeDamageOnDeclarer":
-    "In a group conflict the damage from a trade falls on {name}, who declared it.",
+  "errors.mw.tradeDamageOnDeclarer": "The damage from a trade falls on {name}, who declared it.",
+  "errors.mw.tradeDamageAtLevel": "The trade costs {name} exactly what was traded: {level}.",
   "errors.mw.pairingNeeded":
     "Say whose pairing with the danger this is ({names}): `{/conflict damage character}`, or use the pairing's select on the panel.",
   "errors.mw.pairingNotFound": "There is no such comparison in this conflict.",
@@ -181,6 +181,10 @@ export default {
   "mw.conflict.betrayalBonus": "{n} (betrayal)",
   "mw.conflict.killIntent": "{by} intends to kill {target}",
   "mw.conflict.tradeDeclared": "{name} declares a trade: {level} for both sides",
+  "mw.conflict.tradeCost": "The trade costs {name} {quality}: {effect}.",
+  "mw.conflict.tradeCostMark": "the trade's cost",
+  "mw.conflict.tradeHalfOpen":
+    "The opponents' half: {spender} may apply {quality} to {name} from the damage menu, or leave it as a mutual success.",
   "mw.conflict.traded": "Trade declared by {name}: both sides get {level}",
   "mw.conflict.waitingRoll":
     "Before the roll: join or leave, help, betray, declare an intent to kill or a trade. The GM rolls every die at once.",

@@ -114,8 +114,8 @@ export default {
     "Размен — это обычный, критический или двойной успех, но не частичный и не смешанный.",
   "errors.mw.tradeNeedsTie": "После броска размен можно объявить только при ничьей.",
   "errors.mw.alreadyTraded": "Размен здесь уже объявлен.",
-  "errors.mw.tradeDamageOnDeclarer":
-    "В групповом конфликте ущерб от размена получает тот, кто его объявил: {name}.",
+  "errors.mw.tradeDamageOnDeclarer": "Ущерб от размена получает тот, кто его объявил: {name}.",
+  "errors.mw.tradeDamageAtLevel": "Размен стоит персонажу {name} ровно того, что разменяли: {level}.",
   "errors.mw.pairingNeeded":
     "Уточните, чьё столкновение с опасностью имеется в виду ({names}): `{/conflict damage character}` — или выберите ущерб в списке этой пары на панели.",
   "errors.mw.pairingNotFound": "В этом конфликте нет такого столкновения.",
@@ -180,6 +180,10 @@ export default {
   "mw.conflict.betrayalBonus": "{n} (предательство)",
   "mw.conflict.killIntent": "{by} намерен убить персонажа {target}",
   "mw.conflict.tradeDeclared": "{name} объявляет размен: {level} для обеих сторон",
+  "mw.conflict.tradeCost": "Размен стоит персонажу {name}: {quality} — {effect}.",
+  "mw.conflict.tradeCostMark": "цена размена",
+  "mw.conflict.tradeHalfOpen":
+    "Половина противников: {spender} может нанести персонажу {name} {quality} из меню ущерба — или оставить взаимный успех.",
   "mw.conflict.traded": "Размен объявил {name}: обе стороны получают «{level}»",
   "mw.conflict.waitingRoll":
     "До броска: вступайте или выходите, помогайте, предавайте, объявляйте намерение убить или размен. Ведущий бросает все кубики разом.",
