@@ -15,6 +15,19 @@ const BO = { id: "520000000000000012", name: "Boris", locale: "ru" };
 const CHO = { id: "520000000000000013", name: "Chloe" };
 const DAI = { id: "520000000000000014", name: "Dan", locale: "en-GB" };
 const CHANNEL = "620000000000000001";
+const DM = { guildId: null, channelId: "620000000000000099" };
+
+function viewText(view: MessageView | undefined): string {
+  return [
+    view?.content ?? "",
+    ...(view?.embeds ?? []).flatMap((e) => [
+      e.title ?? "",
+      e.description ?? "",
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+      e.footer ?? "",
+    ]),
+  ].join("\n");
+}
 
 function selects(view: MessageView | undefined): SelectView[] {
   return (view?.rows ?? []).flat().filter((c): c is SelectView => c.kind === "select");
@@ -25,6 +38,13 @@ describe("Mountain Witch table fixes (app)", () => {
   const run = (user: { id: string }, intent: Intent) => app.run(user, intent, { channelId: CHANNEL });
   const refused = (user: { id: string }, intent: Intent) => app.refused(user, intent, { channelId: CHANNEL });
   const character = (name: string) => app.db.character.findFirstOrThrow({ where: { name } });
+  const points = async (giver: string, holder: string) =>
+    (
+      await app.database.query<{ value: number; points: number }>(
+        `SELECT value, points FROM trust_link l JOIN character g ON g.id = l.giver_id JOIN character h ON h.id = l.holder_id WHERE g.name = $1 AND h.name = $2`,
+        [giver, holder],
+      )
+    )[0];
   const activeDamage = async (name: string) =>
     app.db.damageEntry.findMany({ where: { characterId: (await character(name)).id, clearedAt: null } });
 
@@ -97,5 +117,47 @@ describe("Mountain Witch table fixes (app)", () => {
     expect((await activeDamage("Cho")).map((d) => d.duration)).toEqual(["chapter"]);
     await run(CHO, { type: "conflict.damage", target: "Guards", quality: "normal" });
     await run(GM, { type: "conflict.end" });
+  });
+
+  it("3. «В начале каждой главы очки доверия пересчитываются»: points refill when the chapter begins, and the GM is warned the round is open", async () => {
+    await run(GM, { type: "conflict.start", opponent: "Guards" });
+    await run(BO, { type: "conflict.join" });
+    await run(AKI, { type: "conflict.assist", target: "Bo" });
+    app.useDice(scriptedDice([2, 2, 2]));
+    await run(GM, { type: "conflict.roll" });
+    await run(GM, { type: "conflict.end" });
+    expect(await points("Bo", "Aki")).toEqual({ value: 3, points: 2 });
+    await run(GM, { type: "chapter.next" });
+    // Refilled for everyone at once, whatever the round's state.
+    expect(await points("Bo", "Aki")).toEqual({ value: 3, points: 3 });
+    const started = await run(GM, { type: "conflict.start", opponent: "Guards" });
+    const warning = (started.result.effects ?? []).find((e) => e.kind === "followup");
+    expect(warning?.kind === "followup" && warning.view.ephemeral).toBe(true);
+    const text = warning?.kind === "followup" ? (warning.view.embeds?.[0]?.description ?? "") : "";
+    expect(text).toContain("trust round for chapter 2 is still open (waiting for Aki, Bo, Cho, Dai)");
+    // A player starting a conflict is not told the GM's business.
+    await run(GM, { type: "conflict.end" });
+    const byPlayer = await run(CHO, { type: "conflict.start", opponent: "Guards" });
+    expect((byPlayer.result.effects ?? []).some((e) => e.kind === "followup")).toBe(false);
+    await run(GM, { type: "conflict.end" });
+  });
+
+  it("2. «а потом все одновременно показывают»: “Reveal now” applies submitted values only, and the GM sees what it will do", async () => {
+    // Bo sets a value in his DM and never submits; Cho submits a change.
+    await app.run(BO, { type: "trust.set", target: "Aki", value: 0 }, DM);
+    await app.run(CHO, { type: "trust.set", target: "Aki", value: 1 }, DM);
+    const submitted = await app.run(CHO, { type: "trust.submit" }, DM);
+    const panel = (submitted.result.effects ?? []).find((e) => e.kind === "editPanel");
+    const panelText = panel?.kind === "editPanel" ? viewText(panel.view) : "";
+    expect(panelText).toContain("“Reveal now” would");
+    expect(panelText).toContain("Aki, Bo, Dai keep every value");
+    const revealed = await run(GM, { type: "trust.reveal" });
+    const post = (revealed.result.effects ?? []).find((e) => e.kind === "post");
+    const postText = post?.kind === "post" ? viewText(post.view) : "";
+    expect(postText).toContain("Cho → Aki: 3 → **1**");
+    expect(postText).not.toContain("Bo → Aki");
+    expect(postText).toContain("Not submitted — every value kept\nAki, Bo, Dai");
+    expect(await points("Bo", "Aki")).toEqual({ value: 3, points: 3 });
+    expect(await points("Cho", "Aki")).toEqual({ value: 1, points: 1 });
   });
 });

@@ -415,8 +415,8 @@ describe("The Mountain Witch use cases", () => {
       DM,
     );
     await app.run(P3, { type: "trust.submit" }, DM);
-    // Nothing is revealed before the last submission.
-    expect(await trust("Akio", "Bo")).toEqual({ value: 3, points: 2 });
+    // Nothing is revealed before the last submission; the points refilled when the chapter began.
+    expect(await trust("Akio", "Bo")).toEqual({ value: 3, points: 3 });
     const inChannel = await run(P4, { type: "trust.set", target: "Chi", value: 3 });
     expect(inChannel.result.reply?.ephemeral).toBe(true);
     const last = await run(P4, { type: "trust.submit" });

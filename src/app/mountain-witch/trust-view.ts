@@ -65,9 +65,18 @@ export function rowView(
     embeds: [
       {
         title: t(lang, "mw.trust.rowTitle", { name: giver.name, chapter: round.chapter }),
-        description: [...lines, "", t(lang, submitted ? "mw.trust.submitted" : "mw.trust.rowHelp")].join(
-          "\n",
-        ),
+        description: [
+          ...lines,
+          "",
+          t(
+            lang,
+            !submitted
+              ? "mw.trust.rowHelp"
+              : round.mode === "open"
+                ? "mw.trust.submittedOpen"
+                : "mw.trust.submitted",
+          ),
+        ].join("\n"),
         tone: "secret",
       },
     ],
@@ -106,6 +115,12 @@ export function roundPanel(
   ];
   if (flow.dmClosed.length > 0)
     fields.push({ name: t(lang, "mw.trust.panel.dmClosed"), value: list(flow.dmClosed) });
+  // What "Reveal now" would do: only submitted changes count, the others keep their values.
+  if (flow.round.phase === "collecting" && seen.pending.length > 0)
+    fields.push({
+      name: t(lang, "mw.trust.panel.revealNow"),
+      value: t(lang, "mw.trust.panel.revealNowKeeps", { names: list(seen.pending) }),
+    });
   if (flow.round.mode === "open" && seen.proposals) {
     const lines = seen.proposals.map(
       (p) => `${names.get(p.giverId)} → ${names.get(p.holderId)}: **${p.value}**`,

@@ -252,12 +252,18 @@ export default {
     "Chapter {chapter} begins. {cleared, plural, =0 {No damage ended} one {# damage entry “until chapter end” ended} other {# damage entries “until chapter end” ended}}.",
   "mw.chapter.mayRecover": "May try to recover this chapter: {names} (`{/character recover}`).",
 
+  "mw.trust.unsubmittedKept": "Not submitted — every value kept",
+  "mw.trust.panel.revealNow": "“Reveal now” would",
+  "mw.trust.panel.revealNowKeeps":
+    "apply the submitted changes only: {names} keep every value (a change not submitted is not applied).",
+  "mw.trust.roundStillOpen":
+    "The trust round for chapter {chapter} is still open (waiting for {names}): trust points were refilled when the chapter began, but the values stay last chapter's until the round is revealed.",
   "mw.trust.panel.title": "Trust for chapter {chapter}",
   "mw.trust.panel.secret":
     "Secret round: each player adjusts their trust in DMs (or here with `{/trust set target value}`, only they see it). Raise by 1 at most per character, lower freely. Everything is revealed together.",
   "mw.trust.panel.open":
     "Open round: adjust your trust with `{/trust set target value}` (raise by 1 at most per character, lower freely), then `{/trust submit}`.",
-  "mw.trust.panel.closed": "The round is over: the changes were revealed and trust points refilled.",
+  "mw.trust.panel.closed": "The round is over: the submitted changes were revealed.",
   "mw.trust.panel.submitted": "Submitted",
   "mw.trust.panel.pending": "Waiting for",
   "mw.trust.panel.dmClosed": "DMs closed (private form in the channel)",
@@ -268,6 +274,8 @@ export default {
   "mw.trust.rowTitle": "{name}: your trust for chapter {chapter}",
   "mw.trust.rowHelp":
     "Change a value with the button or `{/trust set target value}` (+1 at most per character, any decrease), then submit.",
+  "mw.trust.submittedOpen":
+    "Submitted. Your changes take effect when everyone has submitted or the GM closes the round.",
   "mw.trust.submitted": "Submitted. Everything is revealed together when everyone has submitted.",
   "mw.trust.modalTitle": "Trust for chapter {chapter}",
   "mw.trust.dmClosed":
@@ -276,7 +284,8 @@ export default {
   "mw.trust.changes": "What changed",
   "mw.trust.noChanges": "Nobody changed their trust.",
   "mw.trust.matrix": "Trust values (giver → holder)",
-  "mw.trust.refilled": "Trust points are refilled to the new values.",
+  "mw.trust.refilled":
+    "Changed values move the points held by the same amount; every point was refilled when the chapter began.",
   "mw.trust.changeLine": "{giver} → {holder}: {before} → **{after}**",
   "mw.trust.revealedByGm": "The GM closes the round: revealed now.",
   "mw.trust.setInitial": "Starting trust: {giver} gives {holder} **{value}**.",
@@ -345,7 +354,8 @@ export default {
   "log.mw.trust.propose": "set trust {giver} → {holder} to {value} (secret until the reveal)",
   "log.mw.trust.proposeMany": "adjusted the trust of {giver} (secret until the reveal)",
   "log.mw.trust.submit": "{name} submitted their trust",
-  "log.mw.trust.refill": "chapter {chapter}: trust revealed, points refilled",
+  "log.mw.trust.refill": "chapter {chapter}: trust points refilled",
+  "log.mw.trust.revealed": "chapter {chapter}: trust revealed",
   "log.mw.takenOut.incapacitated": "{name} was taken out (incapacitated)",
   "log.mw.takenOut.dead": "{name} was taken out (dead)",
   "log.mw.damage.add": "damage #{id} on {name} ({duration})",

@@ -255,12 +255,18 @@ export default {
     "Начинается глава {chapter}. {cleared, plural, =0 {Ущерб «до конца главы» не снят} one {Снят # ущерб «до конца главы»} few {Снято # ущерба «до конца главы»} many {Снято # ущербов «до конца главы»} other {Снято # ущерба «до конца главы»}}.",
   "mw.chapter.mayRecover": "В этой главе могут попытаться оправиться: {names} (`{/character recover}`).",
 
+  "mw.trust.unsubmittedKept": "Не отправили — значения прежние",
+  "mw.trust.panel.revealNow": "«Открыть сейчас»",
+  "mw.trust.panel.revealNowKeeps":
+    "применит только отправленные изменения: у {names} все значения останутся прежними (неотправленное не применяется).",
+  "mw.trust.roundStillOpen":
+    "Раунд доверия на главу {chapter} ещё открыт (ждём: {names}): очки доверия восполнены в начале главы, но значения остаются прошлой главы, пока раунд не открыт.",
   "mw.trust.panel.title": "Доверие на главу {chapter}",
   "mw.trust.panel.secret":
     "Тайный раунд: каждый игрок меняет доверие в личных сообщениях (или здесь через `{/trust set target value}` — ответы видит только он). Поднять можно не больше чем на 1 для каждого персонажа, снизить — как угодно. Всё откроется одновременно.",
   "mw.trust.panel.open":
     "Открытый раунд: меняйте доверие через `{/trust set target value}` (не больше +1 для каждого персонажа, снижать можно как угодно), затем `{/trust submit}`.",
-  "mw.trust.panel.closed": "Раунд окончен: изменения открыты, очки доверия восполнены.",
+  "mw.trust.panel.closed": "Раунд окончен: отправленные изменения открыты.",
   "mw.trust.panel.submitted": "Отправили",
   "mw.trust.panel.pending": "Ждём",
   "mw.trust.panel.dmClosed": "Личка закрыта (личная форма в канале)",
@@ -271,6 +277,8 @@ export default {
   "mw.trust.rowTitle": "{name}: ваше доверие на главу {chapter}",
   "mw.trust.rowHelp":
     "Измените значения кнопкой или через `{/trust set target value}` (не больше +1 для каждого, снижать можно как угодно), затем отправьте.",
+  "mw.trust.submittedOpen":
+    "Отправлено. Изменения вступят в силу, когда отправят все или ведущий закроет раунд.",
   "mw.trust.submitted": "Отправлено. Всё откроется одновременно, когда отправят все.",
   "mw.trust.modalTitle": "Доверие на главу {chapter}",
   "mw.trust.dmClosed":
@@ -279,7 +287,7 @@ export default {
   "mw.trust.changes": "Что изменилось",
   "mw.trust.noChanges": "Никто не изменил доверие.",
   "mw.trust.matrix": "Значения доверия (кто → кому)",
-  "mw.trust.refilled": "Очки доверия восполнены до новых значений.",
+  "mw.trust.refilled": "Изменённые значения сдвигают очки на столько же; все очки восполнены в начале главы.",
   "mw.trust.changeLine": "{giver} → {holder}: {before} → **{after}**",
   "mw.trust.revealedByGm": "Ведущий закрывает раунд: всё открыто.",
   "mw.trust.setInitial": "Стартовое доверие: {giver} даёт персонажу {holder} **{value}**.",
@@ -349,7 +357,8 @@ export default {
   "log.mw.trust.propose": "доверие {giver} → {holder}: {value} (тайно до вскрытия)",
   "log.mw.trust.proposeMany": "изменено доверие персонажа {giver} (тайно до вскрытия)",
   "log.mw.trust.submit": "{name} отправил своё доверие",
-  "log.mw.trust.refill": "глава {chapter}: доверие открыто, очки восполнены",
+  "log.mw.trust.refill": "глава {chapter}: очки доверия восполнены",
+  "log.mw.trust.revealed": "глава {chapter}: доверие открыто",
   "log.mw.takenOut.incapacitated": "{name} вынесен (выведен из строя)",
   "log.mw.takenOut.dead": "{name} вынесен (погиб)",
   "log.mw.damage.add": "ущерб №{id} у персонажа {name} ({duration})",
