@@ -225,7 +225,7 @@ export async function trustRoundWarning(
 ): Promise<MessageView | null> {
   if (!isGm(table, ctx.actor)) return null;
   const round = await findOpenFlow(ctx.tx, trustRoundFlow, table.id);
-  if (!round || round.state.round.phase !== "collecting") return null;
+  if (round?.state.round.phase !== "collecting") return null;
   const pending = round.state.round.giverIds.filter((id) => !round.state.round.submitted.includes(id));
   const names = new Map(await characterNames(ctx.tx, pending));
   return {
