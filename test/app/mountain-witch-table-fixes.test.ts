@@ -160,4 +160,21 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(await points("Bo", "Aki")).toEqual({ value: 3, points: 3 });
     expect(await points("Cho", "Aki")).toEqual({ value: 1, points: 1 });
   });
+
+  it("4. «бонус против “преданного” персонажа»: a betrayal that adds nothing says so", async () => {
+    await run(GM, { type: "conflict.start", opponent: "Guards" });
+    await run(AKI, { type: "conflict.join" });
+    await run(CHO, { type: "conflict.join" });
+    await run(DAI, { type: "conflict.join", against: "Aki" });
+    const betrayed = await run(DAI, { type: "conflict.betray", target: "Cho", points: 1 });
+    expect(replyText(betrayed)).toContain("counted only if Cho’s roll is the one their side is compared with");
+    // Guards 3, Aki 5, Cho 2, Dai 1: the players' side is compared through Aki, not Cho.
+    app.useDice(scriptedDice([3, 5, 2, 1]));
+    const rolled = await run(GM, { type: "conflict.roll" });
+    const text = replyText(rolled);
+    expect(text).toContain("Dai betrays Cho: +1 (adds 0: Cho’s roll was not the one compared)");
+    expect(text).not.toContain("(betrayal)");
+    await run(GM, { type: "conflict.end" });
+  });
 });
+

@@ -1,6 +1,7 @@
 /** The conflict panel: who is on each side, who helps and betrays, and after the roll every die. */
 import { type Lang, t } from "../../i18n/index.js";
 import {
+  betrayalAdded,
   type ConflictState,
   type DieRoll,
   damageChoices,
@@ -187,14 +188,18 @@ export function conflictPanel(
   const notes: string[] = [];
   for (const b of state.betrayals) {
     const betrayer = state.participants.find((p) => p.id === b.betrayerId);
+    const betrayed = nameOf(lang, state, b.betrayedId);
+    // The points count only against the roll compared; when they changed nothing, say so.
+    const nothing =
+      betrayalAdded(state, b) === false ? ` ${t(lang, "mw.conflict.betrayalAddsZero", { betrayed })}` : "";
     notes.push(
       `🗡️ ${t(lang, "mw.conflict.betrayal", {
         betrayer: betrayer
           ? participantName(lang, betrayer)
           : (extraNames[b.betrayerId] ?? `#${b.betrayerId}`),
-        betrayed: nameOf(lang, state, b.betrayedId),
+        betrayed,
         n: b.points,
-      })}`,
+      })}${nothing}`,
     );
   }
   for (const k of state.killIntents) {

@@ -463,6 +463,27 @@ export function betray(
   return { state: { ...state, betrayals, trustUses: [...state.trustUses, useRecord(spent)] }, spent };
 }
 
+/**
+ * After the roll: whether a betrayal's points were added — only when the betrayed character's
+ * roll was the one their side was compared with (their best entry before any betrayal). Null
+ * before the roll, or when the betrayed's pairing was traded without dice.
+ */
+export function betrayalAdded(state: ConflictState, betrayal: Betrayal): boolean | null {
+  if (state.phase === "open") return null;
+  const betrayed = findParticipant(state, betrayal.betrayedId);
+  if (!betrayed) return null;
+  const pairing =
+    state.mode === "opposed" ? state.pairings[0] : state.pairings.find((p) => p.id === entryLead(betrayed));
+  const side = pairing?.[betrayed.side];
+  if (!side) return null;
+  const bases = side.entries.map((e) => ({
+    base: e.total - e.betrayalBonus,
+    members: [e.leadId, ...e.helpers.filter((h) => !h.dead).map((h) => h.roll.characterId)],
+  }));
+  const best = Math.max(...bases.map((e) => e.base));
+  return bases.some((e) => e.base === best && e.members.includes(betrayed.id));
+}
+
 /** Two participants oppose each other when they are on different sides of the same pairing. */
 function opposes(state: ConflictState, x: Participant, y: Participant): boolean {
   if (x.side === y.side) return false;

@@ -178,6 +178,7 @@ export default {
   "mw.conflict.gmSide": "GM",
   "mw.conflict.helpedBy": "(helped by {names})",
   "mw.conflict.betrayal": "{betrayer} betrays {betrayed}: +{n}",
+  "mw.conflict.betrayalAddsZero": "(adds 0: {betrayed}’s roll was not the one compared)",
   "mw.conflict.betrayalBonus": "{n} (betrayal)",
   "mw.conflict.killIntent": "{by} intends to kill {target}",
   "mw.conflict.tradeDeclared": "{name} declares a trade: {level} for both sides",
@@ -203,7 +204,8 @@ export default {
   "mw.conflict.added": "{name} is added to the opposition.",
   "mw.conflict.joined": "{name} joins the conflict.",
   "mw.conflict.assisted": "{helper} helps {target} (1 trust spent).",
-  "mw.conflict.betrayed": "{betrayer} betrays {betrayed}: +{n} against them in this conflict.",
+  "mw.conflict.betrayed":
+    "{betrayer} betrays {betrayed}: +{n} against them in this conflict — counted only if {betrayed}’s roll is the one their side is compared with.",
   "mw.conflict.killDeclared": "Intent to kill {target} declared.",
   "mw.conflict.narrationBought": "{buyer} buys the narration of {name}'s conflict (1 trust spent).",
   "mw.conflict.damageDone": "Damage dealt to {name}.",

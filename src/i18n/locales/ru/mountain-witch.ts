@@ -177,6 +177,7 @@ export default {
   "mw.conflict.gmSide": "Ведущий",
   "mw.conflict.helpedBy": "(помогает: {names})",
   "mw.conflict.betrayal": "{betrayer} предаёт персонажа {betrayed}: +{n}",
+  "mw.conflict.betrayalAddsZero": "(добавляет 0: сравнивали не бросок персонажа {betrayed})",
   "mw.conflict.betrayalBonus": "{n} (предательство)",
   "mw.conflict.killIntent": "{by} намерен убить персонажа {target}",
   "mw.conflict.tradeDeclared": "{name} объявляет размен: {level} для обеих сторон",
@@ -202,7 +203,8 @@ export default {
   "mw.conflict.added": "{name} на стороне противников.",
   "mw.conflict.joined": "{name} вступает в конфликт.",
   "mw.conflict.assisted": "{helper} помогает персонажу {target} (потрачено 1 доверие).",
-  "mw.conflict.betrayed": "{betrayer} предаёт персонажа {betrayed}: +{n} против него в этом конфликте.",
+  "mw.conflict.betrayed":
+    "{betrayer} предаёт персонажа {betrayed}: +{n} против него в этом конфликте — засчитывается, только если сравнивают именно бросок персонажа {betrayed}.",
   "mw.conflict.killDeclared": "Объявлено намерение убить персонажа {target}.",
   "mw.conflict.narrationBought":
     "{buyer} покупает повествование конфликта персонажа {name} (потрачено 1 доверие).",
