@@ -41,7 +41,7 @@ const PCS = ["Aki", "Bo", "Cho", "Dai"];
 const SIGNS = ["rat", "dragon", "monkey", "ox"] as const;
 const NAMES = [...PCS, "Raiders", "Tengu", "Nobody"];
 /** Runs and steps: sized to finish well within a minute on a shared machine. */
-const RUNS = Number(process.env.MW_MODEL_RUNS ?? 30);
+const RUNS = Number(process.env.MW_MODEL_RUNS ?? 25);
 const MAX_STEPS = 30;
 
 interface Table {
@@ -49,6 +49,8 @@ interface Table {
   tableId: number;
   /** The latest view of each flow's panel, as the bot last drew it. */
   panels: Map<number, MessageView>;
+  /** The last private answer with something to click (a pairing's damage menu). */
+  privateView: MessageView | null;
   /** The intents the last step ran (a click that opens a form runs the form's too). */
   ran: string[];
 }
@@ -136,7 +138,9 @@ const typed: fc.Arbitrary<Act>[] = [
     intent: () => ({ type: "conflict.narrate", character: of }),
   })),
   who.map((u) => ({ user: u, label: "conflict.end", intent: () => ({ type: "conflict.end" }) })),
-  who.map((u) => ({ user: u, label: "chapter.next", intent: () => ({ type: "chapter.next" }) })),
+  fc
+    .constantFrom(0, 0, 1)
+    .map((u) => ({ user: u, label: "chapter.next", intent: () => ({ type: "chapter.next" }) })),
   fc.record({ u: player, target: pcName, value: fc.integer({ min: -1, max: 5 }) }).map((a) => ({
     user: a.u,
     dm: true,
@@ -231,6 +235,37 @@ const scene = fc
     }),
   );
 
+/** A chapter: the GM opens it, some players change a value (in DMs), some of them submit. */
+const chapter = fc
+  .record({
+    changes: fc.array(fc.record({ u: player, target: pcName, value: fc.integer({ min: 0, max: 4 }) }), {
+      maxLength: 4,
+    }),
+    submit: fc.subarray([1, 2, 3, 4]),
+  })
+  .map(
+    ({ changes, submit }): Act => ({
+      user: 0,
+      label: `chapter ${changes.length} changes, ${submit.join("")} submit`,
+      intent: () => ({ type: "chapter.next" }),
+      followedBy: [
+        ...changes.map((c) => ({
+          user: c.u,
+          dm: true,
+          label: `trust.set ${c.target} ${c.value}`,
+          intent: (table: Table) =>
+            ({ type: "trust.set", target: c.target, value: c.value, table: table.tableId }) as Intent,
+        })),
+        ...submit.map((u) => ({
+          user: u,
+          dm: true,
+          label: "trust.submit",
+          intent: (table: Table) => ({ type: "trust.submit", table: table.tableId }) as Intent,
+        })),
+      ],
+    }),
+  );
+
 /** A duel: challenged, accepted, both strike. */
 const duel = fc
   .record({ a: player, b: player })
@@ -268,9 +303,12 @@ const click = fc
       user: c.u,
       label: `click ${c.flow}/${c.component}/${c.option}`,
       intent: (table) => {
-        const flows = [...table.panels.keys()].sort((x, y) => y - x);
-        if (flows.length === 0) return null;
-        const view = table.panels.get(flows[c.flow % flows.length]!)!;
+        const views = [
+          ...(table.privateView ? [table.privateView] : []),
+          ...[...table.panels.entries()].sort(([x], [y]) => y - x).map(([, view]) => view),
+        ];
+        if (views.length === 0) return null;
+        const view = views[c.flow % views.length]!;
         const ends = ["conflict.end", "duel.end", "duel.decline"];
         const components = (view.rows ?? [])
           .flat()
@@ -285,6 +323,7 @@ const weighted: fc.Arbitrary<Act>[] = [
   ...Array.from({ length: 10 }, () => click),
   ...Array.from({ length: 4 }, () => scene),
   duel,
+  chapter,
   ...typed.flatMap((arbitrary, i) => Array.from({ length: WEIGHTS[i] ?? 1 }, () => arbitrary)),
 ];
 
@@ -333,6 +372,7 @@ describe("Mountain Witch: every flow finishes (model-based, app layer, real data
 
   function track(table: Table, executed: Executed) {
     const { result } = executed;
+    if (result.reply?.ephemeral && (result.reply.rows ?? []).length > 0) table.privateView = result.reply;
     if (result.replyIsPanelOf !== undefined && result.reply)
       table.panels.set(result.replyIsPanelOf, result.reply);
     for (const e of result.effects ?? [])
@@ -406,10 +446,15 @@ describe("Mountain Witch: every flow finishes (model-based, app layer, real data
           ).not.toBeNull();
           // The panel offers the choice: the pairing's own damage menu, or a chooser naming the pairing.
           const offered = components.some((c) => {
-            if (c.kind !== "select" || c.intent.type !== "conflict.damage") return false;
+            if (c.kind !== "select") return false;
+            if (c.intent.type === "conflict.pairing")
+              return c.options.some((o) => o.value === String(pairing.id));
             const pairingId = (c.intent as { pairingId?: number }).pairingId;
-            if (pairingId === undefined) return c.options.some((o) => o.value === String(pairing.id));
-            return pairingId === pairing.id && c.options.some((o) => o.value.startsWith(`${side}:`));
+            return (
+              c.intent.type === "conflict.damage" &&
+              pairingId === pairing.id &&
+              c.options.some((o) => o.value.startsWith(`${side}:`))
+            );
           });
           expect(offered, `pairing ${pairing.id} side ${side}: the panel offers its damage (${label})`).toBe(
             true,
@@ -454,7 +499,7 @@ describe("Mountain Witch: every flow finishes (model-based, app layer, real data
   async function newTable(): Promise<Table> {
     tables += 1;
     const channelId = `64${String(tables).padStart(16, "0")}`;
-    const table: Table = { channelId, tableId: 0, panels: new Map(), ran: [] };
+    const table: Table = { channelId, tableId: 0, panels: new Map(), privateView: null, ran: [] };
     await app.run(GM, { type: "table.setup", system: "mountain-witch" }, { channelId });
     for (const [i, p] of PLAYERS.entries())
       await app.run(p, { type: "character.create", name: PCS[i]!, zodiac: SIGNS[i]! }, { channelId });

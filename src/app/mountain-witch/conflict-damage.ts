@@ -31,7 +31,7 @@ import {
   requireParticipantOf,
   saved,
 } from "./conflict.js";
-import { participantName } from "./conflict-view.js";
+import { pairingDamageView, participantName } from "./conflict-view.js";
 import { persistDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
 import { mwAction } from "./use-cases.js";
 
@@ -266,4 +266,13 @@ export const conflictDamage = mwAction("conflict.damage", "public change", async
   return saved(ctx, flow, state, { note, effects });
 });
 
-export const conflictDamageUseCases = [conflictNarrate, conflictDamage, conflictDamageForm];
+/** The panel's pairing chooser: one pairing's damage menu, privately, for any number of pairings. */
+export const conflictPairing = mwAction("conflict.pairing", "private read", async (ctx) => {
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  if (flow.state.phase !== "rolled") refuse("errors.mw.conflictNotRolled");
+  const pairing = pairingById(flow.state, ctx.intent.pairingId);
+  if (damageChoices(flow.state, pairing.id).length === 0) refuse("errors.mw.noSuccesses");
+  return { reply: pairingDamageView(ctx.userLang, flow.id, flow.state, pairing.id) };
+});
+
+export const conflictDamageUseCases = [conflictNarrate, conflictDamage, conflictDamageForm, conflictPairing];

@@ -253,31 +253,31 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
     ];
     if (state.pairings.some((p) => p.winner === null && p.trade === null))
       rows.push([tradeSelect(lang, flowId)]);
-    // One damage choice per pairing with successes left (a message holds five rows).
-    for (const pairing of state.pairings) {
-      if (rows.length >= 5) break;
-      const select = damageSelect(lang, flowId, state, pairing);
-      if (select) rows.push([select]);
-    }
     // Buying narration, while no pairing's narration has begun (its damage spent).
     const buyable = state.participants
       .filter((p) => p.kind === "pc" && p.helps === null)
       .filter(() => state.pairings.some((pr) => !narrationStarted(pr) && pr.narration?.reason !== "bought"))
       .slice(0, 25);
-    if (rows.length < 5 && buyable.length > 0) {
-      rows.push([
-        {
-          kind: "select",
-          intent: { type: "conflict.narrate", flowId },
-          field: "ofId",
-          placeholder: t(lang, "mw.conflict.select.narrate"),
-          options: buyable.map((p) => ({
-            label: participantName(lang, p).slice(0, 100),
-            value: String(p.id),
-          })),
-        },
-      ]);
-    }
+    const narrate: ComponentView | null =
+      buyable.length > 0
+        ? {
+            kind: "select",
+            intent: { type: "conflict.narrate", flowId },
+            field: "ofId",
+            placeholder: t(lang, "mw.conflict.select.narrate"),
+            options: buyable.map((p) => ({
+              label: participantName(lang, p).slice(0, 100),
+              value: String(p.id),
+            })),
+          }
+        : null;
+    // A message holds five rows: one damage menu per pairing while they fit, else one chooser
+    // (pairing → its damage menu) for any number of pairings.
+    const selects = state.pairings.flatMap((pairing) => damageSelect(lang, flowId, state, pairing) ?? []);
+    const room = 5 - rows.length - (narrate ? 1 : 0);
+    if (selects.length <= room) rows.push(...selects.map((select) => [select]));
+    else rows.push([pairingChooser(lang, flowId, state)]);
+    if (narrate) rows.push([narrate]);
     return rows;
   }
   const rows: ComponentView[][] = [
@@ -345,6 +345,66 @@ function tradeSelect(lang: Lang, flowId: number): ComponentView {
       label: t(lang, `mw.degree.${level}`),
       value: level,
     })),
+  };
+}
+
+/** The pairings with successes left, to choose one and get its damage menu (any number of pairings). */
+function pairingChooser(lang: Lang, flowId: number, state: ConflictState): ComponentView {
+  const pairings = state.pairings.filter((p) => damageChoices(state, p.id).length > 0).slice(0, 25);
+  return {
+    kind: "select",
+    intent: { type: "conflict.pairing", flowId },
+    field: "pairingId",
+    placeholder: t(lang, "mw.conflict.select.pairing"),
+    options: pairings.map((p) => ({
+      label: pairingLabel(lang, state, p).slice(0, 100),
+      description: t(lang, "mw.conflict.successesLeft", {
+        a: successesText(p.remaining.a),
+        b: successesText(p.remaining.b),
+        sideA: sideLabel(lang, state, "a"),
+        sideB: sideLabel(lang, state, "b"),
+      })
+        .replace(/\*/g, "")
+        .slice(0, 100),
+      value: String(p.id),
+    })),
+  };
+}
+
+/** A pairing as a reader names it: the entry against the danger, or the conflict's two sides. */
+function pairingLabel(lang: Lang, state: ConflictState, pairing: Pairing): string {
+  const danger = state.participants.find((p) => p.side === "b" && p.helps === null);
+  if (state.mode === "common-danger")
+    return `${nameOf(lang, state, pairing.id)} — ${danger ? participantName(lang, danger) : "?"}`;
+  return `${sideLabel(lang, state, "a")} — ${sideLabel(lang, state, "b")}`;
+}
+
+/** One pairing's damage menu on its own (the chooser's answer). */
+export function pairingDamageView(
+  lang: Lang,
+  flowId: number,
+  state: ConflictState,
+  pairingId: number,
+): MessageView {
+  const pairing = state.pairings.find((p) => p.id === pairingId);
+  const select = pairing ? damageSelect(lang, flowId, state, pairing) : null;
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        title: pairing ? pairingLabel(lang, state, pairing) : `#${pairingId}`,
+        description: pairing
+          ? t(lang, "mw.conflict.successesLeft", {
+              a: successesText(pairing.remaining.a),
+              b: successesText(pairing.remaining.b),
+              sideA: sideLabel(lang, state, "a"),
+              sideB: sideLabel(lang, state, "b"),
+            })
+          : "",
+        tone: "neutral",
+      },
+    ],
+    rows: select ? [[select]] : [],
   };
 }
 

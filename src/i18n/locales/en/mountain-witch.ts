@@ -569,6 +569,7 @@ export default {
   "errors.mw.damageTargetNeeded":
     "Say whom the damage hits: `{/conflict damage target}`, or use the pairing's select on the panel.",
   "mw.conflict.gm": "the GM",
+  "mw.conflict.select.pairing": "Choose a pairing to spend its successes…",
   "mw.conflict.select.damage": "Spend successes as damage…",
   "mw.conflict.select.damageOf": "{name}'s pairing: spend successes as damage…",
   "mw.conflict.damageEffect": "−1 {duration}",

@@ -679,6 +679,7 @@ export default {
   "errors.mw.damageTargetNeeded":
     "Уточните, кому наносится Ущерб: `{/conflict damage target}` — или выберите ущерб в списке этой пары на панели.",
   "mw.conflict.gm": "ведущий",
+  "mw.conflict.select.pairing": "Выберите пару, чтобы потратить её успехи…",
   "mw.conflict.select.damage": "Потратить успехи на Ущерб…",
   "mw.conflict.select.damageOf": "Пара {name}: потратить успехи на Ущерб…",
   "mw.conflict.damageEffect": "−1 {duration}",
