@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Intent } from "../../src/app/intent.js";
 import type { MessageView, SelectView } from "../../src/app/views.js";
 import { scriptedDice } from "../../src/rules/dice.js";
+import type { ConflictState } from "../../src/rules/mountain-witch/index.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
 const GM = { id: "520000000000000001", name: "Gail" };
@@ -14,6 +15,8 @@ const AKI = { id: "520000000000000011", name: "Ann" };
 const BO = { id: "520000000000000012", name: "Boris", locale: "ru" };
 const CHO = { id: "520000000000000013", name: "Chloe" };
 const DAI = { id: "520000000000000014", name: "Dan", locale: "en-GB" };
+const ERI = { id: "520000000000000015", name: "Erin" };
+const FUMI = { id: "520000000000000016", name: "Fay", locale: "ru" };
 const CHANNEL = "620000000000000001";
 const DM = { guildId: null, channelId: "620000000000000099" };
 
@@ -167,7 +170,9 @@ describe("Mountain Witch table fixes (app)", () => {
     await run(CHO, { type: "conflict.join" });
     await run(DAI, { type: "conflict.join", against: "Aki" });
     const betrayed = await run(DAI, { type: "conflict.betray", target: "Cho", points: 1 });
-    expect(replyText(betrayed)).toContain("counted only if Cho’s roll is the one their side is compared with");
+    expect(replyText(betrayed)).toContain(
+      "counted only if Cho’s roll is the one their side is compared with",
+    );
     // Guards 3, Aki 5, Cho 2, Dai 1: the players' side is compared through Aki, not Cho.
     app.useDice(scriptedDice([3, 5, 2, 1]));
     const rolled = await run(GM, { type: "conflict.roll" });
@@ -176,5 +181,56 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(text).not.toContain("(betrayal)");
     await run(GM, { type: "conflict.end" });
   });
-});
 
+  it("6. «каждый игрок бросить свой кубик, сравнивая значения индивидуально»: six players' common danger is spent entirely from the panel", async () => {
+    await run(ERI, { type: "character.create", name: "Eri", zodiac: "tiger" });
+    await run(FUMI, { type: "character.create", name: "Fumi", zodiac: "rabbit" });
+    await run(GM, { type: "character.create", name: "Avalanche", kind: "npc", strength: "strong" });
+    await run(GM, { type: "conflict.start", opponent: "Avalanche", mode: "common-danger" });
+    const players = [AKI, BO, CHO, DAI, ERI, FUMI];
+    for (const p of players) await run(p, { type: "conflict.join" });
+    // The danger 1; the players 3, 4, 5, 6, 3, 4: six pairings, two of them mixed (½ for the danger).
+    app.useDice(scriptedDice([1, 3, 4, 5, 6, 3, 4]));
+    const rolled = await run(GM, { type: "conflict.roll" });
+    const rows = rolled.result.reply?.rows ?? [];
+    expect(rows.length).toBeLessThanOrEqual(5);
+    const ownerOf = new Map<number, (typeof players)[number]>();
+    for (const [i, name] of ["Aki", "Bo", "Cho", "Dai", "Eri", "Fumi"].entries())
+      ownerOf.set((await character(name)).id, players[i]!);
+    let spent = 0;
+    let usedChooser = false;
+    for (let i = 0; i < 40; i++) {
+      const panel = (await run(GM, { type: "conflict.show" })).result.reply;
+      // Buying narration stays on the panel while nobody spent anything (and only then).
+      if (spent === 0) expect(selects(panel).some((s) => s.intent.type === "conflict.narrate")).toBe(true);
+      // Many pairings: one chooser (pairing → its menu); few: each pairing's own menu.
+      const chooser = selects(panel).find((s) => s.intent.type === "conflict.pairing");
+      let damage = selects(panel).find((s) => s.intent.type === "conflict.damage");
+      if (chooser) {
+        usedChooser = true;
+        const menu = await run(GM, {
+          ...chooser.intent,
+          pairingId: Number(chooser.options[0]!.value),
+        } as Intent);
+        expect(menu.result.reply?.ephemeral).toBe(true);
+        damage = selects(menu.result.reply).find((s) => s.intent.type === "conflict.damage");
+      }
+      if (!damage) break;
+      const pairingId = Number((damage.intent as { pairingId?: number }).pairingId);
+      const option = damage.options[0]!;
+      // Every pairing's successes are its narrator's — the danger's ½ of a mixed success too.
+      const spender = ownerOf.get(pairingId)!;
+      await run(spender, { ...damage.intent, [damage.field]: option.value } as Intent);
+      spent += 1;
+    }
+    const flow = await app.db.flow.findFirstOrThrow({ where: { kind: "mw.conflict", status: "open" } });
+    const state = flow.state as unknown as ConflictState;
+    expect(state.pairings).toHaveLength(6);
+    expect(state.pairings.map((p) => [p.id, p.remaining])).toEqual(
+      state.pairings.map((p) => [p.id, { a: [], b: [] }]),
+    );
+    expect(spent).toBeGreaterThanOrEqual(8);
+    expect(usedChooser).toBe(true);
+    await run(GM, { type: "conflict.end" });
+  });
+});
