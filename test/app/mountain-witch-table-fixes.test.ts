@@ -233,4 +233,23 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(usedChooser).toBe(true);
     await run(GM, { type: "conflict.end" });
   });
+
+  it("7. «преданному персонажу запрещено тратить Доверие в этом конфликте»: the betray form is refused at the click", async () => {
+    await run(GM, { type: "conflict.start", opponent: "Guards" });
+    await run(AKI, { type: "conflict.join" });
+    await run(BO, { type: "conflict.join", against: "Aki" });
+    await run(BO, { type: "conflict.betray", target: "Aki", points: 1 });
+    const bo = await character("Bo");
+    // Aki, betrayed, clicks "Betray someone…" on Bo: refused before any form opens.
+    expect((await refused(AKI, { type: "conflict.betray-form", targetId: bo.id })).code).toBe(
+      "errors.mw.betrayedCannotSpend",
+    );
+    // Cho is not in the conflict: also refused at the click.
+    expect(
+      (await refused(CHO, { type: "conflict.betray-form", targetId: (await character("Aki")).id })).code,
+    ).toBe("errors.mw.betrayerNotInConflict");
+    const form = await run(BO, { type: "conflict.betray-form", targetId: (await character("Aki")).id });
+    expect(form.result.modal?.intent.type).toBe("conflict.betray");
+    await run(GM, { type: "conflict.end" });
+  });
 });

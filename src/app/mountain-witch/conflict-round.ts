@@ -100,10 +100,11 @@ export const conflictBetrayForm = mwAction("conflict.betray-form", "private read
   if (flow.state.phase !== "open") refuse("errors.mw.conflictAlreadyRolled");
   const betrayed = requireParticipantOf(flow.state, ctx.intent.targetId);
   if (betrayed.id === betrayer.id) refuse("errors.mw.trustSelf");
-  const held =
-    (await trustLinks(ctx.tx, table.id)).find((l) => l.giverId === betrayed.id && l.holderId === betrayer.id)
-      ?.points ?? 0;
+  const links = await trustLinks(ctx.tx, table.id);
+  const held = links.find((l) => l.giverId === betrayed.id && l.holderId === betrayer.id)?.points ?? 0;
   if (held < 1) refuse("errors.mw.notEnoughTrust", { have: held, need: 1 });
+  // Refused at the click rather than after the form: a betrayal of 1 is tried and dropped.
+  betray(flow.state, { betrayer: refOf(betrayer), betrayedId: betrayed.id, points: 1 }, links);
   return {
     modal: {
       title: t(ctx.userLang, "mw.conflict.betrayTitle", { name: betrayed.name }).slice(0, 45),
