@@ -252,4 +252,39 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(form.result.modal?.intent.type).toBe("conflict.betray");
     await run(GM, { type: "conflict.end" });
   });
+
+  it("8. «мертвые персонажи могут свободно тратить очки доверия»: the dead help and betray in a duel from its panel, and the panel says who did what to whom", async () => {
+    await run(GM, { type: "character.status", name: "Dai", status: "dead" });
+    app.useDice(scriptedDice([4, 3, 5, 2, 6, 1]));
+    await run(AKI, { type: "duel.challenge", opponent: "Bo", lethal: false });
+    const accepted = await run(BO, { type: "duel.accept" });
+    const views = (e: typeof accepted) => [
+      e.result.reply,
+      ...(e.result.effects ?? []).flatMap((x) =>
+        x.kind === "editPanel" || x.kind === "postPanel" ? [x.view] : [],
+      ),
+    ];
+    const menu = views(accepted)
+      .flatMap((v) => selects(v))
+      .find((x) => x.intent.type === "duel.trust-pick")!;
+    expect(menu.options.map((o) => o.label)).toEqual([
+      "Help Aki (1 trust)",
+      "Help Bo (1 trust)",
+      "Betray Aki (+1, 1 trust)",
+      "Betray Bo (+1, 1 trust)",
+    ]);
+    const pick = (label: string) =>
+      ({ ...menu.intent, choice: menu.options.find((o) => o.label === label)!.value }) as Intent;
+    // A living player is refused at the click.
+    expect((await refused(CHO, pick("Help Aki (1 trust)"))).code).toBe("errors.mw.duelTrustOnlyDead");
+    await run(DAI, pick("Help Aki (1 trust)"));
+    const betrayed = await run(DAI, pick("Betray Bo (+1, 1 trust)"));
+    const panel = views(betrayed)
+      .map((v) => viewText(v))
+      .join("\n");
+    expect(panel).toContain("Dai → Aki: 1 point");
+    expect(panel).toContain("Dai betrays Bo: 1 point");
+    await run(GM, { type: "duel.end" });
+    await run(GM, { type: "character.status", name: "Dai", status: "active" });
+  });
 });

@@ -21,7 +21,7 @@ import {
   spendDuelDamage,
   strike,
 } from "../../rules/mountain-witch/index.js";
-import { characterAtTable, characterStatuses } from "../../store/characters.js";
+import { characterAtTable, characterStatuses, liveCharacterById } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm, requireControl } from "../access.js";
 import {
   answerWithPanel,
@@ -378,19 +378,35 @@ export const duelEnd = mwAction("duel.end", "public change", async (ctx) => {
 });
 
 export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) => {
-  const { table } = ctx;
   const spender = await actingCharacter(ctx, ctx.intent.character);
-  const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
+  const target = await findCharacter(ctx.tx, ctx.table.id, ctx.intent.target);
   const flow = await loadDuel(ctx, ctx.intent.flowId);
+  return spendInDuel(ctx, flow, spender, target, ctx.intent.use, ctx.intent.points);
+});
+
+/** The panel's menu for the dead: help, betray (1 point a pick) or buy the narration, on a duellist. */
+export const duelTrustPick = mwAction("duel.trust-pick", "public change", async (ctx) => {
+  const [use, id] = ctx.intent.choice.split(":") as ["help" | "betray" | "narration", string];
+  const spender = await actingCharacter(ctx, undefined);
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const target = await liveCharacterById(ctx.tx, ctx.table.id, Number(id));
+  if (!target) refuse("errors.mw.notInDuel");
+  return spendInDuel(ctx, flow, spender, target, use, use === "betray" ? 1 : undefined);
+});
+
+async function spendInDuel(
+  ctx: ActionContext<Intent, "required">,
+  flow: TypedFlow<DuelFlowState>,
+  spender: Character,
+  target: Character,
+  use: "help" | "betray" | "narration",
+  points: number | undefined,
+): Promise<ActionResult> {
+  const { table } = ctx;
   const links = await trustLinks(ctx.tx, table.id);
   const { state: duel, spent } = duelTrust(
     flow.state.duel,
-    {
-      spender: refOf(spender),
-      use: ctx.intent.use,
-      targetId: target.id,
-      ...(ctx.intent.points !== undefined ? { points: ctx.intent.points } : {}),
-    },
+    { spender: refOf(spender), use, targetId: target.id, ...(points !== undefined ? { points } : {}) },
     links,
   );
   await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: spender.name });
@@ -400,7 +416,7 @@ export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) 
     reply: {
       embeds: [
         {
-          description: t(ctx.publicLang, `mw.duel.trustDone.${ctx.intent.use}`, {
+          description: t(ctx.publicLang, `mw.duel.trustDone.${use}`, {
             name: spender.name,
             target: target.name,
             n: spent.amount,
@@ -411,7 +427,7 @@ export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) 
     },
     effects: [panelEdit(flow, view)],
   };
-});
+}
 
 export const duelUseCases = [
   duelChallenge,
@@ -424,4 +440,5 @@ export const duelUseCases = [
   duelRound,
   duelEnd,
   duelTrustUse,
+  duelTrustPick,
 ];

@@ -164,6 +164,8 @@ const duelState = z.object({
       use: trustUse,
       spenderId: int,
       spenderPlayerId: z.string().nullable(),
+      /** Absent in duels saved before the panel named who spent the points. */
+      spenderName: z.string().optional(),
       targetId: int,
       amount: int,
     }),

@@ -103,6 +103,7 @@ export const mwIntents = defineIntents({
   },
   "duel.round": { flowId },
   "duel.end": { flowId },
+  "duel.trust-pick": { choice: z.string().regex(/^(help|betray|narration):\d+$/), flowId },
   "duel.trust": {
     use: z.enum(["help", "betray", "narration"]),
     target: name,

@@ -245,6 +245,16 @@ export default {
   "mw.duel.revealedSeeChannel": "Кубики вскрыты — смотрите в канале.",
   "mw.duel.notRolling": "Сейчас в этой дуэли не бросают кубики.",
   "mw.duel.ended": "Дуэль окончена.",
+  "mw.duel.select.deadTrust": "Мёртвые: помочь, предать или купить повествование…",
+  "mw.duel.deadTrust.help": "Помочь: {name} (1 доверие)",
+  "mw.duel.deadTrust.betray": "Предать: {name} (+1, 1 доверие)",
+  "mw.duel.deadTrust.narration": "Купить повествование на доверии {name} (1)",
+  "mw.duel.trustUseBy.help":
+    "{name} → {target}: {n, plural, one {# очко} few {# очка} many {# очков} other {# очка}}",
+  "mw.duel.trustUseBy.betray":
+    "{name} предаёт персонажа {target}: {n, plural, one {# очко} few {# очка} many {# очков} other {# очка}}",
+  "mw.duel.trustUseBy.narration":
+    "{name}, на доверии {target}: {n, plural, one {# очко} few {# очка} many {# очков} other {# очка}}",
   "mw.duel.trustUse": "{n, plural, one {# очко} few {# очка} many {# очков} other {# очка}}",
   "mw.duel.trustDone.help":
     "{name} помогает персонажу {target} из-за грани (1 доверие): при атаке добавится кубик.",
