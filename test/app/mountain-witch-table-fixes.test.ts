@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Intent } from "../../src/app/intent.js";
 import type { MessageView, SelectView } from "../../src/app/views.js";
-import { scriptedDice } from "../../src/rules/dice.js";
+import { scriptedDice, seededDice } from "../../src/rules/dice.js";
 import type { ConflictState } from "../../src/rules/mountain-witch/index.js";
 import { type AppHarness, createAppHarness, replyText } from "../support/app.js";
 
@@ -286,5 +286,54 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(panel).toContain("Dai betrays Bo: 1 point");
     await run(GM, { type: "duel.end" });
     await run(GM, { type: "character.status", name: "Dai", status: "active" });
+  });
+
+  it("9. «Дуэль … между персонажами игроков»: a bystander who challenges a duellist is told to wait, not to end someone else's duel", async () => {
+    app.useDice(scriptedDice([4, 3, 5, 2]));
+    await run(AKI, { type: "duel.challenge", opponent: "Bo", lethal: false });
+    await run(BO, { type: "duel.accept" });
+    const refusal = await refused(CHO, { type: "duel.challenge", opponent: "Bo" });
+    expect(refusal).toEqual({ code: "errors.mw.opponentDuelling", params: { name: "Bo" } });
+    // The duellist themself is told how to finish their own.
+    expect((await refused(AKI, { type: "duel.challenge", opponent: "Cho" })).code).toBe(
+      "errors.mw.alreadyDuelling",
+    );
+    await run(GM, { type: "duel.end" });
+  });
+
+  it("10. «В начале каждой главы каждый игрок может»: a player's trust change outside a round names no GM step", async () => {
+    const refusal = await app.refused(AKI, { type: "trust.set", target: "Bo", value: 2 }, DM);
+    expect(refusal.code).toBe("errors.mw.noTrustRoundPlayer");
+    expect((await app.refused(AKI, { type: "trust.submit" }, DM)).code).toBe("errors.mw.noTrustRoundPlayer");
+  });
+
+  it("11. «препятствие»: the GM pressing Join is told how the GM's side grows, `/conflict add` included", async () => {
+    await run(GM, { type: "conflict.start", opponent: "Guards" });
+    expect((await refused(GM, { type: "conflict.join" })).code).toBe("errors.mw.gmJoinHow");
+    await run(GM, { type: "conflict.join", character: "Raiders" });
+    await run(GM, { type: "conflict.end" });
+  });
+
+  it("12. «тёмная судьба»: with closed DMs the fate note carries a button that shows the clicker's own fate", async () => {
+    app.useDice(seededDice(7));
+    const dealt = await run(GM, { type: "darkfate.deal" });
+    const dm = (dealt.result.effects ?? []).find((e) => e.kind === "dm" && e.userId === AKI.id);
+    const note = dm?.kind === "dm" ? dm.ifClosed?.view : undefined;
+    const button = (note?.rows ?? []).flat().find((c) => c.kind === "button");
+    expect(button?.kind === "button" && button.intent.type).toBe("darkfate.show");
+    const shown = await run(AKI, button!.intent as Intent);
+    expect(shown.result.reply?.ephemeral).toBe(true);
+    expect(replyText(shown)).toContain("Aki");
+  });
+
+  it("13. the setup reply's help names the topic as it can be chosen", async () => {
+    const setup = await app.run(
+      GM,
+      { type: "table.setup", system: "mountain-witch" },
+      { channelId: "620000000000000002" },
+    );
+    const text = replyText(setup);
+    expect(text).toContain("`/help topic:…` → “The Mountain Witch”");
+    expect(text).not.toContain("topic:The Mountain Witch");
   });
 });

@@ -18,7 +18,12 @@ import {
   openConflict,
   type Participant,
 } from "../../rules/mountain-witch/index.js";
-import { characterNames, liveCharacterById, liveCharacterByKey } from "../../store/characters.js";
+import {
+  characterNames,
+  liveCharacterById,
+  liveCharacterByKey,
+  ownedCharacters,
+} from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm } from "../access.js";
 import {
   findOpenFlow,
@@ -264,6 +269,11 @@ export const conflictAdd = gmAction("conflict.add", "public change", async (ctx)
 
 export const conflictJoin = mwAction("conflict.join", "public change", async (ctx) => {
   const { table } = ctx;
+  // The GM has no character of their own to join with: say how the GM's side grows.
+  if (isGm(table, ctx.actor) && !ctx.intent.character) {
+    const own = await ownedCharacters(ctx.tx, table.id, ctx.actor.userId);
+    if (own.length === 0) refuse("errors.mw.gmJoinHow");
+  }
   const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
   const flow = await loadConflict(ctx, ctx.intent.flowId);
   await assertFree(ctx, table, character.id, flow.id);

@@ -176,7 +176,9 @@ export const duelChallenge = mwAction("duel.challenge", "public change", async (
     const fighting = [busy.state.duel.a, busy.state.duel.b].find(
       (d) => d.characterId === challenger.id || d.characterId === opponent.id,
     )!;
-    refuse("errors.mw.alreadyDuelling", { name: fighting.name });
+    // The challenger's own duel can be finished by them; someone else's is theirs to finish.
+    if (fighting.characterId === challenger.id) refuse("errors.mw.alreadyDuelling", { name: fighting.name });
+    refuse("errors.mw.opponentDuelling", { name: fighting.name });
   }
   for (const finished of involved) await closeDuel(ctx, table, finished, finished.state);
   const duel = challengeDuel({

@@ -237,7 +237,7 @@ export const trustSet = dmAction("trust.set", "private change", async (ctx) => {
     };
   }
   const flow = await openRound(ctx.tx, table);
-  if (!flow) refuse("errors.mw.noTrustRound");
+  if (!flow) refuse("errors.mw.noTrustRoundPlayer");
   const round = proposeTrust(flow.state.round, {
     giverId: giver.id,
     holderId: target.id,
@@ -264,7 +264,7 @@ export const trustSubmit = dmAction("trust.submit", "private change", async (ctx
     ctx.intent.flowId !== undefined
       ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
       : await openRound(ctx.tx, table);
-  if (!flow) refuse("errors.mw.noTrustRound");
+  if (!flow) refuse("errors.mw.noTrustRoundPlayer");
   const round = submitTrust(flow.state.round, giver.id);
   await appendLog({ ...ctx }, table.id, {
     action: "trust.submit",

@@ -319,7 +319,7 @@ export default {
   "mw.fate.dealt":
     "Dark fates dealt to {count, plural, one {# player} other {# players}}: each sees theirs privately.",
   "mw.fate.dmClosed":
-    "{user}, your DMs are closed: see your dark fate with `{/darkfate show}` (only you will see it).",
+    "{user}, your DMs are closed: see your dark fate with the button below or `{/darkfate show}` (only you will see it).",
   "mw.fate.chooseOpen":
     "At this table players choose their dark fates: `{/darkfate choose fate}` (repeats allowed).",
   "mw.fate.undealtTitle": "Fates not in play",
@@ -403,7 +403,14 @@ export default {
   "errors.mw.notDuellist": "You are not fighting in this duel.",
   "errors.mw.alreadyDuelling":
     "{name} is still fighting a duel. Finish its round (strike) or end it with `{/duel end}` first.",
-  "errors.mw.noTrustRound": "No trust round is open. The GM opens one with `{/chapter next}`.",
+  "errors.mw.opponentDuelling": "{name} is fighting a duel right now: challenge them once it is over.",
+  "errors.mw.noTrustRoundPlayer":
+    "No trust round is open: trust values change only when a chapter begins — you will get your form then.",
+  "errors.mw.gmJoinHow":
+    "The GM's characters join with `{/conflict join character}`; a new opponent or obstacle with `{/conflict add name}`.",
+  "mw.fate.button.show": "Show my dark fate",
+  "errors.mw.noTrustRound":
+    "No trust round is open: one opens when the next chapter begins (`{/chapter next}` ends this chapter).",
   "errors.mw.trustRoundOpen":
     "The trust round for the new chapter is still open: wait for everyone, or `{/trust reveal}`.",
   "errors.mw.trustTableUnknown": "There is no such Mountain Witch table of yours.",
