@@ -251,7 +251,6 @@ export default {
   "mw.duel.trustUseBy.betray": "{name} betrays {target}: {n, plural, one {# point} other {# points}}",
   "mw.duel.trustUseBy.narration":
     "{name}, with {target}'s trust: {n, plural, one {# point} other {# points}}",
-  "mw.duel.trustUse": "{n, plural, one {# point} other {# points}}",
   "mw.duel.trustDone.help": "{name} helps {target} from beyond (1 trust): a die is added at the strike.",
   "mw.duel.trustDone.betray": "{name} betrays {target} from beyond: +{n} to the other duellist.",
   "mw.duel.trustDone.narration": "{name} buys the narration of the duel (1 trust).",

@@ -255,7 +255,6 @@ export default {
     "{name} предаёт персонажа {target}: {n, plural, one {# очко} few {# очка} many {# очков} other {# очка}}",
   "mw.duel.trustUseBy.narration":
     "{name}, на доверии {target}: {n, plural, one {# очко} few {# очка} many {# очков} other {# очка}}",
-  "mw.duel.trustUse": "{n, plural, one {# очко} few {# очка} many {# очков} other {# очка}}",
   "mw.duel.trustDone.help":
     "{name} помогает персонажу {target} из-за грани (1 доверие): при атаке добавится кубик.",
   "mw.duel.trustDone.betray": "{name} предаёт персонажа {target} из-за грани: +{n} его сопернику.",
