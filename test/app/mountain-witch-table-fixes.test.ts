@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Intent } from "../../src/app/intent.js";
+import { ownCharacters } from "../../src/app/mountain-witch/autocomplete.js";
 import type { MessageView, SelectView } from "../../src/app/views.js";
 import { scriptedDice, seededDice } from "../../src/rules/dice.js";
 import type { ConflictState } from "../../src/rules/mountain-witch/index.js";
@@ -335,5 +336,23 @@ describe("Mountain Witch table fixes (app)", () => {
     const text = replyText(setup);
     expect(text).toContain("`/help topic:…` → “The Mountain Witch”");
     expect(text).not.toContain("topic:The Mountain Witch");
+  });
+
+  it("`/darkfate reveal character:` offers a player their own characters only (the GM: every player character)", async () => {
+    const table = await app.db.gameTable.findFirstOrThrow({ where: { channelId: CHANNEL } });
+    const offered = async (user: { id: string }) =>
+      (
+        await ownCharacters.choices({
+          db: app.db,
+          table,
+          actor: { userId: user.id, displayName: "x", locale: "en-US", canManageGuild: false },
+          guildId: "200000000000000001",
+          userLang: "en",
+          query: "",
+          options: {},
+        })
+      ).map((c) => c.value);
+    expect(await offered(AKI)).toEqual(["Aki"]);
+    expect(await offered(GM)).toEqual(["Aki", "Bo", "Cho", "Dai", "Eri", "Fumi"]);
   });
 });
