@@ -355,4 +355,37 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(await offered(AKI)).toEqual(["Aki"]);
     expect(await offered(GM)).toEqual(["Aki", "Bo", "Cho", "Dai", "Eri", "Fumi"]);
   });
+
+  it("«отрицательное значение броска»: negative results use a minus sign, and ability damage says −1 once", async () => {
+    const guards = await character("Guards");
+    for (let i = 0; i < 3; i++)
+      await app.database.query(
+        "INSERT INTO damage_entry (table_id, character_id, duration, created_at) VALUES ($1, $2, 'permanent', now())",
+        [guards.tableId, guards.id],
+      );
+    await run(GM, { type: "conflict.start", opponent: "Guards" });
+    await run(AKI, { type: "conflict.join" });
+    // Guards 1 − 3 = −2; Aki 5: a double success.
+    app.useDice(scriptedDice([1, 5]));
+    const rolled = replyText(await run(GM, { type: "conflict.roll" }));
+    expect(rolled).toContain("🎲 1 − 3 = −2");
+    expect(rolled).toContain("**−2**");
+    expect(rolled).not.toContain("-2");
+    const hit = await run(AKI, {
+      type: "conflict.damage",
+      target: "Guards",
+      quality: "partial",
+      ability: "Longbow",
+    });
+    const shown = replyText(await run(GM, { type: "conflict.show" }));
+    expect(hit).toBeDefined();
+    expect(shown).toContain(
+      "Guards: ½ success (partial), ability “Longbow” unusable (wound: until the next roll)",
+    );
+    expect(shown.match(/−1/g) ?? []).toHaveLength(0);
+    await run(GM, { type: "conflict.end" });
+    await app.database.query("UPDATE damage_entry SET cleared_at = now() WHERE character_id = $1", [
+      guards.id,
+    ]);
+  });
 });

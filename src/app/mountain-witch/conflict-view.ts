@@ -7,6 +7,7 @@ import {
   damageChoices,
   deadHelpsOf,
   type EntryResult,
+  INCAPACITY_OBSTACLE_KEY,
   narrationStarted,
   type Pairing,
   type Participant,
@@ -27,8 +28,13 @@ function nameOf(lang: Lang, state: ConflictState, id: number): string {
   return deadHelpsOf(state).find((h) => h.helperId === id)?.helperName ?? `#${id}`;
 }
 
+/** A number as a reader writes it: a true minus sign for negatives ("−1", not "-1"). */
+export function signed(n: number): string {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
 export function dieText(roll: DieRoll): string {
-  return roll.penalty > 0 ? `🎲 ${roll.die} − ${roll.penalty} = ${roll.value}` : `🎲 ${roll.die}`;
+  return roll.penalty > 0 ? `🎲 ${roll.die} − ${roll.penalty} = ${signed(roll.value)}` : `🎲 ${roll.die}`;
 }
 
 function entryLine(lang: Lang, state: ConflictState, e: EntryResult): string {
@@ -38,7 +44,7 @@ function entryLine(lang: Lang, state: ConflictState, e: EntryResult): string {
     parts.push(`+ ${nameOf(lang, state, h.roll.characterId)} ${dieText(h.roll)}${zero}`);
   }
   if (e.betrayalBonus > 0) parts.push(`+ ${t(lang, "mw.conflict.betrayalBonus", { n: e.betrayalBonus })}`);
-  const sum = e.helpers.length > 0 || e.betrayalBonus > 0 ? ` → **${e.total}**` : "";
+  const sum = e.helpers.length > 0 || e.betrayalBonus > 0 ? ` → **${signed(e.total)}**` : "";
   return `• ${parts.join(" ")}${sum}`;
 }
 
@@ -52,7 +58,7 @@ function sideBlock(lang: Lang, state: ConflictState, side: SideResult): string {
   const lines = side.entries.map((e) => entryLine(lang, state, e));
   if (side.betrayalBonus > 0)
     lines.push(`• ${t(lang, "mw.conflict.betrayalBonus", { n: side.betrayalBonus })}`);
-  lines.push(t(lang, "mw.conflict.result", { n: side.result }));
+  lines.push(t(lang, "mw.conflict.result", { n: signed(side.result) }));
   return lines.join("\n");
 }
 
@@ -110,14 +116,19 @@ function pairingFields(lang: Lang, state: ConflictState, p: Pairing): EmbedView[
   );
   for (const d of p.damage) {
     const target = nameOf(lang, state, d.targetId);
+    const quality = t(lang, `mw.quality.${d.quality}`);
+    const duration = durationText(lang, d.duration, d.condition);
+    const incapacity =
+      state.participants.find((q) => q.id === d.targetId)?.nameKey === INCAPACITY_OBSTACLE_KEY;
     lines.push(
-      d.takenOut
-        ? `💀 ${t(lang, `mw.takenOut.${d.takenOut}`, { name: target })}`
-        : `🩸 ${t(lang, "mw.conflict.damageLine", {
-            name: target,
-            quality: t(lang, `mw.quality.${d.quality}`),
-            duration: durationText(lang, d.duration, d.condition),
-          })}${d.ability ? ` — ${t(lang, "mw.conflict.abilityLost", { ability: d.ability })}` : ""}`,
+      d.takenOut && incapacity && state.recoveryOf !== null
+        ? // A recovery: incapacity is overcome, not "taken out: incapacitated".
+          `💪 ${t(lang, "mw.conflict.incapacityOvercome", { name: nameOf(lang, state, state.recoveryOf) })}`
+        : d.takenOut
+          ? `💀 ${t(lang, `mw.takenOut.${d.takenOut}`, { name: target })}`
+          : d.ability
+            ? `🩸 ${t(lang, "mw.conflict.damageLineAbility", { name: target, quality, ability: d.ability, duration })}`
+            : `🩸 ${t(lang, "mw.conflict.damageLine", { name: target, quality, duration })}`,
     );
     if (d.tradeCost) lines[lines.length - 1] += ` (${t(lang, "mw.conflict.tradeCostMark")})`;
   }

@@ -9,6 +9,7 @@ import {
   type SideKey,
 } from "../../rules/mountain-witch/index.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
+import { signed } from "./conflict-view.js";
 import { button, durationText, successesText } from "./shared.js";
 
 function diceFaces(dice: readonly number[]): string {
@@ -27,7 +28,7 @@ function sideSummary(lang: Lang, v: DuelView, side: SideKey): string {
   if (r.penalty > 0) parts.push(`− ${r.penalty}`);
   for (const h of r.help) parts.push(`+ 🎲 ${h.die} (${t(lang, "mw.trustUse.help")})`);
   if (r.betrayal > 0) parts.push(`+ ${r.betrayal} (${t(lang, "mw.trustUse.betray")})`);
-  return `${parts.join(" ")} = **${r.total}**`;
+  return `${parts.join(" ")} = **${signed(r.total)}**`;
 }
 
 /** The public panel: built from the view of nobody in particular, so it can never carry a secret die. */
