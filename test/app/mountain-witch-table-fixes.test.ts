@@ -388,4 +388,11 @@ describe("Mountain Witch table fixes (app)", () => {
       guards.id,
     ]);
   });
+
+  it("«краткое описание, которое может помочь при создании образа»: the sheet shows the sign's sketch, in the table's language", async () => {
+    const sheet = replyText(await run(AKI, { type: "character.show", name: "Aki" }));
+    expect(sheet).toContain("The sign, in brief");
+    expect(sheet).toContain("Charming, creative and ambitious.");
+  });
 });
+

@@ -615,6 +615,31 @@ export default {
   "mw.trust.fieldProblemsTitle": "Not saved (the other values are kept)",
   "mw.trust.fieldProblem": "• {name} — “{value}”: {problem}",
   "mw.narration.gm": "The GM narrates ({name} has the highest result)",
+  "mw.zodiacSketch.rat":
+    "Charming, creative and ambitious. Somewhat opportunistic, rats work toward their own ends. They tend to be overly critical and are known for their temper despite a show of calm.",
+  "mw.zodiacSketch.ox":
+    "Patient, conservative and methodical. Oxen often have a gift for inspiring confidence in their companions, which makes them good leaders. Still, they are often chauvinistic and stubborn.",
+  "mw.zodiacSketch.tiger":
+    "Stubborn, hot-headed, selfish and at times spiteful, tigers are nonetheless brave and usually deep thinkers, capable of great sensitivity and sympathy for those close to them and those they love.",
+  "mw.zodiacSketch.rabbit":
+    "Affectionate, obliging and pleasant. Rabbits are good speakers, talented, virtuous and reserved. They have very refined taste but tend to be too sentimental.",
+  "mw.zodiacSketch.dragon":
+    "Clever, gifted and full of life. Dragons are healthy, energetic, excitable, short-tempered and stubborn. Usually perfectionists who must be kept from unreasonable demands. The most singular of the twelve signs.",
+  "mw.zodiacSketch.snake":
+    "Charming, romantic and deep thinkers. Snakes say very little and possess great wisdom. They always see things through and hate failure. Often humourless. Usually lucky with money.",
+  "mw.zodiacSketch.horse":
+    "Independent and hard-working, horses are quick-witted, wise and talented. Skilled flatterers, they still tend to talk too much. Horses tend to selfishness and are very impatient.",
+  "mw.zodiacSketch.ram":
+    "Elegant, artistic and charming. Deeply religious, rams are devout in their deeds and beliefs, though given to a good deal of pessimism.",
+  "mw.zodiacSketch.monkey":
+    "Unpredictable geniuses, monkeys are inventive and original. They are clever, skilled at large undertakings and solve the hardest problems with ease. Yet they are often credulous and opportunistic.",
+  "mw.zodiacSketch.rooster":
+    "Hard-working and clever, but extravagant. Roosters are dreamers who are always busy. Used to speaking their mind, they tend to boast and often take on more than they can manage.",
+  "mw.zodiacSketch.dog":
+    "Very honest and loyal, dogs have a strong sense of duty and do their best by others. They know how to keep secrets but tend to fuss and find fault.",
+  "mw.zodiacSketch.boar":
+    "Brave and intelligent, boars have great inner strength. They are sincere and honest, sometimes naive, and expect the same of others. Quick-tempered, yet they dislike quarrels and arguments.",
+  "mw.sheet.zodiacSketch": "The sign, in brief",
   "mw.sheet.zodiacLine": "{sign} · allies: {allies} · enemy: {enemy}",
   "mw.sheet.ronin": "Why and how a ronin",
   "mw.sheet.money": "Why the money",
