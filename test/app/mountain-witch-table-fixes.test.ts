@@ -395,4 +395,3 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(sheet).toContain("Charming, creative and ambitious.");
   });
 });
-
