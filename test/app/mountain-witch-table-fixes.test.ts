@@ -394,4 +394,17 @@ describe("Mountain Witch table fixes (app)", () => {
     expect(sheet).toContain("The sign, in brief");
     expect(sheet).toContain("Charming, creative and ambitious.");
   });
+
+  it("a duel's last reveal loses “Another round | Stop” when the next round begins", async () => {
+    app.useDice(scriptedDice([4, 3, 5, 2]));
+    await run(AKI, { type: "duel.challenge", opponent: "Bo", lethal: false });
+    await run(BO, { type: "duel.accept" });
+    await run(AKI, { type: "duel.strike" });
+    const next = await run(BO, { type: "duel.round" });
+    const old = (next.result.effects ?? []).find((e) => e.kind === "editPanel");
+    expect(old?.kind === "editPanel" && old.view.rows).toEqual([]);
+    expect(next.result.replyIsPanelOf).toBeDefined();
+    expect((next.result.reply?.rows ?? []).flat().some((c) => c.kind === "button")).toBe(true);
+    await run(GM, { type: "duel.end" });
+  });
 });

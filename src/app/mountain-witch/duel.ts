@@ -343,7 +343,9 @@ export const duelRound = mwAction("duel.round", "public change", async (ctx) => 
   await logSecretDice(ctx, table, duel, ["a", "b"]);
   await saveFlowState(ctx.tx, duelFlow, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
   const view = duelPanel(ctx.publicLang, flow.id, duel);
-  return { reply: view, replyIsPanelOf: flow.id };
+  // The last round's reveal keeps its result, without controls that belong to a finished round.
+  const last = duelPanel(ctx.publicLang, flow.id, flow.state.duel, { stopped: flow.state.stopped });
+  return { reply: view, replyIsPanelOf: flow.id, effects: [panelEdit(flow, { ...last, rows: [] })] };
 });
 
 export const duelEnd = mwAction("duel.end", "public change", async (ctx) => {
