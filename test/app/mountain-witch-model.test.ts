@@ -528,7 +528,7 @@ describe("Mountain Witch: every flow finishes (model-based, app layer, real data
         table.ran = [];
         await act(table, user, intent, step.dm);
         steps += 1;
-        await checkInvariants(table, before, `${step.label} as ${user.name}`);
+        await checkInvariants(table, before, `${step.label} as ${user.name} (ran ${table.ran.join(", ")})`);
       }
     }
     toString() {
@@ -552,7 +552,14 @@ describe("Mountain Witch: every flow finishes (model-based, app layer, real data
         await fc.asyncModelRun(() => ({ model: {}, real: table }), cmds);
         await windDown(table);
       }),
-      { numRuns: RUNS, endOnFailure: true },
+      {
+        numRuns: RUNS,
+        endOnFailure: true,
+        // Replays a reported failure: MW_MODEL_SEED and MW_MODEL_PATH from fast-check's report.
+        ...(process.env.MW_MODEL_SEED
+          ? { seed: Number(process.env.MW_MODEL_SEED), path: process.env.MW_MODEL_PATH ?? "0" }
+          : {}),
+      },
     );
     // Measured, for the record: how many steps the runs took and how long.
     console.info(

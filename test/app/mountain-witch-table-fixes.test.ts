@@ -400,6 +400,11 @@ describe("Mountain Witch table fixes (app)", () => {
     await run(AKI, { type: "duel.challenge", opponent: "Bo", lethal: false });
     await run(BO, { type: "duel.accept" });
     await run(AKI, { type: "duel.strike" });
+    // The reveal was posted as the duel's panel (Discord gives its message id).
+    await app.database.query(
+      "UPDATE flow SET panel_channel_id = $1, panel_message_id = '720000000000000001' WHERE kind = 'mw.duel' AND status = 'open'",
+      [CHANNEL],
+    );
     const next = await run(BO, { type: "duel.round" });
     const old = (next.result.effects ?? []).find((e) => e.kind === "editPanel");
     expect(old?.kind === "editPanel" && old.view.rows).toEqual([]);

@@ -343,9 +343,11 @@ export const duelRound = mwAction("duel.round", "public change", async (ctx) => 
   await logSecretDice(ctx, table, duel, ["a", "b"]);
   await saveFlowState(ctx.tx, duelFlow, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
   const view = duelPanel(ctx.publicLang, flow.id, duel);
-  // The last round's reveal keeps its result, without controls that belong to a finished round.
+  // The last round's reveal keeps its result, without controls that belong to a finished round
+  // (only when that message is known: an edit without it would land on the new panel).
   const last = duelPanel(ctx.publicLang, flow.id, flow.state.duel, { stopped: flow.state.stopped });
-  return { reply: view, replyIsPanelOf: flow.id, effects: [panelEdit(flow, { ...last, rows: [] })] };
+  const effects: Effect[] = flow.panelMessageId ? [panelEdit(flow, { ...last, rows: [] })] : [];
+  return { reply: view, replyIsPanelOf: flow.id, effects };
 });
 
 export const duelEnd = mwAction("duel.end", "public change", async (ctx) => {
