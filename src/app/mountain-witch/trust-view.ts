@@ -115,12 +115,6 @@ export function roundPanel(
   ];
   if (flow.dmClosed.length > 0)
     fields.push({ name: t(lang, "mw.trust.panel.dmClosed"), value: list(flow.dmClosed) });
-  // What "Reveal now" would do: only submitted changes count, the others keep their values.
-  if (flow.round.phase === "collecting" && seen.pending.length > 0)
-    fields.push({
-      name: t(lang, "mw.trust.panel.revealNow"),
-      value: t(lang, "mw.trust.panel.revealNowKeeps", { names: list(seen.pending) }),
-    });
   if (flow.round.mode === "open" && seen.proposals) {
     const lines = seen.proposals.map(
       (p) => `${names.get(p.giverId)} → ${names.get(p.holderId)}: **${p.value}**`,
@@ -132,14 +126,22 @@ export function roundPanel(
     embeds: [
       {
         title: t(lang, "mw.trust.panel.title", { chapter: flow.round.chapter }),
-        description: t(
-          lang,
-          closed
-            ? "mw.trust.panel.closed"
-            : flow.round.mode === "secret"
-              ? "mw.trust.panel.secret"
-              : "mw.trust.panel.open",
-        ),
+        description: [
+          t(
+            lang,
+            closed
+              ? "mw.trust.panel.closed"
+              : flow.round.mode === "secret"
+                ? "mw.trust.panel.secret"
+                : "mw.trust.panel.open",
+          ),
+          // What "Reveal now" would do (names only): submitted changes count, the others keep their values.
+          ...(!closed && seen.pending.length > 0
+            ? [
+                `**${t(lang, "mw.trust.panel.revealNow")}** ${t(lang, "mw.trust.panel.revealNowKeeps", { names: list(seen.pending) })}`,
+              ]
+            : []),
+        ].join("\n\n"),
         fields,
         tone: "info",
       },
