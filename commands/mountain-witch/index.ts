@@ -90,7 +90,11 @@ const darkfate = defineCommand({
       { name: "deal", options: [{ name: "mode", type: "string", choices: ["deal", "choose"] }] },
       { name: "redraw", options: [character()] },
       { name: "keep", options: [character()] },
-      { name: "reveal", options: [character()] },
+      {
+        name: "reveal",
+        // Only one's own characters (the GM: every player character): never another's fate.
+        options: [{ name: "character", type: "string", autocomplete: "mw-own-character", maxLength: 64 }],
+      },
       { name: "show" },
       {
         name: "choose",

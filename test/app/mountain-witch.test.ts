@@ -415,8 +415,8 @@ describe("The Mountain Witch use cases", () => {
       DM,
     );
     await app.run(P3, { type: "trust.submit" }, DM);
-    // Nothing is revealed before the last submission.
-    expect(await trust("Akio", "Bo")).toEqual({ value: 3, points: 2 });
+    // Nothing is revealed before the last submission; the points refilled when the chapter began.
+    expect(await trust("Akio", "Bo")).toEqual({ value: 3, points: 3 });
     const inChannel = await run(P4, { type: "trust.set", target: "Chi", value: 3 });
     expect(inChannel.result.reply?.ephemeral).toBe(true);
     const last = await run(P4, { type: "trust.submit" });
@@ -491,6 +491,11 @@ describe("The Mountain Witch use cases", () => {
     await run(GM, { type: "conflict.roll" });
     const done = await run(P3, { type: "conflict.damage", target: "Incapacity", quality: "normal" });
     expect(viewText(done.result.reply)).toContain("recovers");
+    // The panel says incapacity is overcome, not "Incapacity is taken out: incapacitated".
+    const panel = effects(done, "editPanel")[0];
+    const panelText = panel?.kind === "editPanel" ? viewText(panel.view) : "";
+    expect(panelText).toContain("Chi overcomes incapacity");
+    expect(panelText).not.toContain("taken out");
     const chi = await app.db.character.findFirstOrThrow({ where: { name: "Chi" } });
     expect(chi.status).toBe("active");
     expect(

@@ -97,7 +97,7 @@ describe("/table stats and /table log files", () => {
     expect(nobody.result.reply?.files).toBeUndefined();
   });
 
-  it("/table log format:markdown is the journal in the table's language; a secret entry only in its owner's copy", async () => {
+  it("/table log format:markdown is the journal in the reader's language (a private answer); a secret entry only in its owner's copy", async () => {
     const gmCopy = await app.run(GM, { type: "table.log", format: "markdown" });
     expect(gmCopy.result.reply?.ephemeral).toBe(true);
     const gmFile = gmCopy.result.reply?.files?.[0];
@@ -113,7 +113,9 @@ describe("/table stats and /table log files", () => {
     const playerCopy = await app.run(PLAYER, { type: "table.log", format: "markdown" });
     const playerText = fileText(playerCopy.result.reply);
     expect(playerText).toContain("2d20");
-    expect(playerText).toContain("🔒 secret: only in your copy");
+    // Pavel reads Russian: his copy is in his language.
+    expect(playerText).toContain("🔒 тайное: только в вашей копии");
+    expect(playerText).toContain("журнал стола");
   });
 
   it("/table log format:json is for tools: raw values, each entry's text, secrets only for their owner", async () => {

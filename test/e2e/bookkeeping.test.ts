@@ -81,7 +81,8 @@ describe("e2e: dice statistics with a chart, log files", () => {
       .settled();
     const annaText = bytesOf(annaLog.original!.attachments[0]).toString("utf8");
     // The journal is in the table's language (the GM's English), whoever asks.
-    expect(annaText).toContain("# Fate of Panavea (4d3): table log");
+    // Anna reads Russian: her private copy is in her language.
+    expect(annaText).toContain("журнал стола");
     expect(annaText).toContain("3d8");
     expect(annaText).toContain("🔒");
   });

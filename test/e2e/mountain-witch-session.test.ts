@@ -401,6 +401,163 @@ describe("e2e: a Mountain Witch session", () => {
       expect(help.original?.text).toContain(command);
   });
 
+  /** Every player character back in play, without damage (the scenes below need them all). */
+  const everyoneBack = async () => {
+    await e2e.database.query("UPDATE character SET status = 'active' WHERE kind = 'pc'");
+    await e2e.database.query("UPDATE damage_entry SET cleared_at = now() WHERE cleared_at IS NULL");
+  };
+  const damageOf = async (name: string) =>
+    (
+      await e2e.database.query<{ duration: string }>(
+        "SELECT duration FROM damage_entry WHERE cleared_at IS NULL AND character_id = (SELECT id FROM character WHERE name = $1) ORDER BY id",
+        [name],
+      )
+    ).map((d) => d.duration);
+  const statusOf = async (name: string) =>
+    (await e2e.database.query<{ status: string }>("SELECT status FROM character WHERE name = $1", [name]))[0]!
+      .status;
+
+  it("«Размен в групповом конфликте … Ущерб причиняется тому, кто объявил размен»: a group trade at each level costs its declarer that level, from the panel", async () => {
+    await everyoneBack();
+    for (const [level, expected] of [
+      ["normal", "chapter"],
+      ["critical", "permanent"],
+      ["double", "incapacitated"],
+    ] as const) {
+      const started = await slash(gm, "conflict", ["start"], { opponent: "Landslide" }).settled();
+      const panel = started.original!;
+      for (const user of [akira, boris])
+        await e2e.double
+          .click(user, panel, componentId(e2e.double.message(panel.id), "conflict.join"))
+          .settled();
+      await eventually(panel.id, "Bo");
+      // Bo trades before the roll from the panel: no dice, and the opponents' half lands on him.
+      await e2e.double
+        .select(boris, panel, componentId(e2e.double.message(panel.id), "conflict.trade"), [level])
+        .settled();
+      const traded = await eventually(panel.id, /Bo/);
+      if (expected === "incapacitated") {
+        expect(await statusOf("Bo")).toBe("incapacitated");
+        expect(traded.text).toMatch(/Bo.*(incapacitated|недееспособ)/);
+      } else {
+        expect(await damageOf("Bo")).toEqual([expected]);
+        expect(traded.text).toContain("(the trade's cost)");
+      }
+      // Bo's own half is his to spend on the landslide, from the panel.
+      const damage = componentId(e2e.double.message(panel.id), "conflict.damage");
+      const option = optionsOf(e2e.double.message(panel.id), damage).find((o) => o.value.startsWith("a:"))!;
+      await e2e.double.select(boris, panel, damage, [option.value]).settled();
+      await slash(gm, "conflict", ["end"]).settled();
+      await everyoneBack();
+    }
+  });
+
+  it("«каждый игрок бросить свой кубик, сравнивая значения индивидуально»: a six-player common danger spent entirely from the panel", async () => {
+    await everyoneBack();
+    const eri = e2e.double.addUser({ username: "eri", locale: "en-US" });
+    const fumi = e2e.double.addUser({ username: "fumi", locale: "ru" });
+    await slash(eri, "character", ["create"], { name: "Eri", zodiac: "tiger" }).settled();
+    await slash(fumi, "character", ["create"], { name: "Fumi", zodiac: "rabbit" }).settled();
+    for (const row of await e2e.database.query<{ id: number; name: string }>(
+      "SELECT id, name FROM character",
+    ))
+      ids[row.name] = row.id;
+    const players: Record<number, string> = {
+      [ids.Akio!]: akira,
+      [ids.Bo!]: boris,
+      [ids.Chi!]: chie,
+      [ids.Dai!]: dan,
+      [ids.Eri!]: eri,
+      [ids.Fumi!]: fumi,
+    };
+    // Battered (−7): every player's entry beats the landslide whatever the dice.
+    await batter("Landslide", 7);
+    const started = await slash(gm, "conflict", ["start"], {
+      opponent: "Landslide",
+      mode: "common-danger",
+    }).settled();
+    const panel = started.original!;
+    for (const user of Object.values(players))
+      await e2e.double
+        .click(user, panel, componentId(e2e.double.message(panel.id), "conflict.join"))
+        .settled();
+    await eventually(panel.id, "Fumi");
+    await e2e.double.click(gm, panel, componentId(e2e.double.message(panel.id), "conflict.roll")).settled();
+    await eventually(panel.id, /🎲 \d/);
+    let spent = 0;
+    for (let i = 0; i < 40; i++) {
+      const view = e2e.double.message(panel.id);
+      const chooser = components(view).find((c) => c.custom_id?.startsWith("i1|conflict.pairing|"));
+      let menuView = view;
+      if (chooser) {
+        // Pairing → its damage menu, privately, for its narrator.
+        const pick = chooser.options![0]!.value;
+        const answer = await e2e.double
+          .select(players[Number(pick)]!, panel, chooser.custom_id!, [pick])
+          .settled();
+        expect(answer.original?.ephemeral).toBe(true);
+        menuView = answer.original!;
+      }
+      const menu = components(menuView).find((c) => c.custom_id?.startsWith("i1|conflict.damage|"));
+      if (!menu) break;
+      const pairingId = Number(/"pairingId":(-?\d+)/.exec(menu.custom_id!)![1]);
+      const before = e2e.double.message(panel.id).text;
+      const answer = await e2e.double
+        .select(players[pairingId]!, menuView, menu.custom_id!, [menu.options![0]!.value])
+        .settled();
+      expect(answer.original?.text ?? "").not.toContain("Only");
+      spent += 1;
+      // The panel follows the spending before the next choice is read from it.
+      await e2e.double.waitFor(() => (e2e.double.message(panel.id).text !== before ? true : null), {
+        timeoutMs: 5000,
+        what: () => "the panel to follow the damage",
+      });
+    }
+    const flowId = (await newestFlow("mw.conflict")).id;
+    const [stored] = await e2e.database.query<{
+      state: { pairings: { remaining: { a: string[]; b: string[] } }[] };
+    }>("SELECT state FROM flow WHERE id = $1", [flowId]);
+    expect(stored!.state.pairings).toHaveLength(6);
+    expect(
+      stored!.state.pairings.every((p) => p.remaining.a.length === 0 && p.remaining.b.length === 0),
+    ).toBe(true);
+    expect(spent).toBeGreaterThanOrEqual(6);
+    await slash(gm, "conflict", ["end"]).settled();
+    await heal("Landslide");
+    await everyoneBack();
+  });
+
+  it("«каждый записывает изменения на бумажку, а потом все одновременно показывают»: a trust round revealed early leaves an unsubmitted draft unapplied", async () => {
+    const opened = await slash(gm, "chapter", ["next"]).settled();
+    const roundPanel = opened.original!;
+    const akioToBo = (await trust("Akio", "Bo"))!.value;
+    const boToAkio = (await trust("Bo", "Akio"))!.value;
+    // Akio drafts a change and never submits it; Bo changes a value and submits.
+    await slash(akira, "trust", ["set"], { target: "Bo", value: Math.max(0, akioToBo - 1) }).settled();
+    await slash(boris, "trust", ["set"], { target: "Akio", value: Math.max(0, boToAkio - 1) }).settled();
+    await slash(boris, "trust", ["submit"]).settled();
+    const waiting = await eventually(roundPanel.id, "Akio");
+    expect(waiting.text).toContain("“Reveal now” would");
+    await e2e.double
+      .click(gm, roundPanel, componentId(e2e.double.message(roundPanel.id), "trust.reveal"))
+      .settled();
+    const [{ chapter }] = (await e2e.database.query<{ chapter: number }>(
+      "SELECT chapter FROM game_table WHERE channel_id = $1",
+      [e2e.channelId],
+    )) as [{ chapter: number }];
+    const revealed = await e2e.double.waitFor(
+      () =>
+        e2e.double
+          .channelMessages(e2e.channelId)
+          .find((m) => m.text.includes(`Trust revealed: chapter ${chapter}`)) ?? null,
+      { timeoutMs: 5000, what: () => "the early reveal" },
+    );
+    expect(revealed.text).toContain("Not submitted — every value kept");
+    expect(revealed.text).not.toContain(`Akio → Bo: ${akioToBo} →`);
+    expect((await trust("Akio", "Bo"))!.value).toBe(akioToBo);
+    if (boToAkio > 0) expect((await trust("Bo", "Akio"))!.value).toBe(boToAkio - 1);
+  });
+
   it("never answered late", () => {
     expect(e2e.double.lateInteractions()).toEqual([]);
   });

@@ -477,7 +477,7 @@ describe("e2e: secrets audit of The Mountain Witch (duel dice, secret trust, dar
       () =>
         e2e.double
           .channelMessages(e2e.channelId)
-          .find((m) => m.text.includes("see your dark fate with `/darkfate show`")) ?? null,
+          .find((m) => m.text.includes("see your dark fate with the button below")) ?? null,
       "Dan told in the channel that his DMs are closed",
     );
     // Dai reads his in the channel: only he sees it, and everyone else's is "secret" to him.

@@ -206,9 +206,12 @@ export function logJson(
   )}\n`;
 }
 
-/** The log file of `/table log format:…` for the asking user (their own secrets only). */
+/**
+ * The log file of `/table log format:…` for the asking user (their own secrets only), in their
+ * language: a private answer is in the reader's language.
+ */
 export async function logFile(
-  ctx: Pick<ActionContext, "tx" | "actor" | "publicLang" | "now">,
+  ctx: Pick<ActionContext, "tx" | "actor" | "userLang" | "now">,
   table: GameTable,
   format: LogFormat,
   range: { from?: Date; to?: Date },
@@ -218,8 +221,8 @@ export async function logFile(
   const names = await characterNames(ctx.tx, ids);
   const text =
     format === "json"
-      ? logJson(ctx.publicLang, table, entries, names, ctx.now, range)
-      : logMarkdown(ctx.publicLang, table, entries, names, ctx.now);
+      ? logJson(ctx.userLang, table, entries, names, ctx.now, range)
+      : logMarkdown(ctx.userLang, table, entries, names, ctx.now);
   const stamp = ctx.now.toISOString().slice(0, 10);
   return {
     file: {

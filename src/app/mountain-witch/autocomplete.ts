@@ -5,6 +5,7 @@ import {
   ownedPlayerCharactersAtActiveTables,
 } from "../../store/characters.js";
 import { sqlFor } from "../../store/db.js";
+import { isGm } from "../access.js";
 import { openFlows } from "../flows.js";
 import { nameKey } from "../names.js";
 import type { AutocompleteSource } from "../use-case.js";
@@ -75,4 +76,26 @@ export const damageEntries: AutocompleteSource = {
   },
 };
 
-export const mwAutocompleteSources = [conflictParticipants, trustTables, trustTargets, damageEntries];
+/** One's own player characters (the GM: every player character), for `/darkfate reveal`. */
+export const ownCharacters: AutocompleteSource = {
+  name: "mw-own-character",
+  async choices({ db, table, actor, query }) {
+    if (!table) return [];
+    const key = nameKey(query);
+    const gm = isGm(table, actor);
+    const rows = await sqlFor(db).rows<{ name: string }>`
+      SELECT name FROM "character"
+      WHERE table_id = ${table.id} AND kind = 'pc' AND deleted_at IS NULL AND strpos(name_key, ${key}) > 0
+        AND (${gm} OR owner_user_id = ${actor.userId})
+      ORDER BY name LIMIT 25`;
+    return rows.map((r) => ({ name: r.name, value: r.name }));
+  },
+};
+
+export const mwAutocompleteSources = [
+  conflictParticipants,
+  trustTables,
+  trustTargets,
+  damageEntries,
+  ownCharacters,
+];

@@ -56,6 +56,13 @@ export const chapterNext = gmAction("chapter.next", "public change", async (ctx)
         RETURNING id
       )
       SELECT id FROM cleared ORDER BY id`;
+  // «В начале каждой главы очки доверия пересчитываются»: every point refills now, for everyone,
+  // whatever the round's state; the round's changes move them when it is revealed.
+  await sqlFor(ctx.tx).run`UPDATE trust_link SET points = value WHERE table_id = ${table.id}`;
+  await appendLog(ctx, table.id, {
+    action: "trust.refill",
+    summary: { key: "log.mw.trust.refill", params: { chapter } },
+  });
   const characters = await trustCharacters(ctx.tx, table.id);
   const recoverable = characters.filter((c) => {
     const s = mwSheet(c);

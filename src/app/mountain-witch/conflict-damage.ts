@@ -1,4 +1,4 @@
-import { t } from "../../i18n/index.js";
+import { type Lang, t } from "../../i18n/index.js";
 import { refuse } from "../../rules/errors.js";
 import {
   buyNarration,
@@ -7,14 +7,15 @@ import {
   damageChoices,
   findParticipant,
   INCAPACITY_OBSTACLE_KEY,
-  narratesPairing,
   type Pairing,
   type Participant,
   pairingById,
   pairingOfCharacter,
-  pairingsNarratedBy,
   recoveryOutcome,
+  type SideKey,
   spendDamage,
+  spenderOf,
+  spendsSide,
 } from "../../rules/mountain-witch/index.js";
 import { setCharacterStatus } from "../../store/characters.js";
 import { actingCharacter, isGm } from "../access.js";
@@ -30,7 +31,7 @@ import {
   requireParticipantOf,
   saved,
 } from "./conflict.js";
-import { participantName } from "./conflict-view.js";
+import { pairingDamageView, participantName } from "./conflict-view.js";
 import { persistDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
 import { mwAction } from "./use-cases.js";
 
@@ -65,11 +66,39 @@ function pairingToSpend(
   if (state.pairings.length === 1) return state.pairings[0]!;
   const target = named.target ? pairingOfCharacter(state, named.target.id) : null;
   if (target) return target;
-  const narrated = pairingsNarratedBy(state, who);
+  const narrated = pairingsSpentBy(state, who);
   if (narrated.length === 1) return narrated[0]!;
   refuse("errors.mw.pairingNeeded", {
     names: pairingNames(state, narrated.length ? narrated : state.pairings),
   });
+}
+
+/** The pairings whose successes (either side's) `who` spends. */
+function pairingsSpentBy(state: ConflictState, who: { userId: string; isGm: boolean }): Pairing[] {
+  return state.pairings.filter((p) => spendsSide(state, p, "a", who) || spendsSide(state, p, "b", who));
+}
+
+/** Refuses a spending of `side`'s successes by someone else, naming who spends them. */
+async function refuseNotSpender(
+  ctx: Parameters<typeof outsideNames>[0] & { userLang: Lang },
+  state: ConflictState,
+  pairing: Pairing,
+  side: SideKey,
+): Promise<never> {
+  const spender = spenderOf(state, pairing, side);
+  if (!spender) refuse("errors.mw.noSuccesses");
+  const narrator = pairing.narration;
+  const characterId =
+    narrator && narrator.playerId === spender.playerId
+      ? narrator.characterId
+      : state.participants.find((p) => p.playerId === spender.playerId && p.side === side)?.id;
+  const name =
+    spender.playerId === null || characterId === undefined
+      ? t(ctx.userLang, "mw.conflict.gm")
+      : (findParticipant(state, characterId)?.name ??
+        (await outsideNames(ctx, state))[characterId] ??
+        `#${characterId}`);
+  refuse("errors.mw.notNarrator", { name });
 }
 
 function pairingNames(state: ConflictState, pairings: readonly Pairing[]): string {
@@ -108,16 +137,12 @@ export const conflictDamageForm = mwAction("conflict.damage-form", "private read
   const flow = await loadConflict(ctx, ctx.intent.flowId);
   if (flow.state.phase !== "rolled") refuse("errors.mw.conflictNotRolled");
   const who = { userId: ctx.actor.userId, isGm: isGm(table, ctx.actor) };
-  const mine = pairingsNarratedBy(flow.state, who).filter((p) => damageChoices(flow.state, p.id).length > 0);
+  const mine = flow.state.pairings.flatMap((p) =>
+    damageChoices(flow.state, p.id).filter((c) => spendsSide(flow.state, p, c.attackerSide, who)),
+  );
   if (mine.length === 0) refuse("errors.mw.noSuccesses");
   const targets = [
-    ...new Set(
-      mine.flatMap((p) =>
-        damageChoices(flow.state, p.id).map((c) =>
-          participantName(ctx.userLang, requireParticipantOf(flow.state, c.targetId)),
-        ),
-      ),
-    ),
+    ...new Set(mine.map((c) => participantName(ctx.userLang, requireParticipantOf(flow.state, c.targetId)))),
   ];
   return {
     modal: {
@@ -178,18 +203,10 @@ export const conflictDamage = mwAction("conflict.damage", "public change", async
       : {}),
     ...(target ? { target } : {}),
   });
-  // Narration and the successes of a pairing are its narrator's alone (docs/rules/mountain-witch.md §1.1).
-  if (!narratesPairing(pairing, who)) {
-    const narrator = pairing.narration;
-    if (!narrator) refuse("errors.mw.noSuccesses");
-    const narratorName =
-      narrator.playerId === null
-        ? t(ctx.userLang, "mw.conflict.gm")
-        : (findParticipant(flow.state, narrator.characterId)?.name ??
-          (await outsideNames(ctx, flow.state))[narrator.characterId] ??
-          `#${narrator.characterId}`);
-    refuse("errors.mw.notNarrator", { name: narratorName });
-  }
+  // The successes of a pairing are its narrator's alone (docs/rules/mountain-witch.md §1.1) — but
+  // the opponents' half of a trade is the opponents' own.
+  const spends = (side: SideKey) => spendsSide(flow.state, pairing, side, who);
+  if (!spends("a") && !spends("b")) await refuseNotSpender(ctx, flow.state, pairing, "a");
   const typed = chosen?.[2] ?? ctx.intent.quality;
   const quality = typed === undefined || typed.trim() === "" ? undefined : qualityFrom(typed);
   if (!quality) refuse("errors.mw.qualityNeeded");
@@ -197,7 +214,7 @@ export const conflictDamage = mwAction("conflict.damage", "public change", async
     const ids = [
       ...new Set(
         damageChoices(flow.state, pairing.id)
-          .filter((c) => c.quality === quality)
+          .filter((c) => c.quality === quality && spends(c.attackerSide))
           .map((c) => c.targetId),
       ),
     ];
@@ -206,6 +223,7 @@ export const conflictDamage = mwAction("conflict.damage", "public change", async
     target = requireParticipantOf(flow.state, ids[0]!);
   }
   const attackerSide = target.side === "a" ? "b" : "a";
+  if (!spends(attackerSide)) await refuseNotSpender(ctx, flow.state, pairing, attackerSide);
   const { state, damage } = spendDamage(flow.state, {
     attackerSide,
     targetId: target.id,
@@ -248,4 +266,13 @@ export const conflictDamage = mwAction("conflict.damage", "public change", async
   return saved(ctx, flow, state, { note, effects });
 });
 
-export const conflictDamageUseCases = [conflictNarrate, conflictDamage, conflictDamageForm];
+/** The panel's pairing chooser: one pairing's damage menu, privately, for any number of pairings. */
+export const conflictPairing = mwAction("conflict.pairing", "private read", async (ctx) => {
+  const flow = await loadConflict(ctx, ctx.intent.flowId);
+  if (flow.state.phase !== "rolled") refuse("errors.mw.conflictNotRolled");
+  const pairing = pairingById(flow.state, ctx.intent.pairingId);
+  if (damageChoices(flow.state, pairing.id).length === 0) refuse("errors.mw.noSuccesses");
+  return { reply: pairingDamageView(ctx.userLang, flow.id, flow.state, pairing.id) };
+});
+
+export const conflictDamageUseCases = [conflictNarrate, conflictDamage, conflictDamageForm, conflictPairing];

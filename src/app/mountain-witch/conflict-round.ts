@@ -13,6 +13,7 @@ import {
   declareKillIntent,
   declareTrade,
   findParticipant,
+  type InflictedDamage,
   rollConflict,
 } from "../../rules/mountain-witch/index.js";
 import { ownedCharacters } from "../../store/characters.js";
@@ -33,7 +34,15 @@ import {
   saved,
 } from "./conflict.js";
 import { conflictFlow } from "./flow-states.js";
-import { activeDamage, clearDamage, persistTrustSpend, refOf, trustLinks } from "./shared.js";
+import {
+  activeDamage,
+  clearDamage,
+  durationText,
+  persistDamage,
+  persistTrustSpend,
+  refOf,
+  trustLinks,
+} from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
 import { gmAction, mwAction } from "./use-cases.js";
 
@@ -91,10 +100,11 @@ export const conflictBetrayForm = mwAction("conflict.betray-form", "private read
   if (flow.state.phase !== "open") refuse("errors.mw.conflictAlreadyRolled");
   const betrayed = requireParticipantOf(flow.state, ctx.intent.targetId);
   if (betrayed.id === betrayer.id) refuse("errors.mw.trustSelf");
-  const held =
-    (await trustLinks(ctx.tx, table.id)).find((l) => l.giverId === betrayed.id && l.holderId === betrayer.id)
-      ?.points ?? 0;
+  const links = await trustLinks(ctx.tx, table.id);
+  const held = links.find((l) => l.giverId === betrayed.id && l.holderId === betrayer.id)?.points ?? 0;
   if (held < 1) refuse("errors.mw.notEnoughTrust", { have: held, need: 1 });
+  // Refused at the click rather than after the form: a betrayal of 1 is tried and dropped.
+  betray(flow.state, { betrayer: refOf(betrayer), betrayedId: betrayed.id, points: 1 }, links);
   return {
     modal: {
       title: t(ctx.userLang, "mw.conflict.betrayTitle", { name: betrayed.name }).slice(0, 45),
@@ -124,7 +134,8 @@ export const conflictTrade = mwAction("conflict.trade", "public change", async (
   if (declarer.kind !== "pc") refuse("errors.mw.gmCannotTrade");
   const flow = await loadConflict(ctx, ctx.intent.flowId, declarer.id);
   const level = ctx.intent.level ?? "normal";
-  const { state } = declareTrade(flow.state, { declarerId: declarer.id, level });
+  const { state, tradeCost } = declareTrade(flow.state, { declarerId: declarer.id, level });
+  await persistTradeCosts(ctx, table, state, tradeCost ? [tradeCost] : []);
   await appendLog(ctx, table.id, {
     action: "conflict.trade",
     characterId: declarer.id,
@@ -133,13 +144,37 @@ export const conflictTrade = mwAction("conflict.trade", "public change", async (
       params: { name: declarer.name, level: `@mw.degree.${level}` },
     },
   });
-  return saved(ctx, flow, state, {
-    note: t(ctx.publicLang, "mw.conflict.tradeDeclared", {
-      name: declarer.name,
-      level: t(ctx.publicLang, `mw.degree.${level}`),
-    }),
+  const declared = t(ctx.publicLang, "mw.conflict.tradeDeclared", {
+    name: declarer.name,
+    level: t(ctx.publicLang, `mw.degree.${level}`),
   });
+  const cost = tradeCost
+    ? t(ctx.publicLang, "mw.conflict.tradeCost", {
+        name: declarer.name,
+        quality: t(ctx.publicLang, `mw.quality.${tradeCost.quality}`),
+        effect: tradeCost.takenOut
+          ? t(ctx.publicLang, `mw.takenOut.${tradeCost.takenOut}`, { name: declarer.name })
+          : durationText(ctx.publicLang, tradeCost.duration, null),
+      })
+    : null;
+  return saved(ctx, flow, state, { note: cost ? `${declared}\n${cost}` : declared });
 });
+
+/**
+ * Records the damage group trades cost their declarers (docs/rules/mountain-witch.md §1.1): the
+ * rules applied it when the trade took effect.
+ */
+async function persistTradeCosts(
+  ctx: Ctx,
+  table: GameTable,
+  state: ConflictState,
+  costs: readonly InflictedDamage[],
+): Promise<void> {
+  for (const cost of costs) {
+    const declarer = await characterById(ctx.tx, table, cost.targetId);
+    await persistDamage(ctx, table, declarer, cost, state.title);
+  }
+}
 
 export const conflictKill = mwAction("conflict.kill", "public change", async (ctx) => {
   const { table } = ctx;
@@ -179,6 +214,7 @@ async function rollOne(ctx: Ctx, table: GameTable, flow: TypedFlow<ConflictState
   );
   const { state, result } = rollConflict(flow.state, ctx.dice, damage);
   await clearDamage(ctx, result.expiredDamageIds);
+  await persistTradeCosts(ctx, table, state, result.tradeCosts);
   await appendLog(ctx, table.id, {
     action: "conflict.roll",
     summary: {

@@ -1,15 +1,19 @@
 /** The conflict panel: who is on each side, who helps and betrays, and after the roll every die. */
 import { type Lang, t } from "../../i18n/index.js";
 import {
+  betrayalAdded,
   type ConflictState,
   type DieRoll,
   damageChoices,
   deadHelpsOf,
   type EntryResult,
+  INCAPACITY_OBSTACLE_KEY,
+  narrationStarted,
   type Pairing,
   type Participant,
   type SideKey,
   type SideResult,
+  spenderOf,
 } from "../../rules/mountain-witch/index.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
 import { button, durationText, successesText } from "./shared.js";
@@ -24,8 +28,13 @@ function nameOf(lang: Lang, state: ConflictState, id: number): string {
   return deadHelpsOf(state).find((h) => h.helperId === id)?.helperName ?? `#${id}`;
 }
 
+/** A number as a reader writes it: a true minus sign for negatives ("−1", not "-1"). */
+export function signed(n: number): string {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
 export function dieText(roll: DieRoll): string {
-  return roll.penalty > 0 ? `🎲 ${roll.die} − ${roll.penalty} = ${roll.value}` : `🎲 ${roll.die}`;
+  return roll.penalty > 0 ? `🎲 ${roll.die} − ${roll.penalty} = ${signed(roll.value)}` : `🎲 ${roll.die}`;
 }
 
 function entryLine(lang: Lang, state: ConflictState, e: EntryResult): string {
@@ -35,7 +44,7 @@ function entryLine(lang: Lang, state: ConflictState, e: EntryResult): string {
     parts.push(`+ ${nameOf(lang, state, h.roll.characterId)} ${dieText(h.roll)}${zero}`);
   }
   if (e.betrayalBonus > 0) parts.push(`+ ${t(lang, "mw.conflict.betrayalBonus", { n: e.betrayalBonus })}`);
-  const sum = e.helpers.length > 0 || e.betrayalBonus > 0 ? ` → **${e.total}**` : "";
+  const sum = e.helpers.length > 0 || e.betrayalBonus > 0 ? ` → **${signed(e.total)}**` : "";
   return `• ${parts.join(" ")}${sum}`;
 }
 
@@ -49,7 +58,7 @@ function sideBlock(lang: Lang, state: ConflictState, side: SideResult): string {
   const lines = side.entries.map((e) => entryLine(lang, state, e));
   if (side.betrayalBonus > 0)
     lines.push(`• ${t(lang, "mw.conflict.betrayalBonus", { n: side.betrayalBonus })}`);
-  lines.push(t(lang, "mw.conflict.result", { n: side.result }));
+  lines.push(t(lang, "mw.conflict.result", { n: signed(side.result) }));
   return lines.join("\n");
 }
 
@@ -107,15 +116,38 @@ function pairingFields(lang: Lang, state: ConflictState, p: Pairing): EmbedView[
   );
   for (const d of p.damage) {
     const target = nameOf(lang, state, d.targetId);
+    const quality = t(lang, `mw.quality.${d.quality}`);
+    const duration = durationText(lang, d.duration, d.condition);
+    const incapacity =
+      state.participants.find((q) => q.id === d.targetId)?.nameKey === INCAPACITY_OBSTACLE_KEY;
     lines.push(
-      d.takenOut
-        ? `💀 ${t(lang, `mw.takenOut.${d.takenOut}`, { name: target })}`
-        : `🩸 ${t(lang, "mw.conflict.damageLine", {
-            name: target,
-            quality: t(lang, `mw.quality.${d.quality}`),
-            duration: durationText(lang, d.duration, d.condition),
-          })}${d.ability ? ` — ${t(lang, "mw.conflict.abilityLost", { ability: d.ability })}` : ""}`,
+      d.takenOut && incapacity && state.recoveryOf !== null
+        ? // A recovery: incapacity is overcome, not "taken out: incapacitated".
+          `💪 ${t(lang, "mw.conflict.incapacityOvercome", { name: nameOf(lang, state, state.recoveryOf) })}`
+        : d.takenOut
+          ? `💀 ${t(lang, `mw.takenOut.${d.takenOut}`, { name: target })}`
+          : d.ability
+            ? `🩸 ${t(lang, "mw.conflict.damageLineAbility", { name: target, quality, ability: d.ability, duration })}`
+            : `🩸 ${t(lang, "mw.conflict.damageLine", { name: target, quality, duration })}`,
     );
+    if (d.tradeCost) lines[lines.length - 1] += ` (${t(lang, "mw.conflict.tradeCostMark")})`;
+  }
+  // One on one, the opponents' half of a trade waits for them: applied to the declarer, or a mutual success.
+  if (p.trade) {
+    const declarer = state.participants.find((q) => q.id === p.trade!.declarerId);
+    const other = declarer?.side === "a" ? "b" : "a";
+    const spender = declarer ? spenderOf(state, p, other) : null;
+    if (declarer && spender && p.remaining[other].length > 0) {
+      const owner = state.participants.find((q) => q.side === other && q.helps === null);
+      lines.push(
+        t(lang, "mw.conflict.tradeHalfOpen", {
+          spender:
+            spender.playerId === null || !owner ? t(lang, "mw.conflict.gm") : participantName(lang, owner),
+          quality: t(lang, `mw.quality.${p.trade.level}`),
+          name: participantName(lang, declarer),
+        }),
+      );
+    }
   }
   fields.push({ name: t(lang, "mw.conflict.outcomeTitle"), value: lines.join("\n") });
   return fields;
@@ -167,14 +199,18 @@ export function conflictPanel(
   const notes: string[] = [];
   for (const b of state.betrayals) {
     const betrayer = state.participants.find((p) => p.id === b.betrayerId);
+    const betrayed = nameOf(lang, state, b.betrayedId);
+    // The points count only against the roll compared; when they changed nothing, say so.
+    const nothing =
+      betrayalAdded(state, b) === false ? ` ${t(lang, "mw.conflict.betrayalAddsZero", { betrayed })}` : "";
     notes.push(
       `🗡️ ${t(lang, "mw.conflict.betrayal", {
         betrayer: betrayer
           ? participantName(lang, betrayer)
           : (extraNames[b.betrayerId] ?? `#${b.betrayerId}`),
-        betrayed: nameOf(lang, state, b.betrayedId),
+        betrayed,
         n: b.points,
-      })}`,
+      })}${nothing}`,
     );
   }
   for (const k of state.killIntents) {
@@ -228,31 +264,31 @@ function conflictRows(lang: Lang, flowId: number, state: ConflictState): Compone
     ];
     if (state.pairings.some((p) => p.winner === null && p.trade === null))
       rows.push([tradeSelect(lang, flowId)]);
-    // One damage choice per pairing with successes left (a message holds five rows).
-    for (const pairing of state.pairings) {
-      if (rows.length >= 5) break;
-      const select = damageSelect(lang, flowId, state, pairing);
-      if (select) rows.push([select]);
-    }
     // Buying narration, while no pairing's narration has begun (its damage spent).
     const buyable = state.participants
       .filter((p) => p.kind === "pc" && p.helps === null)
-      .filter(() => state.pairings.some((pr) => pr.damage.length === 0 && pr.narration?.reason !== "bought"))
+      .filter(() => state.pairings.some((pr) => !narrationStarted(pr) && pr.narration?.reason !== "bought"))
       .slice(0, 25);
-    if (rows.length < 5 && buyable.length > 0) {
-      rows.push([
-        {
-          kind: "select",
-          intent: { type: "conflict.narrate", flowId },
-          field: "ofId",
-          placeholder: t(lang, "mw.conflict.select.narrate"),
-          options: buyable.map((p) => ({
-            label: participantName(lang, p).slice(0, 100),
-            value: String(p.id),
-          })),
-        },
-      ]);
-    }
+    const narrate: ComponentView | null =
+      buyable.length > 0
+        ? {
+            kind: "select",
+            intent: { type: "conflict.narrate", flowId },
+            field: "ofId",
+            placeholder: t(lang, "mw.conflict.select.narrate"),
+            options: buyable.map((p) => ({
+              label: participantName(lang, p).slice(0, 100),
+              value: String(p.id),
+            })),
+          }
+        : null;
+    // A message holds five rows: one damage menu per pairing while they fit, else one chooser
+    // (pairing → its damage menu) for any number of pairings.
+    const selects = state.pairings.flatMap((pairing) => damageSelect(lang, flowId, state, pairing) ?? []);
+    const room = 5 - rows.length - (narrate ? 1 : 0);
+    if (selects.length <= room) rows.push(...selects.map((select) => [select]));
+    else rows.push([pairingChooser(lang, flowId, state)]);
+    if (narrate) rows.push([narrate]);
     return rows;
   }
   const rows: ComponentView[][] = [
@@ -320,6 +356,66 @@ function tradeSelect(lang: Lang, flowId: number): ComponentView {
       label: t(lang, `mw.degree.${level}`),
       value: level,
     })),
+  };
+}
+
+/** The pairings with successes left, to choose one and get its damage menu (any number of pairings). */
+function pairingChooser(lang: Lang, flowId: number, state: ConflictState): ComponentView {
+  const pairings = state.pairings.filter((p) => damageChoices(state, p.id).length > 0).slice(0, 25);
+  return {
+    kind: "select",
+    intent: { type: "conflict.pairing", flowId },
+    field: "pairingId",
+    placeholder: t(lang, "mw.conflict.select.pairing"),
+    options: pairings.map((p) => ({
+      label: pairingLabel(lang, state, p).slice(0, 100),
+      description: t(lang, "mw.conflict.successesLeft", {
+        a: successesText(p.remaining.a),
+        b: successesText(p.remaining.b),
+        sideA: sideLabel(lang, state, "a"),
+        sideB: sideLabel(lang, state, "b"),
+      })
+        .replace(/\*/g, "")
+        .slice(0, 100),
+      value: String(p.id),
+    })),
+  };
+}
+
+/** A pairing as a reader names it: the entry against the danger, or the conflict's two sides. */
+function pairingLabel(lang: Lang, state: ConflictState, pairing: Pairing): string {
+  const danger = state.participants.find((p) => p.side === "b" && p.helps === null);
+  if (state.mode === "common-danger")
+    return `${nameOf(lang, state, pairing.id)} — ${danger ? participantName(lang, danger) : "?"}`;
+  return `${sideLabel(lang, state, "a")} — ${sideLabel(lang, state, "b")}`;
+}
+
+/** One pairing's damage menu on its own (the chooser's answer). */
+export function pairingDamageView(
+  lang: Lang,
+  flowId: number,
+  state: ConflictState,
+  pairingId: number,
+): MessageView {
+  const pairing = state.pairings.find((p) => p.id === pairingId);
+  const select = pairing ? damageSelect(lang, flowId, state, pairing) : null;
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        title: pairing ? pairingLabel(lang, state, pairing) : `#${pairingId}`,
+        description: pairing
+          ? t(lang, "mw.conflict.successesLeft", {
+              a: successesText(pairing.remaining.a),
+              b: successesText(pairing.remaining.b),
+              sideA: sideLabel(lang, state, "a"),
+              sideB: sideLabel(lang, state, "b"),
+            })
+          : "",
+        tone: "neutral",
+      },
+    ],
+    rows: select ? [[select]] : [],
   };
 }
 

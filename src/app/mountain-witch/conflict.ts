@@ -18,9 +18,15 @@ import {
   openConflict,
   type Participant,
 } from "../../rules/mountain-witch/index.js";
-import { characterNames, liveCharacterById, liveCharacterByKey } from "../../store/characters.js";
+import {
+  characterNames,
+  liveCharacterById,
+  liveCharacterByKey,
+  ownedCharacters,
+} from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm } from "../access.js";
 import {
+  findOpenFlow,
   isFromPanel,
   openFlows,
   panelEdit,
@@ -33,8 +39,9 @@ import type { Intent } from "../intent.js";
 import { appendLog } from "../log.js";
 import { cleanName, cleanText, nameKey } from "../names.js";
 import type { ActionContext, ActionResult, Effect } from "../use-case.js";
+import type { MessageView } from "../views.js";
 import { conflictPanel, participantName } from "./conflict-view.js";
-import { conflictFlow } from "./flow-states.js";
+import { conflictFlow, trustRoundFlow } from "./flow-states.js";
 import { activeDamage, adoptPanel, persistTrustRefund, refOf } from "./shared.js";
 import { beginPlay } from "./starting-trust.js";
 import { gmAction, mwAction } from "./use-cases.js";
@@ -207,12 +214,38 @@ export const conflictStart = mwAction("conflict.start", "public change", async (
     action: "conflict.start",
     summary: { key: "log.mw.conflict.start", params: { id: flow.id } },
   });
-  return {
-    reply: await panel(ctx, flow, state),
-    replyIsPanelOf: flow.id,
-    ...(revealed ? { effects: [{ kind: "post" as const, channelId: table.channelId, view: revealed }] } : {}),
-  };
+  const effects: Effect[] = revealed ? [{ kind: "post", channelId: table.channelId, view: revealed }] : [];
+  const roundWarning = await trustRoundWarning(ctx, table);
+  if (roundWarning) effects.push({ kind: "followup", view: roundWarning });
+  return { reply: await panel(ctx, flow, state), replyIsPanelOf: flow.id, effects };
 });
+
+/**
+ * Play may start before the chapter's trust round is revealed: the points were refilled when the
+ * chapter began, but the values are still the last chapter's. The GM is told, privately.
+ */
+export async function trustRoundWarning(
+  ctx: Pick<ActionContext, "tx" | "actor" | "userLang">,
+  table: GameTable,
+): Promise<MessageView | null> {
+  if (!isGm(table, ctx.actor)) return null;
+  const round = await findOpenFlow(ctx.tx, trustRoundFlow, table.id);
+  if (round?.state.round.phase !== "collecting") return null;
+  const pending = round.state.round.giverIds.filter((id) => !round.state.round.submitted.includes(id));
+  const names = new Map(await characterNames(ctx.tx, pending));
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        description: t(ctx.userLang, "mw.trust.roundStillOpen", {
+          chapter: round.state.round.chapter,
+          names: pending.map((id) => names.get(id) ?? "?").join(", ") || "—",
+        }),
+        tone: "warning",
+      },
+    ],
+  };
+}
 
 export const conflictAdd = gmAction("conflict.add", "public change", async (ctx) => {
   const { table } = ctx;
@@ -236,6 +269,11 @@ export const conflictAdd = gmAction("conflict.add", "public change", async (ctx)
 
 export const conflictJoin = mwAction("conflict.join", "public change", async (ctx) => {
   const { table } = ctx;
+  // The GM has no character of their own to join with: say how the GM's side grows.
+  if (isGm(table, ctx.actor) && !ctx.intent.character) {
+    const own = await ownedCharacters(ctx.tx, table.id, ctx.actor.userId);
+    if (own.length === 0) refuse("errors.mw.gmJoinHow");
+  }
   const character = await actingCharacter(ctx, ctx.intent.character, { gmMayActForPlayers: true });
   const flow = await loadConflict(ctx, ctx.intent.flowId);
   await assertFree(ctx, table, character.id, flow.id);

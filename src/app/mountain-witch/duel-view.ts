@@ -9,6 +9,7 @@ import {
   type SideKey,
 } from "../../rules/mountain-witch/index.js";
 import type { ComponentView, EmbedView, MessageView } from "../views.js";
+import { signed } from "./conflict-view.js";
 import { button, durationText, successesText } from "./shared.js";
 
 function diceFaces(dice: readonly number[]): string {
@@ -27,7 +28,7 @@ function sideSummary(lang: Lang, v: DuelView, side: SideKey): string {
   if (r.penalty > 0) parts.push(`− ${r.penalty}`);
   for (const h of r.help) parts.push(`+ 🎲 ${h.die} (${t(lang, "mw.trustUse.help")})`);
   if (r.betrayal > 0) parts.push(`+ ${r.betrayal} (${t(lang, "mw.trustUse.betray")})`);
-  return `${parts.join(" ")} = **${r.total}**`;
+  return `${parts.join(" ")} = **${signed(r.total)}**`;
 }
 
 /** The public panel: built from the view of nobody in particular, so it can never carry a secret die. */
@@ -44,10 +45,16 @@ export function duelPanel(
     fields.push({ name: v.a.name, value: sideSummary(lang, v, "a"), inline: true });
     fields.push({ name: v.b.name, value: sideSummary(lang, v, "b"), inline: true });
   }
-  for (const u of v.trustUses) {
+  // Who spent trust on or against whom (the dead's help, betrayal and narration are public).
+  for (const u of duel.trustUses) {
+    const target = u.targetId === v.a.characterId ? v.a.name : v.b.name;
     fields.push({
       name: t(lang, `mw.trustUse.${u.use}`),
-      value: t(lang, "mw.duel.trustUse", { n: u.amount }),
+      value: t(lang, `mw.duel.trustUseBy.${u.use}`, {
+        name: u.spenderName ?? `#${u.spenderId}`,
+        target,
+        n: u.amount,
+      }),
       inline: true,
     });
   }
@@ -76,6 +83,7 @@ export function duelPanel(
         button(t(lang, "mw.duel.button.next"), "secondary", { type: "duel.next", flowId }, { emoji: "🎲" }),
         button(t(lang, "mw.duel.button.strike"), "danger", { type: "duel.strike", flowId }, { emoji: "⚔️" }),
       ]);
+      rows.push([deadTrustSelect(lang, flowId, v, ["help", "betray"])]);
       break;
     case "revealed": {
       const r = v.result!;
@@ -136,6 +144,8 @@ export function duelPanel(
         button(t(lang, "mw.duel.button.round"), "primary", { type: "duel.round", flowId }),
         button(t(lang, "mw.duel.button.stop"), "secondary", { type: "duel.end", flowId }),
       ]);
+      if (r.damage.length === 0 && !r.narratorBought)
+        rows.push([deadTrustSelect(lang, flowId, v, ["narration"])]);
       break;
     }
   }
@@ -150,6 +160,31 @@ export function duelPanel(
       },
     ],
     rows,
+  };
+}
+
+/**
+ * The dead's trust in a duel from the panel (docs/rules/mountain-witch.md §1.4): help or betray a
+ * duellist (1 point a pick) while the dice are secret, buy the narration after the reveal. Only a
+ * dead character's player may pick; the use case says so to anyone else.
+ */
+function deadTrustSelect(
+  lang: Lang,
+  flowId: number,
+  v: DuelView,
+  uses: readonly ("help" | "betray" | "narration")[],
+): ComponentView {
+  return {
+    kind: "select",
+    intent: { type: "duel.trust-pick", flowId },
+    field: "choice",
+    placeholder: t(lang, "mw.duel.select.deadTrust"),
+    options: uses.flatMap((use) =>
+      (["a", "b"] as const).map((side) => ({
+        label: t(lang, `mw.duel.deadTrust.${use}`, { name: v[side].name }).slice(0, 100),
+        value: `${use}:${v[side].characterId}`,
+      })),
+    ),
   };
 }
 

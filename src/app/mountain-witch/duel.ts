@@ -21,7 +21,7 @@ import {
   spendDuelDamage,
   strike,
 } from "../../rules/mountain-witch/index.js";
-import { characterAtTable, characterStatuses } from "../../store/characters.js";
+import { characterAtTable, characterStatuses, liveCharacterById } from "../../store/characters.js";
 import { actingCharacter, findCharacter, isGm, requireControl } from "../access.js";
 import {
   answerWithPanel,
@@ -176,7 +176,9 @@ export const duelChallenge = mwAction("duel.challenge", "public change", async (
     const fighting = [busy.state.duel.a, busy.state.duel.b].find(
       (d) => d.characterId === challenger.id || d.characterId === opponent.id,
     )!;
-    refuse("errors.mw.alreadyDuelling", { name: fighting.name });
+    // The challenger's own duel can be finished by them; someone else's is theirs to finish.
+    if (fighting.characterId === challenger.id) refuse("errors.mw.alreadyDuelling", { name: fighting.name });
+    refuse("errors.mw.opponentDuelling", { name: fighting.name });
   }
   for (const finished of involved) await closeDuel(ctx, table, finished, finished.state);
   const duel = challengeDuel({
@@ -341,7 +343,11 @@ export const duelRound = mwAction("duel.round", "public change", async (ctx) => 
   await logSecretDice(ctx, table, duel, ["a", "b"]);
   await saveFlowState(ctx.tx, duelFlow, flow.id, { duel, secret: { a: null, b: null }, stopped: [] });
   const view = duelPanel(ctx.publicLang, flow.id, duel);
-  return { reply: view, replyIsPanelOf: flow.id };
+  // The last round's reveal keeps its result, without controls that belong to a finished round
+  // (only when that message is known: an edit without it would land on the new panel).
+  const last = duelPanel(ctx.publicLang, flow.id, flow.state.duel, { stopped: flow.state.stopped });
+  const effects: Effect[] = flow.panelMessageId ? [panelEdit(flow, { ...last, rows: [] })] : [];
+  return { reply: view, replyIsPanelOf: flow.id, effects };
 });
 
 export const duelEnd = mwAction("duel.end", "public change", async (ctx) => {
@@ -378,19 +384,35 @@ export const duelEnd = mwAction("duel.end", "public change", async (ctx) => {
 });
 
 export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) => {
-  const { table } = ctx;
   const spender = await actingCharacter(ctx, ctx.intent.character);
-  const target = await findCharacter(ctx.tx, table.id, ctx.intent.target);
+  const target = await findCharacter(ctx.tx, ctx.table.id, ctx.intent.target);
   const flow = await loadDuel(ctx, ctx.intent.flowId);
+  return spendInDuel(ctx, flow, spender, target, ctx.intent.use, ctx.intent.points);
+});
+
+/** The panel's menu for the dead: help, betray (1 point a pick) or buy the narration, on a duellist. */
+export const duelTrustPick = mwAction("duel.trust-pick", "public change", async (ctx) => {
+  const [use, id] = ctx.intent.choice.split(":") as ["help" | "betray" | "narration", string];
+  const spender = await actingCharacter(ctx, undefined);
+  const flow = await loadDuel(ctx, ctx.intent.flowId);
+  const target = await liveCharacterById(ctx.tx, ctx.table.id, Number(id));
+  if (!target) refuse("errors.mw.notInDuel");
+  return spendInDuel(ctx, flow, spender, target, use, use === "betray" ? 1 : undefined);
+});
+
+async function spendInDuel(
+  ctx: ActionContext<Intent, "required">,
+  flow: TypedFlow<DuelFlowState>,
+  spender: Character,
+  target: Character,
+  use: "help" | "betray" | "narration",
+  points: number | undefined,
+): Promise<ActionResult> {
+  const { table } = ctx;
   const links = await trustLinks(ctx.tx, table.id);
   const { state: duel, spent } = duelTrust(
     flow.state.duel,
-    {
-      spender: refOf(spender),
-      use: ctx.intent.use,
-      targetId: target.id,
-      ...(ctx.intent.points !== undefined ? { points: ctx.intent.points } : {}),
-    },
+    { spender: refOf(spender), use, targetId: target.id, ...(points !== undefined ? { points } : {}) },
     links,
   );
   await persistTrustSpend(ctx, table.id, spent, { giver: target.name, holder: spender.name });
@@ -400,7 +422,7 @@ export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) 
     reply: {
       embeds: [
         {
-          description: t(ctx.publicLang, `mw.duel.trustDone.${ctx.intent.use}`, {
+          description: t(ctx.publicLang, `mw.duel.trustDone.${use}`, {
             name: spender.name,
             target: target.name,
             n: spent.amount,
@@ -411,7 +433,7 @@ export const duelTrustUse = mwAction("duel.trust", "public change", async (ctx) 
     },
     effects: [panelEdit(flow, view)],
   };
-});
+}
 
 export const duelUseCases = [
   duelChallenge,
@@ -424,4 +446,5 @@ export const duelUseCases = [
   duelRound,
   duelEnd,
   duelTrustUse,
+  duelTrustPick,
 ];

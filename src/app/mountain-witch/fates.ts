@@ -175,6 +175,8 @@ export const fateDeal = gmAction("darkfate.deal", "public change", async (ctx) =
         view: {
           content: t(ctx.publicLang, "mw.fate.dmClosed", { user: `<@${p.ownerUserId}>` }),
           mentionUsers: [p.ownerUserId!],
+          // Each clicker sees their own fate only (the use case answers privately).
+          rows: [[button(t(ctx.publicLang, "mw.fate.button.show"), "primary", { type: "darkfate.show" })]],
         },
       },
     });

@@ -98,6 +98,8 @@ const pairing = z.object({
       ability: z.string().nullable(),
       condition: z.string().nullable(),
       takenOut,
+      /** Absent on damage saved before a group trade's cost was applied by the rules. */
+      tradeCost: z.boolean().optional(),
     }),
   ),
 });
@@ -162,6 +164,8 @@ const duelState = z.object({
       use: trustUse,
       spenderId: int,
       spenderPlayerId: z.string().nullable(),
+      /** Absent in duels saved before the panel named who spent the points. */
+      spenderName: z.string().optional(),
       targetId: int,
       amount: int,
     }),

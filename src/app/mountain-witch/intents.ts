@@ -67,6 +67,7 @@ export const mwIntents = defineIntents({
     flowId,
   },
   "conflict.damage-form": { flowId },
+  "conflict.pairing": { pairingId: z.coerce.number().int(), flowId },
   "conflict.damage": {
     target: name.optional(),
     /** A quality from the command, or what was typed in the panel's short form ("½", "1", "1.5", "2", …). */
@@ -102,6 +103,7 @@ export const mwIntents = defineIntents({
   },
   "duel.round": { flowId },
   "duel.end": { flowId },
+  "duel.trust-pick": { choice: z.string().regex(/^(help|betray|narration):\d+$/), flowId },
   "duel.trust": {
     use: z.enum(["help", "betray", "narration"]),
     target: name,

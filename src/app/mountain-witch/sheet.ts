@@ -80,6 +80,12 @@ export const hooks: SystemHooks = {
             })
           : "—",
       });
+      // The seed's sketch of the sign, «может помочь при создании образа».
+      if (sign)
+        fields.push({
+          name: t(ctx.publicLang, "mw.sheet.zodiacSketch"),
+          value: `_${t(ctx.publicLang, `mw.zodiacSketch.${sign}`)}_`,
+        });
       const abilities = sheet.abilities.map((a) =>
         lost.has(a.toLowerCase()) ? `~~${a}~~ ${t(ctx.publicLang, "mw.sheet.unusable")}` : a,
       );

@@ -65,9 +65,18 @@ export function rowView(
     embeds: [
       {
         title: t(lang, "mw.trust.rowTitle", { name: giver.name, chapter: round.chapter }),
-        description: [...lines, "", t(lang, submitted ? "mw.trust.submitted" : "mw.trust.rowHelp")].join(
-          "\n",
-        ),
+        description: [
+          ...lines,
+          "",
+          t(
+            lang,
+            !submitted
+              ? "mw.trust.rowHelp"
+              : round.mode === "open"
+                ? "mw.trust.submittedOpen"
+                : "mw.trust.submitted",
+          ),
+        ].join("\n"),
         tone: "secret",
       },
     ],
@@ -117,14 +126,22 @@ export function roundPanel(
     embeds: [
       {
         title: t(lang, "mw.trust.panel.title", { chapter: flow.round.chapter }),
-        description: t(
-          lang,
-          closed
-            ? "mw.trust.panel.closed"
-            : flow.round.mode === "secret"
-              ? "mw.trust.panel.secret"
-              : "mw.trust.panel.open",
-        ),
+        description: [
+          t(
+            lang,
+            closed
+              ? "mw.trust.panel.closed"
+              : flow.round.mode === "secret"
+                ? "mw.trust.panel.secret"
+                : "mw.trust.panel.open",
+          ),
+          // What "Reveal now" would do (names only): submitted changes count, the others keep their values.
+          ...(!closed && seen.pending.length > 0
+            ? [
+                `**${t(lang, "mw.trust.panel.revealNow")}** ${t(lang, "mw.trust.panel.revealNowKeeps", { names: list(seen.pending) })}`,
+              ]
+            : []),
+        ].join("\n\n"),
         fields,
         tone: "info",
       },

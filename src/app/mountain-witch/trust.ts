@@ -10,7 +10,7 @@ import { t } from "../../i18n/index.js";
 import { DomainError, refuse } from "../../rules/errors.js";
 import {
   allTrustSubmitted,
-  applyChapterStart,
+  applyTrustChanges,
   proposeTrust,
   revealTrustRound,
   submitTrust,
@@ -50,13 +50,12 @@ async function reveal(
   flow: TypedFlow<TrustRoundFlow>,
   force: boolean,
 ): Promise<Effect[]> {
-  const { state: round, changes } = revealTrustRound(flow.state.round, { force });
-  const links = await trustLinks(ctx.tx, table.id);
-  const start = applyChapterStart({ chapter: round.chapter, links, changes, damage: [], characters: [] });
+  const { state: round, changes, unsubmitted } = revealTrustRound(flow.state.round, { force });
+  const links = applyTrustChanges(await trustLinks(ctx.tx, table.id), changes);
   // Every link in one statement (the links were just read under the table lock, so all exist).
   await sqlFor(ctx.tx).run`
     UPDATE trust_link AS l SET value = s.value, points = s.points
-    FROM jsonb_to_recordset(${start.links}::jsonb) AS s("giverId" int, "holderId" int, value int, points int)
+    FROM jsonb_to_recordset(${links}::jsonb) AS s("giverId" int, "holderId" int, value int, points int)
     WHERE l.giver_id = s."giverId" AND l.holder_id = s."holderId"`;
   const characters = await trustCharacters(ctx.tx, table.id);
   const names = nameMap(characters);
@@ -80,8 +79,8 @@ async function reveal(
     });
   }
   await appendLog(ctx, table.id, {
-    action: "trust.refill",
-    summary: { key: "log.mw.trust.refill", params: { chapter: round.chapter } },
+    action: "trust.reveal",
+    summary: { key: "log.mw.trust.revealed", params: { chapter: round.chapter } },
   });
   const state: TrustRoundFlow = { ...flow.state, round };
   await saveFlowState(ctx.tx, trustRoundFlow, flow.id, state, true);
@@ -95,9 +94,17 @@ async function reveal(
             name: t(ctx.publicLang, "mw.trust.changes"),
             value: lines.join("\n") || t(ctx.publicLang, "mw.trust.noChanges"),
           },
+          ...(unsubmitted.length > 0
+            ? [
+                {
+                  name: t(ctx.publicLang, "mw.trust.unsubmittedKept"),
+                  value: unsubmitted.map((id) => names.get(id) ?? "?").join(", "),
+                },
+              ]
+            : []),
           {
             name: t(ctx.publicLang, "mw.trust.matrix"),
-            value: matrixLines(start.links, names).join("\n") || "—",
+            value: matrixLines(links, names).join("\n") || "—",
           },
         ],
         footer: t(ctx.publicLang, "mw.trust.refilled"),
@@ -230,7 +237,7 @@ export const trustSet = dmAction("trust.set", "private change", async (ctx) => {
     };
   }
   const flow = await openRound(ctx.tx, table);
-  if (!flow) refuse("errors.mw.noTrustRound");
+  if (!flow) refuse("errors.mw.noTrustRoundPlayer");
   const round = proposeTrust(flow.state.round, {
     giverId: giver.id,
     holderId: target.id,
@@ -257,7 +264,7 @@ export const trustSubmit = dmAction("trust.submit", "private change", async (ctx
     ctx.intent.flowId !== undefined
       ? await requireFlow(ctx.tx, trustRoundFlow, table.id, ctx.intent.flowId)
       : await openRound(ctx.tx, table);
-  if (!flow) refuse("errors.mw.noTrustRound");
+  if (!flow) refuse("errors.mw.noTrustRoundPlayer");
   const round = submitTrust(flow.state.round, giver.id);
   await appendLog({ ...ctx }, table.id, {
     action: "trust.submit",

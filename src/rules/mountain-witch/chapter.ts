@@ -73,3 +73,18 @@ export function applyChapterStart(input: {
       .map((c) => c.characterId),
   };
 }
+
+/**
+ * The round's changes once revealed (docs/rules/mountain-witch.md §1.3). The points were refilled
+ * when the chapter began («В начале каждой главы очки доверия пересчитываются»), so play may already
+ * have spent some: a changed value moves the points by the same amount (never below 0), and what
+ * was spent since the chapter began stays spent.
+ */
+export function applyTrustChanges(links: readonly TrustLink[], changes: readonly TrustChange[]): TrustLink[] {
+  return links.map((l) => {
+    const change = changes.find((c) => c.giverId === l.giverId && c.holderId === l.holderId);
+    if (!change) return { ...l };
+    const value = validateTrustAdjustment(l.value, change.after);
+    return { ...l, value, points: Math.max(0, Math.min(value, l.points + value - l.value)) };
+  });
+}

@@ -150,6 +150,8 @@ export interface InflictedDamage {
   condition: string | null;
   /** Set when the damage takes the target out. */
   takenOut: "incapacitated" | "dead" | null;
+  /** Set on the damage a group trade costs its declarer, applied by the rules (not narration). */
+  tradeCost?: boolean;
 }
 
 export interface Pairing {
@@ -193,6 +195,8 @@ export interface ConflictRollResult {
   dice: DieRoll[];
   pairings: Pairing[];
   expiredDamageIds: number[];
+  /** The damage trades declared before the roll cost their declarers (the store records it). */
+  tradeCosts: InflictedDamage[];
 }
 
 export const INCAPACITY_OBSTACLE_KEY = "mw.obstacle.incapacity";
@@ -459,6 +463,27 @@ export function betray(
   return { state: { ...state, betrayals, trustUses: [...state.trustUses, useRecord(spent)] }, spent };
 }
 
+/**
+ * After the roll: whether a betrayal's points were added — only when the betrayed character's
+ * roll was the one their side was compared with (their best entry before any betrayal). Null
+ * before the roll, or when the betrayed's pairing was traded without dice.
+ */
+export function betrayalAdded(state: ConflictState, betrayal: Betrayal): boolean | null {
+  if (state.phase === "open") return null;
+  const betrayed = findParticipant(state, betrayal.betrayedId);
+  if (!betrayed) return null;
+  const pairing =
+    state.mode === "opposed" ? state.pairings[0] : state.pairings.find((p) => p.id === entryLead(betrayed));
+  const side = pairing?.[betrayed.side];
+  if (!side) return null;
+  const bases = side.entries.map((e) => ({
+    base: e.total - e.betrayalBonus,
+    members: [e.leadId, ...e.helpers.filter((h) => !h.dead).map((h) => h.roll.characterId)],
+  }));
+  const best = Math.max(...bases.map((e) => e.base));
+  return bases.some((e) => e.base === best && e.members.includes(betrayed.id));
+}
+
 /** Two participants oppose each other when they are on different sides of the same pairing. */
 function opposes(state: ConflictState, x: Participant, y: Participant): boolean {
   if (x.side === y.side) return false;
@@ -486,11 +511,16 @@ export function declareKillIntent(
 /**
  * Trade (docs/rules/mountain-witch.md §1.1), declared by a player: before the roll (no roll happens, it counts
  * as a tie) or on a tie. Both sides get the chosen success. The GM can never trade.
+ *
+ * The opponents' half of a trade is success with damage on the declarer at the quality traded
+ * («этот Ущерб причиняется тому, кто объявил размен»). In a group pairing the rules apply it at
+ * once (`tradeCost`, for the store to record); one on one it is the opponent's to apply or to
+ * leave as a mutual success (see `spenderOf`).
  */
 export function declareTrade(
   state: ConflictState,
   input: { declarerId: number; level: TradeLevel },
-): { state: ConflictState } {
+): { state: ConflictState; tradeCost: InflictedDamage | null } {
   if (!TRADE_LEVELS.includes(input.level)) refuse("errors.mw.tradeLevelInvalid");
   if (state.phase === "closed") refuse("errors.mw.conflictClosed");
   const declarer = requireParticipant(state, input.declarerId);
@@ -503,9 +533,9 @@ export function declareTrade(
     // In an opposed conflict a trade before the roll settles the whole conflict: no dice.
     if (state.mode === "opposed") {
       assertRollable(next);
-      return { state: { ...next, phase: "rolled", pairings: [tradedPairing(next, 0, trade)] } };
+      return withTradeCost({ ...next, phase: "rolled", pairings: [tradedPairing(next, 0, trade)] }, 0);
     }
-    return { state: next };
+    return { state: next, tradeCost: null };
   }
   const pairing = pairingOf(state, declarer);
   if (pairing.trade) refuse("errors.mw.alreadyTraded");
@@ -519,7 +549,37 @@ export function declareTrade(
     remaining: { a: successes, b: successes },
     narration: tradeNarration(declarer),
   };
-  return { state: { ...state, pairings: state.pairings.map((p) => (p.id === pairing.id ? traded : p)) } };
+  return withTradeCost(
+    { ...state, pairings: state.pairings.map((p) => (p.id === pairing.id ? traded : p)) },
+    pairing.id,
+  );
+}
+
+/** In a group pairing, the rules spend the opponents' half of its trade on the declarer at the quality traded. */
+function withTradeCost(
+  state: ConflictState,
+  pairingId: number,
+): { state: ConflictState; tradeCost: InflictedDamage | null } {
+  const pairing = findPairing(state, pairingId);
+  const trade = pairing.trade;
+  if (!trade || !isGroupPairing(state, pairing)) return { state, tradeCost: null };
+  const declarer = requireParticipant(state, trade.declarerId);
+  const spent = spendDamage(state, {
+    attackerSide: declarer.side === "a" ? "b" : "a",
+    targetId: declarer.id,
+    quality: trade.level,
+    pairingId,
+  });
+  const tradeCost: InflictedDamage = { ...spent.damage, tradeCost: true };
+  return {
+    state: {
+      ...spent.state,
+      pairings: spent.state.pairings.map((p) =>
+        p.id === pairingId ? { ...p, damage: p.damage.map((d) => (d === spent.damage ? tradeCost : d)) } : p,
+      ),
+    },
+    tradeCost,
+  };
 }
 
 function tradeNarration(declarer: Participant): Narration {
@@ -721,11 +781,27 @@ export function rollConflict(
       );
     }
   }
-  const result: ConflictRollResult = { dice: allRolls, pairings, expiredDamageIds: expired };
-  return {
-    state: { ...state, phase: "rolled", dice: allRolls, pairings, expiredDamageIds: expired },
-    result,
+  let rolled: ConflictState = {
+    ...state,
+    phase: "rolled",
+    dice: allRolls,
+    pairings,
+    expiredDamageIds: expired,
   };
+  const tradeCosts: InflictedDamage[] = [];
+  for (const pairing of pairings) {
+    if (!pairing.trade) continue;
+    const costed = withTradeCost(rolled, pairing.id);
+    rolled = costed.state;
+    if (costed.tradeCost) tradeCosts.push(costed.tradeCost);
+  }
+  const result: ConflictRollResult = {
+    dice: allRolls,
+    pairings: rolled.pairings,
+    expiredDamageIds: expired,
+    tradeCosts,
+  };
+  return { state: rolled, result };
 }
 
 function resolvePairing(
@@ -810,7 +886,7 @@ export function buyNarration(
   if (of.kind !== "pc" || buyer.kind !== "pc") refuse("errors.mw.narrationOnlyPlayerCharacters");
   if (isBetrayed(state, buyer.id)) refuse("errors.mw.betrayedCannotSpend");
   const pairing = input.pairingId === undefined ? pairingOf(state, of) : findPairing(state, input.pairingId);
-  if (pairing.damage.length > 0) refuse("errors.mw.narrationStarted");
+  if (narrationStarted(pairing)) refuse("errors.mw.narrationStarted");
   if (pairing.narration?.reason === "bought") refuse("errors.mw.narrationAlreadyBought");
   if (pairing.narration?.characterId === buyer.id) refuse("errors.mw.alreadyNarrator");
   const spent = spendTrust(trust, ofId, buyer.id, BUY_NARRATION_COST, "narration");
@@ -830,6 +906,11 @@ export function buyNarration(
     },
     spent,
   };
+}
+
+/** A pairing's narration has begun once its narrator spent damage (a trade's cost is the rules', not narration). */
+export function narrationStarted(pairing: Pairing): boolean {
+  return pairing.damage.some((d) => !d.tradeCost);
 }
 
 function isGroupPairing(state: ConflictState, pairing: Pairing): boolean {
@@ -865,14 +946,20 @@ export function spendDamage(
     refuse("errors.mw.targetNotOpponent", { name: target.name });
   if (pairing.damage.some((d) => d.targetId === target.id && d.takenOut !== null))
     refuse("errors.mw.alreadyTakenOut", { name: target.name });
+  const rest = spendSuccesses(pairing.remaining[input.attackerSide], input.quality);
+  if (pairing.remaining[input.attackerSide].length === 0) refuse("errors.mw.notEnoughSuccesses");
   const trade = pairing.trade;
-  if (trade && isGroupPairing(state, pairing)) {
+  if (trade) {
     const declarer = requireParticipant(state, trade.declarerId);
-    // In a group conflict a trade is success with damage, and the damage falls on its declarer.
+    // The opponents' half of a trade is damage on its declarer, at the quality traded.
     if (input.attackerSide !== declarer.side && target.id !== declarer.id)
       refuse("errors.mw.tradeDamageOnDeclarer", { name: declarer.name });
+    if (input.attackerSide !== declarer.side && input.quality !== trade.level)
+      refuse("errors.mw.tradeDamageAtLevel", {
+        name: declarer.name,
+        level: `@mw.degree.${trade.level}`,
+      });
   }
-  const rest = spendSuccesses(pairing.remaining[input.attackerSide], input.quality);
   if (rest === null) refuse("errors.mw.notEnoughSuccesses");
   const duration = damageDuration(target.strength, input.quality);
   const ability = nonEmpty(input.ability);
@@ -939,6 +1026,41 @@ export function narratesPairing(pairing: Pairing, who: ConflictActor): boolean {
 
 export function pairingsNarratedBy(state: ConflictState, who: ConflictActor): Pairing[] {
   return state.pairings.filter((p) => narratesPairing(p, who));
+}
+
+/**
+ * Who spends a side's successes in a pairing: its narrator — except the opponents' half of a
+ * trade, which is the opponents' own (the GM's for the GM's characters and obstacles, a
+ * player's for their character): they apply it to the declarer, or leave it as a mutual
+ * success. `playerId` null means the GM.
+ */
+export function spenderOf(
+  state: ConflictState,
+  pairing: Pairing,
+  side: SideKey,
+): { playerId: string | null } | null {
+  const trade = pairing.trade;
+  if (trade) {
+    const declarer = findParticipant(state, trade.declarerId);
+    if (declarer && declarer.side !== side) {
+      const opponent = pairingMembers(state, pairing)[side].find((p) => p.helps === null);
+      return { playerId: opponent?.playerId ?? null };
+    }
+  }
+  const n = pairing.narration;
+  return n ? { playerId: n.playerId } : null;
+}
+
+/** Whether `who` spends `side`'s successes of `pairing` (see `spenderOf`). */
+export function spendsSide(
+  state: ConflictState,
+  pairing: Pairing,
+  side: SideKey,
+  who: ConflictActor,
+): boolean {
+  const spender = spenderOf(state, pairing, side);
+  if (!spender) return false;
+  return spender.playerId === null ? who.isGm : spender.playerId === who.userId;
 }
 
 /**

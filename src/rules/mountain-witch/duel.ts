@@ -37,6 +37,8 @@ export interface DuelTrustUse {
   use: TrustSpend["use"];
   spenderId: number;
   spenderPlayerId: string | null;
+  /** For the panel: who spent the points (a dead character, not in the duel). */
+  spenderName?: string;
   /** The duellist who gave the points (helped, betrayed, or whose duel's narration is bought). */
   targetId: number;
   amount: number;
@@ -301,6 +303,7 @@ export function duelTrust(
     use,
     spenderId: spender.id,
     spenderPlayerId: spender.playerId,
+    spenderName: spender.name,
     targetId,
     amount,
   };

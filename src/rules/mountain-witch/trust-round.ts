@@ -89,16 +89,20 @@ export function allTrustSubmitted(state: TrustRoundState): boolean {
 }
 
 /**
- * Closes the round: every giver has submitted, or the GM closes it (`force`), in which
- * case what the others had set so far counts. Returns every value that changed.
+ * Closes the round: every giver has submitted, or the GM closes it (`force`). Only submitted
+ * values count: «каждый записывает изменения на бумажку, а потом все одновременно показывают» —
+ * a draft nobody showed is not a decision, so a giver who has not submitted keeps every value.
+ * Returns every value that changed and the givers whose values stayed for want of a submission.
  */
 export function revealTrustRound(
   state: TrustRoundState,
   options: { force?: boolean } = {},
-): { state: TrustRoundState; changes: TrustChange[] } {
+): { state: TrustRoundState; changes: TrustChange[]; unsubmitted: number[] } {
   if (state.phase !== "collecting") refuse("errors.mw.trustRoundClosed");
   if (!options.force && !allTrustSubmitted(state)) refuse("errors.mw.trustRoundIncomplete");
+  const unsubmitted = state.giverIds.filter((id) => !state.submitted.includes(id));
   const changes = state.proposals
+    .filter((p) => state.submitted.includes(p.giverId))
     .map((p) => ({
       giverId: p.giverId,
       holderId: p.holderId,
@@ -106,7 +110,15 @@ export function revealTrustRound(
       after: p.value,
     }))
     .filter((c) => c.before !== c.after);
-  return { state: { ...state, phase: "revealed" }, changes };
+  return {
+    state: {
+      ...state,
+      phase: "revealed",
+      proposals: state.proposals.filter((p) => state.submitted.includes(p.giverId)),
+    },
+    changes,
+    unsubmitted,
+  };
 }
 
 /** What a viewer may see: their own row and proposals; others only whether they submitted. */

@@ -8,6 +8,7 @@ import {
   buyNarration,
   type ConflictState,
   closeConflict,
+  damageChoices,
   declareKillIntent,
   declareTrade,
   leaveConflict,
@@ -17,6 +18,9 @@ import {
   recoveryOutcome,
   rollConflict,
   spendDamage,
+  spenderOf,
+  spendsSide,
+  tradeSuccesses,
 } from "../../../src/rules/mountain-witch/index.js";
 import { expectRefusal, link, npc, pc, wound } from "./helpers.js";
 
@@ -303,22 +307,87 @@ describe("trade", () => {
     expectRefusal(() => declareTrade(tied, { declarerId: 10, level: "normal" }), "errors.mw.gmCannotTrade");
   });
 
-  it("in a group conflict the damage of a trade falls on the player who declared it", () => {
+  it("«Размен в групповом конфликте … Ущерб причиняется тому, кто объявил размен»: the rules apply the opponents' half to the declarer at once", () => {
     let s = openConflict();
     s = addParticipant(s, pc(1, "Kenji"), "a");
     s = addParticipant(s, pc(2, "Ayame"), "a");
     s = addParticipant(s, npc(10, "strong", "Oni"), "b");
     s = rollConflict(s, scriptedDice([3, 2, 3])).state;
-    s = declareTrade(s, { declarerId: 2, level: "normal" }).state;
+    const traded = declareTrade(s, { declarerId: 2, level: "normal" });
+    // «Успех с Ущербом такого качества, какое выбрал игрок для взаимного Успеха»: 1 on Ayame, for the chapter.
+    expect(traded.tradeCost).toMatchObject({
+      targetId: 2,
+      attackerSide: "b",
+      quality: "normal",
+      tradeCost: true,
+    });
+    expect(traded.tradeCost!.duration).toBe("chapter");
+    s = traded.state;
+    expect(s.pairings[0]!.remaining).toEqual({ a: ["whole"], b: [] });
+    // Nothing is left of the GM's half for anyone to misplace.
     expectRefusal(
       () => spendDamage(s, { attackerSide: "b", targetId: 1, quality: "normal" }),
-      "errors.mw.tradeDamageOnDeclarer",
-      { name: "Ayame" },
+      "errors.mw.notEnoughSuccesses",
     );
-    const onDeclarer = spendDamage(s, { attackerSide: "b", targetId: 2, quality: "normal" });
-    expect(onDeclarer.damage).toMatchObject({ targetId: 2, duration: "chapter" });
-    const onOni = spendDamage(onDeclarer.state, { attackerSide: "a", targetId: 10, quality: "normal" });
+    expectRefusal(
+      () => spendDamage(s, { attackerSide: "b", targetId: 2, quality: "partial" }),
+      "errors.mw.notEnoughSuccesses",
+    );
+    // The declarer's own half is a success on the other side, and narration may still be bought.
+    const onOni = spendDamage(s, { attackerSide: "a", targetId: 10, quality: "normal" });
     expect(onOni.damage.targetId).toBe(10);
+  });
+
+  it("«тогда и он и его противник получают одинаковый Успех»: a group trade at each level costs the declarer that level", () => {
+    for (const [level, duration, takenOut] of [
+      ["normal", "chapter", null],
+      ["critical", "permanent", null],
+      ["double", "taken-out", "incapacitated"],
+    ] as const) {
+      let s = openConflict();
+      s = addParticipant(s, pc(1, "Aki"), "a");
+      s = addParticipant(s, pc(2, "Bo"), "a");
+      s = addParticipant(s, npc(10, "strong", "Raiders"), "b");
+      // Before the roll: no dice, the cost lands at once.
+      const before = declareTrade(s, { declarerId: 2, level });
+      expect(before.state.dice).toEqual([]);
+      expect(before.tradeCost).toMatchObject({ targetId: 2, quality: level, duration, takenOut });
+      expect(before.state.pairings[0]!.remaining.b).toEqual([]);
+      expect(before.state.pairings[0]!.remaining.a).toEqual(tradeSuccesses(level));
+    }
+  });
+
+  it("«Размен может объявить даже до броска»: in a common danger the cost lands at the roll, in the declarer's pairing only", () => {
+    let s = openConflict({ mode: "common-danger" });
+    s = addParticipant(s, npc(20, "strong", "Avalanche"), "b");
+    s = addParticipant(s, pc(1, "Aki"), "a");
+    s = addParticipant(s, pc(2, "Bo"), "a");
+    s = addParticipant(s, pc(3, "Cho"), "a");
+    s = assist(s, { helper: pc(3, "Cho"), targetId: 2 }, [link(2, 3, 2)]).state;
+    s = declareTrade(s, { declarerId: 2, level: "critical" }).state;
+    const { state, result } = rollConflict(s, scriptedDice([4, 5]));
+    expect(result.tradeCosts).toHaveLength(1);
+    expect(result.tradeCosts[0]).toMatchObject({ pairingId: 2, targetId: 2, duration: "permanent" });
+    expect(state.pairings.find((p) => p.id === 2)!.remaining).toEqual({ a: ["whole", "half"], b: [] });
+  });
+
+  it("«размен описывается как Успех с Ущербом»: one on one, the opponent applies the other half to the declarer, at the quality traded, or leaves it", () => {
+    const tied = rollConflict(duel1v1(), scriptedDice([3, 3])).state;
+    const { state, tradeCost } = declareTrade(tied, { declarerId: 1, level: "critical" });
+    expect(tradeCost).toBeNull();
+    const pairing = state.pairings[0]!;
+    // The declarer narrates and spends the players' half; the GM spends the opponents' half.
+    expect(spenderOf(state, pairing, "a")).toEqual({ playerId: "user-1" });
+    expect(spenderOf(state, pairing, "b")).toEqual({ playerId: null });
+    expect(spendsSide(state, pairing, "b", { userId: "user-1", isGm: false })).toBe(false);
+    expect(spendsSide(state, pairing, "b", { userId: "gm", isGm: true })).toBe(true);
+    expectRefusal(
+      () => spendDamage(state, { attackerSide: "b", targetId: 1, quality: "partial" }),
+      "errors.mw.tradeDamageAtLevel",
+    );
+    const hit = spendDamage(state, { attackerSide: "b", targetId: 1, quality: "critical" });
+    expect(hit.damage).toMatchObject({ targetId: 1, duration: "permanent" });
+    expect(damageChoices(hit.state, 0).every((c) => c.attackerSide === "a")).toBe(true);
   });
 });
 

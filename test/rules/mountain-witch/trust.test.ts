@@ -133,13 +133,38 @@ describe("the chapter-start trust round", () => {
     ]);
   });
 
-  it("the GM may close it early: what was set so far counts", () => {
+  it("5. «Повысить значение доверия на 1, которое даётся конкретному персонажу»: every value a player gives may go up by 1 in the same chapter, none by 2", () => {
+    let round = openTrustRound({ chapter: 2, mode: "secret", giverIds: [1, 2, 3], links });
+    const given = links.filter((l) => l.giverId === 1);
+    expect(given.length).toBeGreaterThan(1);
+    for (const l of given)
+      round = proposeTrust(round, { giverId: 1, holderId: l.holderId, value: l.value + 1 });
+    round = submitTrust(round, 1);
+    const { changes } = revealTrustRound(round, { force: true });
+    expect(changes).toEqual(
+      given.map((l) => ({ giverId: 1, holderId: l.holderId, before: l.value, after: l.value + 1 })),
+    );
+    const other = links.find((l) => l.giverId === 2)!;
+    expectRefusal(
+      () => proposeTrust(round, { giverId: 2, holderId: other.holderId, value: other.value + 2 }),
+      "errors.mw.trustRaiseTooHigh",
+    );
+  });
+
+  it("2. «каждый записывает изменения на бумажку, а потом все одновременно показывают»: the GM may close it early, and only submitted values count", () => {
     let round = openTrustRound({ chapter: 2, mode: "open", giverIds: [1, 2, 3], links });
     round = proposeTrust(round, { giverId: 3, holderId: 1, value: 0 });
-    expect(trustRoundVisibleTo(round, 1).proposals).toEqual([{ giverId: 3, holderId: 1, value: 0 }]);
-    expect(revealTrustRound(round, { force: true }).changes).toEqual([
-      { giverId: 3, holderId: 1, before: 2, after: 0 },
+    round = proposeTrust(round, { giverId: 2, holderId: 1, value: 0 });
+    round = submitTrust(round, 3);
+    expect(trustRoundVisibleTo(round, 1).proposals).toEqual([
+      { giverId: 3, holderId: 1, value: 0 },
+      { giverId: 2, holderId: 1, value: 0 },
     ]);
+    // Giver 2 set a value but never showed it: it is not applied.
+    const revealed = revealTrustRound(round, { force: true });
+    expect(revealed.changes).toEqual([{ giverId: 3, holderId: 1, before: 2, after: 0 }]);
+    expect(revealed.unsubmitted).toEqual([1, 2]);
+    expect(revealed.state.proposals).toEqual([{ giverId: 3, holderId: 1, value: 0 }]);
     expectRefusal(
       () => proposeTrust(round, { giverId: 4, holderId: 1, value: 0 }),
       "errors.mw.notInTrustRound",

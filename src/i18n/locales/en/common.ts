@@ -63,7 +63,7 @@ export default {
   // Table
   "table.setup.title": "🎲 Table set up: {system}",
   "table.setup.next.mountain-witch":
-    "GM: {gm}. Players: `{/character create name zodiac}`. Then `{/conflict start}`, `{/duel challenge opponent}`, `{/chapter next}`. Help: `{/help topic:mountain-witch}`.",
+    "GM: {gm}. Players: `{/character create name zodiac}`. Then `{/conflict start}`, `{/duel challenge opponent}`, `{/chapter next}`. Help: `{/help topic}` → “The Mountain Witch”.",
   "table.setup.next.beast-hunters":
     "GM: {gm}. Hunters: `{/character create name}`, then `{/reserve set total ceiling}`. The GM opens a challenge's negotiation with `{/challenge negotiate sphere}`. Help: `{/help topic:beast-hunters}`.",
   "table.setup.next.fate":

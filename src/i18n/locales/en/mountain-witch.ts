@@ -115,8 +115,8 @@ export default {
   "errors.mw.tradeLevelInvalid": "A trade is a normal, critical or double success, never partial or mixed.",
   "errors.mw.tradeNeedsTie": "After the roll a trade can only be declared on a tie.",
   "errors.mw.alreadyTraded": "A trade has already been declared here.",
-  "errors.mw.tradeDamageOnDeclarer":
-    "In a group conflict the damage from a trade falls on {name}, who declared it.",
+  "errors.mw.tradeDamageOnDeclarer": "The damage from a trade falls on {name}, who declared it.",
+  "errors.mw.tradeDamageAtLevel": "The trade costs {name} exactly what was traded: {level}.",
   "errors.mw.pairingNeeded":
     "Say whose pairing with the danger this is ({names}): `{/conflict damage character}`, or use the pairing's select on the panel.",
   "errors.mw.pairingNotFound": "There is no such comparison in this conflict.",
@@ -178,9 +178,14 @@ export default {
   "mw.conflict.gmSide": "GM",
   "mw.conflict.helpedBy": "(helped by {names})",
   "mw.conflict.betrayal": "{betrayer} betrays {betrayed}: +{n}",
+  "mw.conflict.betrayalAddsZero": "(adds 0: {betrayed}’s roll was not the one compared)",
   "mw.conflict.betrayalBonus": "{n} (betrayal)",
   "mw.conflict.killIntent": "{by} intends to kill {target}",
   "mw.conflict.tradeDeclared": "{name} declares a trade: {level} for both sides",
+  "mw.conflict.tradeCost": "The trade costs {name} {quality}: {effect}.",
+  "mw.conflict.tradeCostMark": "the trade's cost",
+  "mw.conflict.tradeHalfOpen":
+    "The opponents' half: {spender} may apply {quality} to {name} from the damage menu, or leave it as a mutual success.",
   "mw.conflict.traded": "Trade declared by {name}: both sides get {level}",
   "mw.conflict.waitingRoll":
     "Before the roll: join or leave, help, betray, declare an intent to kill or a trade. The GM rolls every die at once.",
@@ -193,13 +198,15 @@ export default {
   "mw.conflict.outcomeTitle": "Outcome",
   "mw.conflict.rollOff": "Roll-off: {rounds}",
   "mw.conflict.successesLeft": "Successes left — {sideA}: **{a}** · {sideB}: **{b}**",
+  "mw.conflict.damageLineAbility": "{name}: {quality}, ability “{ability}” unusable ({duration})",
+  "mw.conflict.incapacityOvercome": "{name} overcomes incapacity",
   "mw.conflict.damageLine": "{name}: {quality}, −1 {duration}",
-  "mw.conflict.abilityLost": "ability “{ability}” unusable instead of −1",
   "mw.conflict.updated": "The conflict panel is updated.",
   "mw.conflict.added": "{name} is added to the opposition.",
   "mw.conflict.joined": "{name} joins the conflict.",
   "mw.conflict.assisted": "{helper} helps {target} (1 trust spent).",
-  "mw.conflict.betrayed": "{betrayer} betrays {betrayed}: +{n} against them in this conflict.",
+  "mw.conflict.betrayed":
+    "{betrayer} betrays {betrayed}: +{n} against them in this conflict — counted only if {betrayed}’s roll is the one their side is compared with.",
   "mw.conflict.killDeclared": "Intent to kill {target} declared.",
   "mw.conflict.narrationBought": "{buyer} buys the narration of {name}'s conflict (1 trust spent).",
   "mw.conflict.damageDone": "Damage dealt to {name}.",
@@ -237,7 +244,14 @@ export default {
   "mw.duel.revealedSeeChannel": "The dice are revealed: see the channel.",
   "mw.duel.notRolling": "This duel is not being rolled right now.",
   "mw.duel.ended": "The duel is over.",
-  "mw.duel.trustUse": "{n, plural, one {# point} other {# points}}",
+  "mw.duel.select.deadTrust": "The dead: help, betray or buy the narration…",
+  "mw.duel.deadTrust.help": "Help {name} (1 trust)",
+  "mw.duel.deadTrust.betray": "Betray {name} (+1, 1 trust)",
+  "mw.duel.deadTrust.narration": "Buy the narration with {name}'s trust (1)",
+  "mw.duel.trustUseBy.help": "{name} → {target}: {n, plural, one {# point} other {# points}}",
+  "mw.duel.trustUseBy.betray": "{name} betrays {target}: {n, plural, one {# point} other {# points}}",
+  "mw.duel.trustUseBy.narration":
+    "{name}, with {target}'s trust: {n, plural, one {# point} other {# points}}",
   "mw.duel.trustDone.help": "{name} helps {target} from beyond (1 trust): a die is added at the strike.",
   "mw.duel.trustDone.betray": "{name} betrays {target} from beyond: +{n} to the other duellist.",
   "mw.duel.trustDone.narration": "{name} buys the narration of the duel (1 trust).",
@@ -248,12 +262,18 @@ export default {
     "Chapter {chapter} begins. {cleared, plural, =0 {No damage ended} one {# damage entry “until chapter end” ended} other {# damage entries “until chapter end” ended}}.",
   "mw.chapter.mayRecover": "May try to recover this chapter: {names} (`{/character recover}`).",
 
+  "mw.trust.unsubmittedKept": "Not submitted — every value kept",
+  "mw.trust.panel.revealNow": "“Reveal now” would",
+  "mw.trust.panel.revealNowKeeps":
+    "apply the submitted changes only: {names} keep every value (a change not submitted is not applied).",
+  "mw.trust.roundStillOpen":
+    "The trust round for chapter {chapter} is still open (waiting for {names}): trust points were refilled when the chapter began, but the values stay last chapter's until the round is revealed.",
   "mw.trust.panel.title": "Trust for chapter {chapter}",
   "mw.trust.panel.secret":
     "Secret round: each player adjusts their trust in DMs (or here with `{/trust set target value}`, only they see it). Raise by 1 at most per character, lower freely. Everything is revealed together.",
   "mw.trust.panel.open":
     "Open round: adjust your trust with `{/trust set target value}` (raise by 1 at most per character, lower freely), then `{/trust submit}`.",
-  "mw.trust.panel.closed": "The round is over: the changes were revealed and trust points refilled.",
+  "mw.trust.panel.closed": "The round is over: the submitted changes were revealed.",
   "mw.trust.panel.submitted": "Submitted",
   "mw.trust.panel.pending": "Waiting for",
   "mw.trust.panel.dmClosed": "DMs closed (private form in the channel)",
@@ -264,6 +284,8 @@ export default {
   "mw.trust.rowTitle": "{name}: your trust for chapter {chapter}",
   "mw.trust.rowHelp":
     "Change a value with the button or `{/trust set target value}` (+1 at most per character, any decrease), then submit.",
+  "mw.trust.submittedOpen":
+    "Submitted. Your changes take effect when everyone has submitted or the GM closes the round.",
   "mw.trust.submitted": "Submitted. Everything is revealed together when everyone has submitted.",
   "mw.trust.modalTitle": "Trust for chapter {chapter}",
   "mw.trust.dmClosed":
@@ -272,7 +294,8 @@ export default {
   "mw.trust.changes": "What changed",
   "mw.trust.noChanges": "Nobody changed their trust.",
   "mw.trust.matrix": "Trust values (giver → holder)",
-  "mw.trust.refilled": "Trust points are refilled to the new values.",
+  "mw.trust.refilled":
+    "Changed values move the points held by the same amount; every point was refilled when the chapter began.",
   "mw.trust.changeLine": "{giver} → {holder}: {before} → **{after}**",
   "mw.trust.revealedByGm": "The GM closes the round: revealed now.",
   "mw.trust.setInitial": "Starting trust: {giver} gives {holder} **{value}**.",
@@ -296,7 +319,7 @@ export default {
   "mw.fate.dealt":
     "Dark fates dealt to {count, plural, one {# player} other {# players}}: each sees theirs privately.",
   "mw.fate.dmClosed":
-    "{user}, your DMs are closed: see your dark fate with `{/darkfate show}` (only you will see it).",
+    "{user}, your DMs are closed: see your dark fate with the button below or `{/darkfate show}` (only you will see it).",
   "mw.fate.chooseOpen":
     "At this table players choose their dark fates: `{/darkfate choose fate}` (repeats allowed).",
   "mw.fate.undealtTitle": "Fates not in play",
@@ -341,7 +364,8 @@ export default {
   "log.mw.trust.propose": "set trust {giver} → {holder} to {value} (secret until the reveal)",
   "log.mw.trust.proposeMany": "adjusted the trust of {giver} (secret until the reveal)",
   "log.mw.trust.submit": "{name} submitted their trust",
-  "log.mw.trust.refill": "chapter {chapter}: trust revealed, points refilled",
+  "log.mw.trust.refill": "chapter {chapter}: trust points refilled",
+  "log.mw.trust.revealed": "chapter {chapter}: trust revealed",
   "log.mw.takenOut.incapacitated": "{name} was taken out (incapacitated)",
   "log.mw.takenOut.dead": "{name} was taken out (dead)",
   "log.mw.damage.add": "damage #{id} on {name} ({duration})",
@@ -379,7 +403,14 @@ export default {
   "errors.mw.notDuellist": "You are not fighting in this duel.",
   "errors.mw.alreadyDuelling":
     "{name} is still fighting a duel. Finish its round (strike) or end it with `{/duel end}` first.",
-  "errors.mw.noTrustRound": "No trust round is open. The GM opens one with `{/chapter next}`.",
+  "errors.mw.opponentDuelling": "{name} is fighting a duel right now: challenge them once it is over.",
+  "errors.mw.noTrustRoundPlayer":
+    "No trust round is open: trust values change only when a chapter begins — you will get your form then.",
+  "errors.mw.gmJoinHow":
+    "The GM's characters join with `{/conflict join character}`; a new opponent or obstacle with `{/conflict add name}`.",
+  "mw.fate.button.show": "Show my dark fate",
+  "errors.mw.noTrustRound":
+    "No trust round is open: one opens when the next chapter begins (`{/chapter next}` ends this chapter).",
   "errors.mw.trustRoundOpen":
     "The trust round for the new chapter is still open: wait for everyone, or `{/trust reveal}`.",
   "errors.mw.trustTableUnknown": "There is no such Mountain Witch table of yours.",
@@ -553,6 +584,7 @@ export default {
   "errors.mw.damageTargetNeeded":
     "Say whom the damage hits: `{/conflict damage target}`, or use the pairing's select on the panel.",
   "mw.conflict.gm": "the GM",
+  "mw.conflict.select.pairing": "Choose a pairing to spend its successes…",
   "mw.conflict.select.damage": "Spend successes as damage…",
   "mw.conflict.select.damageOf": "{name}'s pairing: spend successes as damage…",
   "mw.conflict.damageEffect": "−1 {duration}",
@@ -583,6 +615,31 @@ export default {
   "mw.trust.fieldProblemsTitle": "Not saved (the other values are kept)",
   "mw.trust.fieldProblem": "• {name} — “{value}”: {problem}",
   "mw.narration.gm": "The GM narrates ({name} has the highest result)",
+  "mw.zodiacSketch.rat":
+    "Charming, creative and ambitious. Somewhat opportunistic, rats work toward their own ends. They tend to be overly critical and are known for their temper despite a show of calm.",
+  "mw.zodiacSketch.ox":
+    "Patient, conservative and methodical. Oxen often have a gift for inspiring confidence in their companions, which makes them good leaders. Still, they are often chauvinistic and stubborn.",
+  "mw.zodiacSketch.tiger":
+    "Stubborn, hot-headed, selfish and at times spiteful, tigers are nonetheless brave and usually deep thinkers, capable of great sensitivity and sympathy for those close to them and those they love.",
+  "mw.zodiacSketch.rabbit":
+    "Affectionate, obliging and pleasant. Rabbits are good speakers, talented, virtuous and reserved. They have very refined taste but tend to be too sentimental.",
+  "mw.zodiacSketch.dragon":
+    "Clever, gifted and full of life. Dragons are healthy, energetic, excitable, short-tempered and stubborn. Usually perfectionists who must be kept from unreasonable demands. The most singular of the twelve signs.",
+  "mw.zodiacSketch.snake":
+    "Charming, romantic and deep thinkers. Snakes say very little and possess great wisdom. They always see things through and hate failure. Often humourless. Usually lucky with money.",
+  "mw.zodiacSketch.horse":
+    "Independent and hard-working, horses are quick-witted, wise and talented. Skilled flatterers, they still tend to talk too much. Horses tend to selfishness and are very impatient.",
+  "mw.zodiacSketch.ram":
+    "Elegant, artistic and charming. Deeply religious, rams are devout in their deeds and beliefs, though given to a good deal of pessimism.",
+  "mw.zodiacSketch.monkey":
+    "Unpredictable geniuses, monkeys are inventive and original. They are clever, skilled at large undertakings and solve the hardest problems with ease. Yet they are often credulous and opportunistic.",
+  "mw.zodiacSketch.rooster":
+    "Hard-working and clever, but extravagant. Roosters are dreamers who are always busy. Used to speaking their mind, they tend to boast and often take on more than they can manage.",
+  "mw.zodiacSketch.dog":
+    "Very honest and loyal, dogs have a strong sense of duty and do their best by others. They know how to keep secrets but tend to fuss and find fault.",
+  "mw.zodiacSketch.boar":
+    "Brave and intelligent, boars have great inner strength. They are sincere and honest, sometimes naive, and expect the same of others. Quick-tempered, yet they dislike quarrels and arguments.",
+  "mw.sheet.zodiacSketch": "The sign, in brief",
   "mw.sheet.zodiacLine": "{sign} · allies: {allies} · enemy: {enemy}",
   "mw.sheet.ronin": "Why and how a ronin",
   "mw.sheet.money": "Why the money",

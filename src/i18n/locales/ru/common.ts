@@ -65,7 +65,7 @@ export default {
 
   "table.setup.title": "🎲 Стол создан: {system}",
   "table.setup.next.mountain-witch":
-    "Ведущий: {gm}. Игроки: `{/character create name zodiac}`. Дальше — `{/conflict start}`, `{/duel challenge opponent}`, `{/chapter next}`. Справка: `{/help topic:mountain-witch}`.",
+    "Ведущий: {gm}. Игроки: `{/character create name zodiac}`. Дальше — `{/conflict start}`, `{/duel challenge opponent}`, `{/chapter next}`. Справка: `{/help topic}` → «Горная ведьма».",
   "table.setup.next.beast-hunters":
     "Ведущий: {gm}. Охотники: `{/character create name}`, затем `{/reserve set total ceiling}`. Ведущий открывает переговоры перед испытанием: `{/challenge negotiate sphere}`. Справка: `{/help topic:beast-hunters}`.",
   "table.setup.next.fate":
