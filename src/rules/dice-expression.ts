@@ -1234,7 +1234,7 @@ function splitLabel(input: string): { text: string; label?: string } {
 }
 
 /** Dice Maiden's `dndstats`: six ability scores, each 4d6 keeping the highest 3. */
-const NAMED_ROLLS: Record<string, string> = { dndstats: "6x 4d6kh3" };
+const NAMED_ROLLS: ReadonlyMap<string, string> = new Map([["dndstats", "6x 4d6kh3"]]);
 
 /**
  * Parses a `/roll` expression. Throws a DomainError (`errors.dice.*`) naming what is wrong,
@@ -1254,7 +1254,8 @@ export function parseDiceExpression(input: string, options: ParseOptions): DiceE
       ours: fragment(`${repeatBeforeHash[1]}x ${split.label}`),
     });
   }
-  const text = NAMED_ROLLS[split.text.trim().toLowerCase()] ?? split.text;
+  // A Map, not an object: "constructor" or "__proto__" typed as a roll is no named roll.
+  const text = NAMED_ROLLS.get(split.text.trim().toLowerCase()) ?? split.text;
   if (text.trim() === "") throw new DomainError("errors.dice.empty");
   const { leadingNote, ...expression } = new Parser(text, tokenize(text), options).parse();
   const label = split.label ?? leadingNote;

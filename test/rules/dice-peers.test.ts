@@ -291,6 +291,12 @@ describe("the peers' spellings, each against its definition", () => {
     same("dndstats", "6x 4d6kh3");
     expect(refusal("6 4d6 x2").code).toBe("errors.dice.twoRepeats");
   });
+
+  it("only dndstats is a named roll: constructor, __proto__ or toString are refused like any other word", () => {
+    for (const word of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect(refusal(word).code, word).toMatch(/^errors\.dice\./);
+    }
+  });
 });
 
 describe("a peer's spelling without a meaning here is refused by name, with ours", () => {
