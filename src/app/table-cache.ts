@@ -1,13 +1,12 @@
 import { LRUCache } from "lru-cache";
-import pg from "pg";
 import type { Logger } from "pino";
 import type { GameTable } from "../generated/prisma/client.js";
+import { listenResiliently } from "../store/listener.js";
 
 /** The channel the `game_table_change` trigger (prisma/migrations) notifies with every change. */
 const CHANNEL = "game_table_change";
 /** A bound on staleness should a notification ever be missed without the connection noticing. */
 const TTL_MS = 60_000;
-const HEALTH_CHECK_MS = 20_000;
 /** How the LISTEN connection names itself in pg_stat_activity (to find it, or end it, by hand). */
 export const LISTENER_APPLICATION_NAME = "storybot table cache";
 
@@ -79,85 +78,30 @@ export class TableCache {
     log: Pick<Logger, "info" | "warn">,
     options: { connectTimeoutMs?: number } = {},
   ): () => Promise<void> {
-    let client: pg.Client | null = null;
-    let stopped = false;
-    let retryTimer: NodeJS.Timeout | undefined;
-    let healthTimer: NodeJS.Timeout | undefined;
-    let backoffMs = 500;
-
-    const down = (reason: unknown) => {
-      const wasListening = this.listening;
-      this.listening = false;
-      this.forgetAll();
-      clearInterval(healthTimer);
-      const dead = client;
-      client = null;
-      dead?.removeAllListeners();
-      dead?.on("error", () => {});
-      void dead?.end().catch(() => {});
-      if (stopped) return;
-      if (wasListening)
-        log.warn({ err: reason }, "table cache listener lost; looking tables up in the database");
-      retryTimer = setTimeout(connect, backoffMs);
-      retryTimer.unref();
-      backoffMs = Math.min(backoffMs * 2, 30_000);
-    };
-
-    const connect = async () => {
-      const next = new pg.Client({
-        connectionString: databaseUrl,
-        keepAlive: true,
-        // A server that accepts no connection (frozen, or cut off) is given up on and retried.
-        connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-        application_name: LISTENER_APPLICATION_NAME,
-      });
-      client = next;
-      next.on("error", down);
-      next.on("end", () => down(new Error("connection ended")));
-      next.on("notification", (message) => {
-        if (message.channel === CHANNEL && message.payload) this.forget(message.payload);
-      });
-      try {
-        await next.connect();
-        await next.query(`LISTEN ${CHANNEL}`);
-      } catch (error) {
-        if (client === next) down(error);
-        return;
-      }
-      if (stopped || client !== next) return;
-      // Anything cached before now may have missed a notification.
-      this.forgetAll();
-      this.listening = true;
-      backoffMs = 500;
-      log.info("table cache listening for changes");
-      // A connection cut without a FIN would lose notifications silently: probe it.
-      healthTimer = setInterval(() => {
-        const probe = setTimeout(() => {
-          if (client === next) down(new Error("listener health check timed out"));
-        }, 5000);
-        next.query("SELECT 1").then(
-          () => clearTimeout(probe),
-          (error) => {
-            clearTimeout(probe);
-            if (client === next) down(error);
-          },
-        );
-      }, HEALTH_CHECK_MS);
-      healthTimer.unref();
-    };
-
-    void connect();
+    const stop = listenResiliently({
+      databaseUrl,
+      channel: CHANNEL,
+      applicationName: LISTENER_APPLICATION_NAME,
+      connectTimeoutMs: options.connectTimeoutMs,
+      onNotification: (tableId) => this.forget(tableId),
+      onUp: () => {
+        // Anything cached before now may have missed a notification.
+        this.forgetAll();
+        this.listening = true;
+        log.info("table cache listening for changes");
+      },
+      onDown: (reason) => {
+        const wasListening = this.listening;
+        this.listening = false;
+        this.forgetAll();
+        if (wasListening)
+          log.warn({ err: reason }, "table cache listener lost; looking tables up in the database");
+      },
+    });
     return async () => {
-      stopped = true;
-      clearTimeout(retryTimer);
-      clearInterval(healthTimer);
+      await stop();
       this.listening = false;
       this.forgetAll();
-      const last = client;
-      client = null;
-      last?.removeAllListeners();
-      last?.on("error", () => {});
-      await last?.end().catch(() => {});
     };
   }
 }

@@ -3,13 +3,12 @@
  * changed (the `table_page_change` triggers, prisma/migrations), and every page open on that
  * table is told. A burst of changes within a moment is one update. Nothing is polled.
  */
-import pg from "pg";
 import type { Logger } from "pino";
+import { listenResiliently } from "../store/listener.js";
 
 const CHANNEL = "table_page_change";
 /** Changes this close together are one update (a transaction notifies once per table anyway). */
 const SETTLE_MS = 120;
-const HEALTH_CHECK_MS = 20_000;
 export const LIVE_APPLICATION_NAME = "storybot campaign page";
 
 export type Listener = () => void;
@@ -67,72 +66,30 @@ export class PageLive {
 
   /** Connects the listener and keeps it connected (backoff after a failure); returns a stop function. */
   listen(databaseUrl: string, log: Pick<Logger, "info" | "warn">): () => Promise<void> {
-    let client: pg.Client | null = null;
-    let stopped = false;
-    let retry: NodeJS.Timeout | undefined;
-    let health: NodeJS.Timeout | undefined;
-    let backoffMs = 500;
-    const down = (reason: unknown) => {
-      this.listening = false;
-      clearInterval(health);
-      const dead = client;
-      client = null;
-      dead?.removeAllListeners();
-      dead?.on("error", () => {});
-      void dead?.end().catch(() => {});
-      if (stopped) return;
-      log.warn({ err: reason }, "campaign page listener lost; reconnecting");
-      retry = setTimeout(connect, backoffMs);
-      retry.unref();
-      backoffMs = Math.min(backoffMs * 2, 30_000);
-    };
-    const connect = async () => {
-      const next = new pg.Client({
-        connectionString: databaseUrl,
-        keepAlive: true,
-        connectionTimeoutMillis: 5000,
-        application_name: LIVE_APPLICATION_NAME,
-      });
-      client = next;
-      next.on("error", down);
-      next.on("end", () => down(new Error("connection ended")));
-      next.on("notification", (message) => {
-        const tableId = Number(message.payload);
-        if (message.channel === CHANNEL && Number.isInteger(tableId)) this.changed(tableId);
-      });
-      try {
-        await next.connect();
-        await next.query(`LISTEN ${CHANNEL}`);
-      } catch (error) {
-        if (client === next) down(error);
-        return;
-      }
-      if (stopped || client !== next) return;
-      backoffMs = 500;
-      // Anything read before now may have missed a change.
-      this.versions.clear();
-      this.listening = true;
-      this.changedAll();
-      health = setInterval(() => {
-        next.query("SELECT 1").catch((error) => {
-          if (client === next) down(error);
-        });
-      }, HEALTH_CHECK_MS);
-      health.unref();
-    };
-    void connect();
+    const stop = listenResiliently({
+      databaseUrl,
+      channel: CHANNEL,
+      applicationName: LIVE_APPLICATION_NAME,
+      onNotification: (payload) => {
+        const tableId = Number(payload);
+        if (Number.isInteger(tableId)) this.changed(tableId);
+      },
+      onUp: () => {
+        // Anything read before now may have missed a change.
+        this.versions.clear();
+        this.listening = true;
+        this.changedAll();
+      },
+      onDown: (reason) => {
+        this.listening = false;
+        log.warn({ err: reason }, "campaign page listener lost; reconnecting");
+      },
+    });
     return async () => {
-      stopped = true;
       this.listening = false;
-      clearTimeout(retry);
-      clearInterval(health);
       for (const timer of this.pending.values()) clearTimeout(timer);
       this.pending.clear();
-      const last = client;
-      client = null;
-      last?.removeAllListeners();
-      last?.on("error", () => {});
-      await last?.end().catch(() => {});
+      await stop();
     };
   }
 }
