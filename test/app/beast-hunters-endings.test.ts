@@ -122,6 +122,9 @@ describe("Beast Hunters: every negotiation and adventure can end", () => {
     expect(effects).toContain("No hunter is still playing: the adventure is lost.");
     expect(effects).toContain("lost the adventure");
     expect(effects).toContain('"type":"reserve.form"');
+    // The session so far goes with the summary: who acted, from the public log.
+    expect(effects).toContain("📜 The session so far, as the adventure ends");
+    expect(effects).toMatch(/Who acted: [^"]*Ada/);
     expect((await pool()).adventure.ended).toMatchObject({ reason: "nobodyPlaying", won: false });
     // The renewal the summary offers works: the next adventure needs no confirmation.
     await app.run(ADA, { type: "reserve.set", total: 10, ceiling: 5 });

@@ -16,6 +16,7 @@ import {
 } from "../../rules/beast-hunters/index.js";
 import { activePlayerCharacters, livePlayerCharactersActiveRetiredOrDead } from "../../store/characters.js";
 import { sqlFor, type Tx } from "../../store/db.js";
+import { sessionRecapEmbed } from "../common/session.js";
 import { findOpenFlow } from "../flows.js";
 import { appendLog } from "../log.js";
 import type { ActionContext, Effect } from "../use-case.js";
@@ -67,7 +68,11 @@ async function announceEnd(
     after: ended,
   });
   const hunters = await adventureHunters(ctx.tx, table.id);
-  return adventureSummary(ctx.publicLang, pool, ended, hunters);
+  const summary = adventureSummary(ctx.publicLang, pool, ended, hunters);
+  // The session so far goes with the summary (public entries only, as every recap), kept short
+  // enough for one message beside it.
+  const recap = await sessionRecapEmbed(ctx, table, ctx.publicLang, "session.recap.adventureTitle", 1800);
+  return recap ? { ...summary, embeds: [...(summary.embeds ?? []), recap] } : summary;
 }
 
 /**

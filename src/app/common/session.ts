@@ -10,6 +10,7 @@ import { refuse } from "../../rules/errors.js";
 import { sqlFor } from "../../store/db.js";
 import { appendLog, type LogSummary } from "../log.js";
 import type { ActionContext } from "../use-case.js";
+import type { EmbedView } from "../views.js";
 import { tableUseCase } from "./use-cases.js";
 
 /** A silence this long between two entries starts a new session. */
@@ -170,28 +171,37 @@ async function peopleOf(ctx: Pick<ActionContext, "tx">, table: GameTable, lang: 
   };
 }
 
+/**
+ * The recap of the session so far as an embed, or null when nothing public was logged yet: what
+ * `/table session end` posts, and what `/chapter next` and an adventure's end post too (without
+ * ending the session). `title` names the occasion.
+ */
+export async function sessionRecapEmbed(
+  ctx: Pick<ActionContext, "tx">,
+  table: GameTable,
+  lang: Lang,
+  title: MessageKey = "session.recap.title",
+  maxChars = 4000,
+): Promise<EmbedView | null> {
+  const entries = await currentSession(ctx, table);
+  if (entries.filter((e) => e.action !== "session.end").length === 0) return null;
+  const { person, characterName } = await peopleOf(ctx, table, lang);
+  return {
+    title: t(lang, title),
+    description: sessionRecap(lang, entries, person, characterName).join("\n").slice(0, maxChars),
+    footer: t(lang, "session.recap.footer"),
+    tone: "info",
+  };
+}
+
 /** `/table session end` (GM): the session's recap in the channel, and the log marks its end. */
 export const tableSessionEnd = tableUseCase(
   "table.session.end",
   { access: "gm", mutates: true, ephemeral: false },
   async (ctx, table) => {
-    const entries = await currentSession(ctx, table);
-    if (entries.filter((e) => e.action !== "session.end").length === 0) refuse("errors.session.nothingYet");
-    const lang = ctx.publicLang;
-    const { person, characterName } = await peopleOf(ctx, table, lang);
-    const lines = sessionRecap(lang, entries, person, characterName);
+    const recap = await sessionRecapEmbed(ctx, table, ctx.publicLang);
+    if (!recap) refuse("errors.session.nothingYet");
     await appendLog(ctx, table.id, { action: "session.end", summary: { key: "log.session.end" } });
-    return {
-      reply: {
-        embeds: [
-          {
-            title: t(lang, "session.recap.title"),
-            description: lines.join("\n").slice(0, 4000),
-            footer: t(lang, "session.recap.footer"),
-            tone: "info",
-          },
-        ],
-      },
-    };
+    return { reply: { embeds: [recap] } };
   },
 );

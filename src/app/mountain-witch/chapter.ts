@@ -10,6 +10,7 @@ import { refuse } from "../../rules/errors.js";
 import { openTrustRound } from "../../rules/mountain-witch/index.js";
 import { sqlFor } from "../../store/db.js";
 import { setTableChapter } from "../../store/tables.js";
+import { sessionRecapEmbed } from "../common/session.js";
 import { startFlow } from "../flows.js";
 import { languagesOf } from "../languages.js";
 import { appendLog } from "../log.js";
@@ -120,6 +121,9 @@ export const chapterNext = gmAction("chapter.next", "public change", async (ctx)
       });
     }
   }
+  // The session so far, posted as the chapter turns (public entries only, as every recap).
+  const recap = await sessionRecapEmbed(ctx, table, ctx.publicLang, "session.recap.chapterTitle");
+  if (recap) effects.push({ kind: "post", channelId: table.channelId, view: { embeds: [recap] } });
   const panel = roundPanel(ctx.publicLang, flow.id, state, names);
   const notes = [
     t(ctx.publicLang, "mw.chapter.next", { chapter, cleared: damage.length }),

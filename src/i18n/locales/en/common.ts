@@ -312,6 +312,8 @@ export default {
   "page.link.spectator": "A spectator link: public information only, safe to share. It works until {until}.",
   "page.revoked": "Every earlier link to this table's page has stopped working.",
   "session.recap.title": "📜 Session recap",
+  "session.recap.chapterTitle": "📜 The session so far, as the chapter ends",
+  "session.recap.adventureTitle": "📜 The session so far, as the adventure ends",
   "session.recap.footer": "The whole journal is on the table's page: {/table page}",
   "session.recap.empty": "Nothing was logged in this session.",
   "session.recap.summary":

@@ -370,6 +370,8 @@ export default {
     "Ссылка для зрителей: только открытые сведения, ею можно делиться. Работает до {until}.",
   "page.revoked": "Все прежние ссылки на страницу этого стола перестали работать.",
   "session.recap.title": "📜 Итоги сессии",
+  "session.recap.chapterTitle": "📜 Сессия к концу главы",
+  "session.recap.adventureTitle": "📜 Сессия к концу приключения",
   "session.recap.footer": "Весь журнал — на странице стола: {/table page}",
   "session.recap.empty": "За эту сессию в журнале ничего нет.",
   "session.recap.summary":
