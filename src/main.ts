@@ -147,6 +147,11 @@ function shardIdsOf(client: Client): number[] {
  * ready (it is acknowledged at once, so Discord waits too); after that it gets the unavailable notice.
  */
 const STARTUP_WAIT_MS = 10_000;
+/**
+ * How old it may get before it is acknowledged: an ordinary start-up is over by then, and the
+ * router still defers in time (it defers 1.2 s after it starts, within Discord's 3 s).
+ */
+const STARTUP_SHORT_WAIT_MS = 1000;
 
 /**
  * The longest a SIGTERM may take: in-flight interactions get most of it to finish; past it the
@@ -428,6 +433,11 @@ async function runBot(config: Config) {
    * or told "temporarily unavailable" once it has waited STARTUP_WAIT_MS.
    */
   async function answerWhileStarting(interaction: Interaction): Promise<void> {
+    // Start-up is usually done in a moment: a short wait lets the router answer as it always does.
+    const shortWaitMs = Math.max(0, STARTUP_SHORT_WAIT_MS - (Date.now() - interaction.createdTimestamp));
+    const soon = await Promise.race([app, delay(shortWaitMs).then(() => null)]).catch(() => null);
+    if (stopping) return;
+    if (soon) return soon.handle(interaction);
     try {
       if (interaction.isChatInputCommand() && interaction.commandName === "help") {
         return await answerHelpWhileStarting(interaction);
