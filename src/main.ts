@@ -74,6 +74,8 @@ function databaseName(databaseUrl: string): string {
  * network not up) is waited for with backoff, saying what is waited for; any other failure (a wrong
  * password, a failing migration) is thrown at once.
  */
+/** The longest wait between tries: short enough that an interaction waiting for start-up is answered. */
+const MAX_DATABASE_RETRY_MS = 4000;
 /** Aborted by a shutdown: start-up stops waiting for the database, so SIGTERM ends the process at once. */
 const startupAbort = new AbortController();
 async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () => Promise<T>): Promise<T> {
@@ -91,7 +93,7 @@ async function waitForDatabase<T>(databaseUrl: string, log: Logger, attempt: () 
       await delay(delayMs, undefined, { signal: startupAbort.signal }).catch(() => {
         throw error;
       });
-      delayMs = Math.min(delayMs * 2, 10_000);
+      delayMs = Math.min(delayMs * 2, MAX_DATABASE_RETRY_MS);
     }
   }
 }
