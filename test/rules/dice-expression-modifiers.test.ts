@@ -1,42 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { catalogues, t } from "../../src/i18n/index.js";
-import { type DiceSource, scriptedDice, seededDice } from "../../src/rules/dice.js";
+import { type DiceSource, seededDice } from "../../src/rules/dice.js";
 import {
   canonical,
   DICE_LIMITS,
-  type DiceTermRoll,
-  type ParseOptions,
   parseDiceExpression,
   rollDiceExpression,
   rolledDice,
 } from "../../src/rules/dice-expression.js";
 import { DomainError } from "../../src/rules/errors.js";
-
-const plainTable: ParseOptions = { fateTable: false };
-
-function roll(input: string, faces: number[], options: ParseOptions = plainTable) {
-  const dice = scriptedDice(faces);
-  const result = rollDiceExpression(parseDiceExpression(input, options), dice);
-  expect(dice.remaining()).toBe(0);
-  return result;
-}
-
-function firstDice(result: ReturnType<typeof roll>): DiceTermRoll {
-  const term = result.rolls[0]!.terms[0]!;
-  if (term.kind !== "dice") throw new Error("first term is not dice");
-  return term;
-}
-
-function refusal(input: string, options: ParseOptions = plainTable): DomainError {
-  try {
-    parseDiceExpression(input, options);
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error(`"${input}" parsed, expected a refusal`);
-}
+import { firstDice, plainTable, refusal, roll } from "./dice-helpers.js";
 
 describe("exploding dice: 4d6! — a maximum adds another die", () => {
   it("a 6 rolls one more die, and a 6 on that one rolls another", () => {

@@ -10,45 +10,17 @@ import { type DiceSource, scriptedDice } from "../../src/rules/dice.js";
 import {
   canonical,
   DICE_LIMITS,
-  type DiceTermRoll,
-  type ParseOptions,
   parseDiceExpression,
   rollDiceExpression,
-  type TermRoll,
 } from "../../src/rules/dice-expression.js";
-import { DomainError } from "../../src/rules/errors.js";
-
-const plainTable: ParseOptions = { fateTable: false };
-
-function roll(input: string, faces: number[], options: ParseOptions = plainTable) {
-  const dice = scriptedDice(faces);
-  const result = rollDiceExpression(parseDiceExpression(input, options), dice);
-  expect(dice.remaining()).toBe(0);
-  return result;
-}
+import { diceTerm, firstDice, plainTable, refusal, roll } from "./dice-helpers.js";
 
 const total = (input: string, faces: number[]) => roll(input, faces).rolls[0]!.total;
-
-function dice(term: TermRoll | undefined): DiceTermRoll {
-  if (term?.kind !== "dice") throw new Error("not a dice term");
-  return term;
-}
-
-const firstDice = (result: ReturnType<typeof roll>) => dice(result.rolls[0]!.terms[0]);
+const _dice = diceTerm;
 const same = (a: string, b: string) =>
   expect(parseDiceExpression(a, plainTable)).toEqual(parseDiceExpression(b, plainTable));
 const reading = (input: string, lang: "en" | "ru" = "en") =>
   formatReading(lang, parseDiceExpression(input, plainTable)) ?? "";
-
-function refusal(input: string): DomainError {
-  try {
-    parseDiceExpression(input, plainTable);
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error(`"${input}" parsed, expected a refusal`);
-}
 
 describe("no silent other meaning", () => {
   it("2d6!=5 explodes on a 5 (rpg-dice-roller), and counts no successes", () => {
