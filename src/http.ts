@@ -49,26 +49,33 @@ export function startHttpServer(options: {
   });
 }
 
-/** A port or address the host must change, said as the setting to change (no stack); anything else as it is. */
-function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  const where = `${host}:${port}`;
+/**
+ * A port or address the host must change, said as the setting to change (no stack); anything else
+ * as it is. `settings` names the pair of settings the address came from (HTTP_* or WEB_*).
+ */
+export function listenError(
+  error: NodeJS.ErrnoException,
+  host: string,
+  port: number,
+  settings: { host: string; port: string } = { host: "HTTP_HOST", port: "HTTP_PORT" },
+): Error {
   switch (error.code) {
     case "EADDRINUSE":
       return new ConfigError(
-        `HTTP_PORT ${port} is already in use on ${host} (another program, or another copy of the bot). ` +
-          "Set HTTP_PORT to a free port (0 picks any), or stop the other program.",
+        `${settings.port} ${port} is already in use on ${host} (another program, or another copy of the bot). ` +
+          `Set ${settings.port} to a free port (0 picks any), or stop the other program.`,
         "invalid",
       );
     case "EACCES":
       return new ConfigError(
-        `This user may not listen on ${where}. Set HTTP_PORT to a port above 1023.`,
+        `This user may not listen on ${host}:${port}. Set ${settings.port} to a port above 1023.`,
         "invalid",
       );
     case "EADDRNOTAVAIL":
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return new ConfigError(
-        `HTTP_HOST ${host} is not an address of this machine. Set HTTP_HOST to 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
+        `${settings.host} ${host} is not an address of this machine. Set ${settings.host} to 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
         "invalid",
       );
     default:

@@ -9,7 +9,7 @@ import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import type { Logger } from "pino";
-import { ConfigError } from "../config.js";
+import { listenError } from "../http.js";
 import type { Lang } from "../i18n/index.js";
 import type { Db } from "../store/db.js";
 import { PAGE_CSS, PAGE_JS } from "./assets.js";
@@ -305,7 +305,10 @@ export async function startWebServer(options: {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     await stopListening();
-    throw listenError(error as NodeJS.ErrnoException, options.host, options.port);
+    throw listenError(error as NodeJS.ErrnoException, options.host, options.port, {
+      host: "WEB_HOST",
+      port: "WEB_PORT",
+    });
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
@@ -318,29 +321,4 @@ export async function startWebServer(options: {
       await app.close();
     },
   };
-}
-
-function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  switch (error.code) {
-    case "EADDRINUSE":
-      return new ConfigError(
-        `WEB_PORT ${port} is already in use on ${host} (another program, or another copy of the bot). ` +
-          "Set WEB_PORT to a free port (0 picks any), or stop the other program.",
-        "invalid",
-      );
-    case "EACCES":
-      return new ConfigError(
-        `This user may not listen on ${host}:${port}. Set WEB_PORT to a port above 1023.`,
-        "invalid",
-      );
-    case "EADDRNOTAVAIL":
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return new ConfigError(
-        `WEB_HOST ${host} is not an address of this machine. Set WEB_HOST to 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
-        "invalid",
-      );
-    default:
-      return error;
-  }
 }
