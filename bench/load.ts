@@ -1,5 +1,5 @@
 import { decodeIntent } from "../src/discord/custom-id.js";
-import type { DiscordDouble, InteractionHandle, MessageView } from "../test/e2e/double/index.js";
+import type { DiscordDouble, InteractionHandle, MessageView } from "../src/double/index.js";
 import type { Role, Scenario, SlashStep, Step, StepContext, TableWorld } from "./scenarios.js";
 import { prng } from "./stats.js";
 

@@ -12,7 +12,7 @@
  * - `{ parallel: [...] }` runs steps at once (players clicking together, contending for the table).
  * `as` is "gm", "player" (a random player of the table) or "p0".."p2".
  */
-import type { OptionValue } from "../test/e2e/double/index.js";
+import type { OptionValue } from "../src/double/index.js";
 
 export type System = "mountain-witch" | "beast-hunters" | "fate";
 export type Role = "gm" | "player" | "p0" | "p1" | "p2";

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DiscordDouble } from "../e2e/double/index.js";
+import { DiscordDouble } from "../../src/double/index.js";
 import { BotProcess } from "../e2e/harness.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
 

@@ -3,8 +3,8 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DiscordDouble } from "../../src/double/index.js";
 import { checkBackupFile } from "../../src/store/backup.js";
-import { DiscordDouble } from "./double/index.js";
 import { BotProcess, type E2E, startE2E } from "./harness.js";
 
 /** `npm run <script> -- args` with the bot's settings (DATABASE_URL or DATA_DIR), as a cron job or a GM runs it. */

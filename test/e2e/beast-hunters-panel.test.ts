@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageView } from "../../src/double/index.js";
 import { componentId, components } from "./components.js";
-import type { MessageView } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
 
 /** The custom_id of the select offering `value`. */

@@ -1,7 +1,7 @@
 import { loadImage } from "@napi-rs/canvas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AttachmentView } from "../../src/double/index.js";
 import { componentId } from "./components.js";
-import type { AttachmentView } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
 
 const bytesOf = (file: AttachmentView | undefined) => Buffer.from(file?.base64 ?? "", "base64");

@@ -1,4 +1,4 @@
-import type { MessageView } from "./double/index.js";
+import type { MessageView } from "../../src/double/index.js";
 
 /** A button or select of a message, as the double returns it. */
 export interface Component {

@@ -24,7 +24,7 @@ import {
   isValidChatInputName,
   validateCommandList,
   validateMessageBody,
-} from "./double/index.js";
+} from "../../src/double/index.js";
 
 /** Error code of a rejected discord.js REST call (or the rejection itself when it is not an API error). */
 async function apiErrorCode(promise: Promise<unknown>): Promise<number | string> {

@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DiscordDouble } from "./double/index.js";
+import { DiscordDouble } from "../../src/double/index.js";
 import { BotProcess } from "./harness.js";
 
 /**

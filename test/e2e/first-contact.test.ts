@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DiscordDouble } from "../../src/double/index.js";
 import { freePort } from "../../src/store/embedded-postgres.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { DiscordDouble } from "./double/index.js";
 import { BotProcess } from "./harness.js";
 
 /**

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
+import { DiscordDouble, type MessageView } from "../../src/double/index.js";
 import { LOG_FLUSH_MS } from "../../src/log.js";
 import { createDb } from "../../src/store/db.js";
 import { createTestDatabase, type TestDatabase } from "../support/database.js";
-import { DiscordDouble, type MessageView } from "./double/index.js";
 
 /**
  * The real bot process (src/main.ts, what `npm start` runs once built) against the Discord double and a

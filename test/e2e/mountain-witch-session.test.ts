@@ -9,8 +9,8 @@
  * carries damage enough (a −1 per entry) that the winner is certain whatever the dice.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageView } from "../../src/double/index.js";
 import { componentId, components } from "./components.js";
-import type { MessageView } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
 
 function optionsOf(

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InteractionView, type MessageView, visibleText } from "../../src/double/index.js";
 import type { MessageKey } from "../../src/i18n/index.js";
 import { t } from "../../src/i18n/index.js";
 import { DARK_FATES, type DarkFate } from "../../src/rules/mountain-witch/index.js";
 import { componentId } from "./components.js";
-import { type InteractionView, type MessageView, visibleText } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
 import { auditSecret, findSecretLeaks } from "./secrets.js";
 

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { DiscordDouble, InteractionView, MessageView } from "./double/index.js";
-import { visibleText } from "./double/index.js";
+import type { DiscordDouble, InteractionView, MessageView } from "../../src/double/index.js";
+import { visibleText } from "../../src/double/index.js";
 import type { E2E } from "./harness.js";
 
 /**

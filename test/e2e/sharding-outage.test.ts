@@ -2,8 +2,8 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ActError, type InteractionHandle } from "../../src/double/index.js";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../src/store/embedded-postgres.js";
-import { ActError, type InteractionHandle } from "./double/index.js";
 import { type E2E, startE2E } from "./harness.js";
 import {
   type AskedChange,

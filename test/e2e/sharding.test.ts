@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView } from "./double/index.js";
+import type { MessageView } from "../../src/double/index.js";
 import { type BotProcess, type E2E, startE2E } from "./harness.js";
 
 /** The custom_id of a button on a message whose intent has this type. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InteractionView } from "../../../src/double/index.js";
 import type { MessageKey } from "../../../src/i18n/index.js";
 import { t } from "../../../src/i18n/index.js";
-import type { InteractionView } from "../double/index.js";
 import { type E2E, startE2E } from "../harness.js";
 import { auditSecret, findSecretLeaks } from "../secrets.js";
 

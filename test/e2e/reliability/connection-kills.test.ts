@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../../../src/app/table-cache.js";
-import type { InteractionHandle } from "../double/index.js";
+import type { InteractionHandle } from "../../../src/double/index.js";
 import { type E2E, startE2E } from "../harness.js";
 import { type AskedChange, answerOf, checkFateBooks, getText, metricValue, sleep, waitUntil } from "./ops.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InteractionView } from "../double/index.js";
+import type { InteractionView } from "../../../src/double/index.js";
 import { type E2E, startE2E } from "../harness.js";
 import { redeliver, waitUntil } from "./ops.js";
 

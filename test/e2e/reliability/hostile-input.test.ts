@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InteractionView, MessageView } from "../double/index.js";
+import type { InteractionView, MessageView } from "../../../src/double/index.js";
 import { type E2E, startE2E } from "../harness.js";
 
 /**

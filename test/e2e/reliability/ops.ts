@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
+import type { DiscordDouble, InteractionHandle } from "../../../src/double/index.js";
 import type { TestDatabase } from "../../support/database.js";
-import type { DiscordDouble, InteractionHandle } from "../double/index.js";
 
 /** Small helpers for the reliability suites: HTTP probes, Prometheus text, bounded polling. */
 

@@ -10,12 +10,12 @@ import type { MessageView } from "../../../src/app/views.js";
 import { createClient } from "../../../src/discord/client.js";
 import { encodeIntent } from "../../../src/discord/custom-id.js";
 import { createRouter } from "../../../src/discord/router.js";
+import { DiscordDouble } from "../../../src/double/index.js";
 import type { Flow } from "../../../src/generated/prisma/client.js";
 import type { MessageKey } from "../../../src/i18n/index.js";
 import { seededDice } from "../../../src/rules/dice.js";
 import { sqlFor } from "../../../src/store/db.js";
 import { createTestDatabase, type TestDatabase } from "../../support/database.js";
-import { DiscordDouble } from "../double/index.js";
 import { waitUntil } from "./ops.js";
 
 /** The log text of the test-only use cases below: never shown to anyone. */
